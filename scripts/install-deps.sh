@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages lawnkv needs, and only those that are missing.
+#   scripts/install-deps.sh run    build and run the server
+#   scripts/install-deps.sh test   also the test clients and the reference redis-server
+#   scripts/install-deps.sh bench  also the benchmark tools
+set -euo pipefail
+
+want=(g++ make pkg-config libuv1-dev)
+case "${1:-run}" in
+  run) ;;
+  test) want+=(libhiredis-dev doctest-dev redis-server redis-tools) ;;
+  bench) want+=(libhiredis-dev doctest-dev redis-server redis-tools libbenchmark-dev gnuplot-nox) ;;
+  *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# The packaged redis-server starts a service on 6379; tests never use it, so
+# keep it from starting where policy-rc.d is honoured.
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,57 @@
+#pragma once
+// What a command sees of the client that sent it: protocol version, selected
+// db, name, transaction and WATCH state. The server's connection derives from
+// Session and supplies the I/O facts (addresses, buffer sizes) and actions
+// (close, deliver a push message); commands never see sockets or libuv.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/watch.hpp"
+
+namespace lawnkv {
+
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  uint64_t id = 0;
+  int db = 0;
+  int protocol = 2;             // RESP2 or RESP3 (HELLO 3)
+  std::string name;             // CLIENT SETNAME
+  bool authenticated = false;   // true at connect when no requirepass
+  int64_t created_ms = 0;       // for CLIENT LIST age
+  int64_t last_interaction_ms = 0;
+  std::string last_command;     // "client|list", for CLIENT LIST cmd=
+  bool close_after_reply = false;  // QUIT, CLIENT KILL, protocol errors
+  bool no_evict = false;           // CLIENT NO-EVICT (accepted, no eviction yet)
+
+  // MULTI ... EXEC
+  bool in_multi = false;
+  bool multi_aborted = false;   // a command failed to queue: EXEC replies EXECABORT
+  std::vector<std::vector<std::string>> queued;
+  store::Watcher watcher;
+
+  // Pub/Sub: number of channels and patterns subscribed (kept by pubsub).
+  size_t subscribed_channels = 0;
+  size_t subscribed_patterns = 0;
+  bool subscribed() const { return subscribed_channels + subscribed_patterns > 0; }
+
+  // I/O facts for CLIENT LIST / CLIENT INFO.
+  virtual std::string peer_address() const = 0;   // "127.0.0.1:52546"
+  virtual std::string local_address() const = 0;  // "127.0.0.1:6379"
+  virtual int fd() const = 0;
+  virtual size_t query_buffer_bytes() const = 0;
+  virtual size_t query_buffer_free() const = 0;
+  virtual size_t output_buffer_bytes() const = 0;
+
+  // Appends bytes (a complete RESP frame) to this client's output, e.g. a
+  // message for a subscriber; the server flushes it.
+  virtual void deliver(std::string_view frame) = 0;
+  // Closes the connection once pending output is written (CLIENT KILL).
+  virtual void close_soon() = 0;
+};
+
+}  // namespace lawnkv

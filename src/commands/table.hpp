@@ -1,0 +1,84 @@
+#pragma once
+// The command table: one row per command (and per subcommand, as Redis 7.0
+// has them: CONFIG GET is "config|get"), registered by each family file.
+// Dispatch checks existence and arity here, once, before any handler, with
+// Redis's exact error texts.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lawnkv {
+
+struct Call;
+using Handler = void (*)(Call&);
+
+// Redis 7.0 command flags, as COMMAND INFO reports them.
+enum CommandFlag : uint32_t {
+  kWrite = 1u << 0,
+  kReadonly = 1u << 1,
+  kDenyOom = 1u << 2,
+  kAdmin = 1u << 3,
+  kPubsub = 1u << 4,
+  kNoscript = 1u << 5,
+  kBlocking = 1u << 6,
+  kLoading = 1u << 7,
+  kStale = 1u << 8,
+  kSkipMonitor = 1u << 9,
+  kSkipSlowlog = 1u << 10,
+  kFast = 1u << 11,
+  kNoAuth = 1u << 12,
+  kMayReplicate = 1u << 13,
+  kSentinel = 1u << 14,
+  kOnlySentinel = 1u << 15,
+  kNoMandatoryKeys = 1u << 16,
+  kProtected = 1u << 17,
+  kNoAsyncLoading = 1u << 18,
+  kNoMulti = 1u << 19,
+  kAllowBusy = 1u << 20,
+  kMovableKeys = 1u << 21,  // reported, not a Redis 7 flag name: "movablekeys"
+};
+
+struct CommandStats {
+  uint64_t calls = 0;
+  uint64_t usec = 0;
+  uint64_t rejected_calls = 0;  // refused before running (arity, WRONGTYPE is not)
+  uint64_t failed_calls = 0;    // ran and replied an error
+};
+
+struct CommandSpec {
+  std::string name;       // lower case; subcommands "parent|sub"
+  int arity;              // Redis's: N exact, -N at least N (name included)
+  uint32_t flags;
+  int first_key, last_key, key_step;
+  Handler handler;        // nullptr for a container of subcommands
+  std::string acl_categories;  // "@keyspace @read @fast", for COMMAND INFO
+  std::vector<CommandSpec> subcommands;
+
+  bool has(uint32_t f) const { return (flags & f) != 0; }
+  const CommandSpec* subcommand(std::string_view lower_name) const;
+};
+
+class CommandTable {
+ public:
+  void add(CommandSpec spec);
+  // Case-insensitive lookup of a top-level command.
+  const CommandSpec* find(std::string_view name) const;
+  const std::map<std::string, CommandSpec>& all() const { return commands_; }
+
+  CommandStats& stats(const CommandSpec& spec) { return stats_[spec.name]; }
+  const std::map<std::string, CommandStats>& all_stats() const { return stats_; }
+  void reset_stats() { stats_.clear(); }
+
+ private:
+  std::map<std::string, CommandSpec> commands_;
+  std::map<std::string, CommandStats> stats_;
+};
+
+std::string to_lower(std::string_view s);
+bool iequals(std::string_view a, std::string_view b);
+
+}  // namespace lawnkv

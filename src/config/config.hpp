@@ -1,0 +1,90 @@
+#pragma once
+// Server configuration: one declarative table of parameters (name, type,
+// default, whether CONFIG SET may change it, description) that drives
+// redis.conf parsing, command-line overrides, CONFIG GET/SET/RESETSTAT-free
+// reads, and INFO. The typed values live in Values, read directly on the hot
+// path; the table converts them to and from Redis's text forms.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace lawnkv::config {
+
+// client-output-buffer-limit <class> <hard> <soft> <soft-seconds>
+struct OutputLimit {
+  int64_t hard_bytes = 0;
+  int64_t soft_bytes = 0;
+  int64_t soft_seconds = 0;
+};
+
+struct Values {
+  int64_t port = 6379;
+  std::vector<std::string> bind = {"127.0.0.1", "-::1"};
+  int64_t databases = 16;
+  bool protected_mode = true;
+  std::string requirepass;
+  int64_t maxclients = 10000;
+  int64_t timeout = 0;            // idle seconds before a client is closed (0 = never)
+  int64_t tcp_keepalive = 300;
+  int64_t tcp_backlog = 511;
+  int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
+  int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
+  OutputLimit output_limit_normal{0, 0, 0};
+  OutputLimit output_limit_replica{256LL << 20, 64LL << 20, 60};
+  OutputLimit output_limit_pubsub{32LL << 20, 8LL << 20, 60};
+  std::string enable_debug_command = "no";  // no | yes | local
+  uint32_t notify_keyspace_events = 0;      // pubsub::EventClass bits
+  int64_t hz = 10;
+  std::string loglevel = "notice";
+  std::string logfile;                      // "" = stdout
+  std::string pidfile;
+  bool daemonize = false;
+  int64_t maxmemory = 0;
+  std::string maxmemory_policy = "noeviction";
+  std::string dir = ".";
+  std::string dbfilename = "dump.rdb";
+  std::string appendfilename = "appendonly.aof";
+  // Accepted so existing configs work; lawnkv keeps no files.
+  std::string save;
+  bool appendonly = false;
+  // lawnkv's own: how long one expiry drain may run per loop iteration.
+  int64_t expiry_budget_us = 1000;
+};
+
+// The result of a load or set: empty error = success.
+struct Status {
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+
+class Config {
+ public:
+  Config();
+
+  // Reads redis.conf text. A bad line stops with Redis's fatal-config text
+  // naming the line (the caller prints it and exits 1).
+  Status load_text(std::string_view text);
+  Status load_file(const std::string& path);
+  // `--name value [value...]` pairs after the config file, as redis-server.
+  Status load_args(const std::vector<std::string>& args);
+
+  // CONFIG SET name value [name value ...]: all or nothing; error is the
+  // exact Redis reply text (without "-").
+  Status set(const std::vector<std::pair<std::string, std::string>>& pairs);
+  // CONFIG GET pattern...: name/value pairs whose name matches any glob,
+  // each parameter once, in table order.
+  std::vector<std::pair<std::string, std::string>> get(const std::vector<std::string_view>& patterns) const;
+
+  const Values& values() const { return values_; }
+  Values& mutable_values() { return values_; }
+  const std::string& file() const { return file_; }
+
+ private:
+  Values values_;
+  std::string file_;
+};
+
+}  // namespace lawnkv::config

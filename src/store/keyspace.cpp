@@ -1,0 +1,158 @@
+#include "store/keyspace.hpp"
+
+#include <algorithm>
+
+namespace lawnkv::store {
+
+Db::~Db() { clear(); }
+
+Entry* Db::lookup(std::string_view key, int64_t now_ms) {
+  Entry* e = dict_.find(key);
+  if (e && e->expired_at(now_ms)) {
+    expire(*e, now_ms, false);
+    return nullptr;
+  }
+  return e;
+}
+
+bool Db::contains_live(std::string_view key, int64_t now_ms) const {
+  const Entry* e = dict_.find(key);
+  return e && !e->expired_at(now_ms);
+}
+
+Entry& Db::add_string(std::string_view key, std::string value) {
+  auto e = std::make_unique<Entry>();
+  e->key.assign(key);
+  e->str = std::move(value);
+  Entry& ref = *e;
+  dict_.insert(std::move(e));
+  return ref;
+}
+
+Entry& Db::add_object(std::string_view key, std::unique_ptr<Object> obj) {
+  auto e = std::make_unique<Entry>();
+  e->key.assign(key);
+  e->type = obj->type();
+  e->obj = std::move(obj);
+  Entry& ref = *e;
+  dict_.insert(std::move(e));
+  return ref;
+}
+
+Entry& Db::attach(std::unique_ptr<Entry> e, int64_t deadline_ms) {
+  Entry& ref = *e;
+  dict_.insert(std::move(e));
+  if (deadline_ms >= 0) set_deadline(ref, deadline_ms, 0);
+  return ref;
+}
+
+std::unique_ptr<Entry> Db::detach(std::string_view key) {
+  Entry* e = dict_.find(key);
+  if (!e) return nullptr;
+  clear_deadline(*e);
+  return dict_.remove(key);
+}
+
+bool Db::remove(std::string_view key) { return detach(key) != nullptr; }
+
+void Db::set_deadline(Entry& e, int64_t deadline_ms, int64_t ttl_ms) {
+  if (e.has_ttl()) {
+    deadline_sum_ -= e.timer.deadline;
+    index_.reschedule(&e.timer, deadline_ms, ttl_ms);
+  } else {
+    index_.add(&e.timer, deadline_ms, ttl_ms);
+  }
+  deadline_sum_ += deadline_ms;
+}
+
+void Db::clear_deadline(Entry& e) {
+  if (!e.has_ttl()) return;
+  deadline_sum_ -= e.timer.deadline;
+  index_.cancel(&e.timer);
+}
+
+int64_t Db::avg_ttl(int64_t now_ms) const {
+  const size_t n = index_.size();
+  if (n == 0) return 0;
+  const int64_t avg = static_cast<int64_t>(deadline_sum_ / static_cast<__int128>(n)) - now_ms;
+  return avg > 0 ? avg : 0;
+}
+
+size_t Db::clear() {
+  const size_t n = dict_.size();
+  dict_.clear([this](Entry& e) { clear_deadline(e); });
+  deadline_sum_ = 0;
+  return n;
+}
+
+size_t Db::reap(int64_t now_ms, size_t budget) {
+  return index_.drain(now_ms, budget, [&](expiry::Timer* t) {
+    Entry* e = Entry::from_timer(t);
+    deadline_sum_ -= t->deadline;
+    owner_.stats_.lag.record(now_ms - t->deadline);
+    expire(*e, now_ms, true);
+  });
+}
+
+void Db::expire(Entry& e, int64_t now_ms, bool active) {
+  // The entry leaves the dict first (the key is gone when subscribers hear
+  // of it) and is freed last (the listener reads its name).
+  clear_deadline(e);
+  std::unique_ptr<Entry> owned = dict_.remove(e.key);
+  owner_.on_expired(*this, *owned, now_ms, active);
+}
+
+Keyspace::Keyspace(int databases) {
+  dbs_.reserve(databases);
+  for (int i = 0; i < databases; ++i) dbs_.push_back(std::make_unique<Db>(*this, i));
+}
+
+void Keyspace::swap_dbs(int a, int b) {
+  std::swap(dbs_[a], dbs_[b]);
+  dbs_[a]->id_ = a;
+  dbs_[b]->id_ = b;
+}
+
+size_t Keyspace::total_keys() const {
+  size_t n = 0;
+  for (const auto& d : dbs_) n += d->size();
+  return n;
+}
+
+size_t Keyspace::total_expires() const {
+  size_t n = 0;
+  for (const auto& d : dbs_) n += d->expires();
+  return n;
+}
+
+void Keyspace::modified(int db, std::string_view key) {
+  if (watches_.empty()) return;
+  watches_.touch(db, key, dbs_[db]->peek(key) != nullptr);
+}
+
+size_t Keyspace::reap(int64_t now_ms, size_t budget) {
+  size_t done = 0;
+  for (auto& d : dbs_) {
+    if (done >= budget) break;
+    if (d->next_deadline() >= now_ms) continue;
+    done += d->reap(now_ms, budget - done);
+  }
+  if (done > 0) ++stats_.expire_cycles;
+  if (done >= budget) ++stats_.expire_backlog_cycles;
+  return done;
+}
+
+int64_t Keyspace::next_deadline() const {
+  int64_t next = expiry::kNever;
+  for (const auto& d : dbs_) next = std::min(next, d->next_deadline());
+  return next;
+}
+
+void Keyspace::on_expired(Db& db, Entry& e, int64_t now_ms, bool active) {
+  ++stats_.expired_keys;
+  if (active) ++stats_.expired_active;
+  if (!watches_.empty()) watches_.touch(db.id(), e.key, false);
+  if (listener_) listener_->key_expired(db.id(), e.key);
+}
+
+}  // namespace lawnkv::store

@@ -1,0 +1,130 @@
+#pragma once
+// The keyspace: numbered databases of keys, each with its own expiry index.
+//
+// Every expiry hook lives here and nowhere else: setting and clearing a
+// deadline, lazy expiry on lookup, active expiry (reap), and what happens when
+// a key dies of old age (stats, WATCH, the listener that publishes `expired`).
+// Commands never touch the expiry index directly.
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string_view>
+#include <vector>
+
+#include "expiry/index.hpp"
+#include "store/dict.hpp"
+#include "store/entry.hpp"
+#include "store/stats.hpp"
+#include "store/watch.hpp"
+
+namespace lawnkv::store {
+
+class Keyspace;
+
+// Told about keys that expire; implemented by keyspace notifications.
+class ExpiryListener {
+ public:
+  virtual ~ExpiryListener() = default;
+  // key was just deleted from db because its deadline passed (found by the
+  // expiry engine or by a lazy lookup). Called exactly once per key.
+  virtual void key_expired(int db, std::string_view key) = 0;
+};
+
+class Db {
+ public:
+  Db(Keyspace& owner, int id) : owner_(owner), id_(id) {}
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+  ~Db();
+
+  int id() const { return id_; }
+
+  // The live entry for key, or nullptr. A key found expired at now_ms is
+  // deleted here (lazy expiry) and reported as expired.
+  Entry* lookup(std::string_view key, int64_t now_ms);
+  // The entry whatever its deadline (no expiry check, no deletion).
+  Entry* peek(std::string_view key) const { return dict_.find(key); }
+  bool contains_live(std::string_view key, int64_t now_ms) const;
+
+  // Adds an absent key holding a string, without a TTL.
+  Entry& add_string(std::string_view key, std::string value);
+  // Adds an absent key holding obj, without a TTL.
+  Entry& add_object(std::string_view key, std::unique_ptr<Object> obj);
+  // Adds an entry detached from this or another db (RENAME, MOVE, COPY):
+  // its key must be absent here. deadline_ms < 0: no TTL.
+  Entry& attach(std::unique_ptr<Entry> e, int64_t deadline_ms);
+  // Takes the key out with its TTL cancelled (nullptr if absent); no expiry
+  // check. The entry's timer.deadline still holds its old deadline.
+  std::unique_ptr<Entry> detach(std::string_view key);
+  // Deletes the key (no expiry check). True if it was there.
+  bool remove(std::string_view key);
+
+  // ttl_ms > 0: the deadline came from a relative TTL of that length (it may
+  // join that TTL's Lawn queue); ttl_ms <= 0: an absolute deadline.
+  void set_deadline(Entry& e, int64_t deadline_ms, int64_t ttl_ms);
+  void clear_deadline(Entry& e);
+
+  size_t size() const { return dict_.size(); }
+  size_t expires() const { return index_.size(); }
+  // Mean remaining TTL in ms of the keys that have one (0 if none).
+  int64_t avg_ttl(int64_t now_ms) const;
+  // Deletes every key. Returns how many there were.
+  size_t clear();
+
+  const Dict& dict() const { return dict_; }
+  Entry* random_entry(std::mt19937_64& rng) const { return dict_.random(rng); }
+  int64_t next_deadline() const { return index_.next_deadline(); }
+  size_t index_memory_bytes() const { return index_.memory_bytes(); }
+
+ private:
+  friend class Keyspace;
+  // Reaps up to budget keys whose deadline is < now_ms.
+  size_t reap(int64_t now_ms, size_t budget);
+  void expire(Entry& e, int64_t now_ms, bool active);
+
+  Keyspace& owner_;
+  int id_;
+  Dict dict_;
+  expiry::Index index_;
+  __int128 deadline_sum_ = 0;  // of keys with a TTL, for avg_ttl
+};
+
+class Keyspace {
+ public:
+  explicit Keyspace(int databases);
+
+  int databases() const { return static_cast<int>(dbs_.size()); }
+  Db& db(int i) { return *dbs_[i]; }
+  const Db& db(int i) const { return *dbs_[i]; }
+  // SWAPDB: the contents change places, the numbers stay.
+  void swap_dbs(int a, int b);
+  size_t total_keys() const;
+  size_t total_expires() const;
+
+  KeyspaceStats& stats() { return stats_; }
+  WatchTable& watches() { return watches_; }
+  void set_listener(ExpiryListener* l) { listener_ = l; }
+  std::mt19937_64& rng() { return rng_; }
+
+  // Tells WATCH that key in db changed (Redis's signalModifiedKey).
+  void modified(int db, std::string_view key);
+
+  // Active expiry: reaps up to budget due keys over all dbs, earliest db
+  // first. Returns how many were reaped; a full budget means more may be due.
+  size_t reap(int64_t now_ms, size_t budget);
+  // The earliest deadline of any key (or a lower bound), expiry::kNever if none.
+  int64_t next_deadline() const;
+
+ private:
+  friend class Db;
+  void on_expired(Db& db, Entry& e, int64_t now_ms, bool active);
+
+  std::vector<std::unique_ptr<Db>> dbs_;
+  KeyspaceStats stats_;
+  WatchTable watches_;
+  ExpiryListener* listener_ = nullptr;
+  std::mt19937_64 rng_{std::random_device{}()};
+};
+
+}  // namespace lawnkv::store

@@ -23,6 +23,8 @@ class Object {
   virtual Type type() const = 0;
   // Bytes this value holds beyond the Entry itself (MEMORY USAGE, INFO).
   virtual size_t memory_bytes() const = 0;
+  // A deep copy holding the same contents (COPY).
+  virtual std::unique_ptr<Object> clone() const = 0;
 };
 
 struct Entry {

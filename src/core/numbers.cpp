@@ -1,0 +1,152 @@
+#include "core/numbers.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace lawnkv {
+
+bool string_to_ll(std::string_view s, long long* out) {
+  size_t n = s.size();
+  if (n == 0 || n >= kLongStrSize) return false;
+  if (n == 1 && s[0] == '0') {
+    *out = 0;
+    return true;
+  }
+  size_t i = 0;
+  bool negative = false;
+  if (s[0] == '-') {
+    negative = true;
+    if (++i == n) return false;
+  }
+  // The first digit is 1-9: "0" alone was handled above, so "01" and "-0" fail.
+  if (s[i] < '1' || s[i] > '9') return false;
+  unsigned long long v = static_cast<unsigned long long>(s[i++] - '0');
+  for (; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    unsigned d = static_cast<unsigned>(s[i] - '0');
+    if (v > (~0ULL - d) / 10) return false;  // v * 10 + d would wrap
+    v = v * 10 + d;
+  }
+  if (negative) {
+    // -LLONG_MIN is LLONG_MAX + 1.
+    if (v > static_cast<unsigned long long>(LLONG_MAX) + 1) return false;
+    *out = static_cast<long long>(0ULL - v);
+  } else {
+    if (v > static_cast<unsigned long long>(LLONG_MAX)) return false;
+    *out = static_cast<long long>(v);
+  }
+  return true;
+}
+
+namespace {
+
+// The strtold/strtod verdict shared by string2ld and string2d, given the
+// NUL-terminated copy buf of s: everything consumed, no leading space, no
+// NaN, no overflow to infinity or underflow to zero.
+template <typename F>
+bool float_parse_ok(const char* buf, size_t n, const char* end, F value, int err) {
+  if (std::isspace(static_cast<unsigned char>(buf[0]))) return false;
+  if (static_cast<size_t>(end - buf) != n) return false;
+  if (err == ERANGE &&
+      (value == HUGE_VALL || value == -HUGE_VALL || std::fpclassify(value) == FP_ZERO)) {
+    return false;
+  }
+  if (err == EINVAL) return false;
+  return !std::isnan(value);
+}
+
+}  // namespace
+
+bool string_to_ld(std::string_view s, long double* out) {
+  char buf[kMaxLongDoubleChars];
+  if (s.empty() || s.size() >= sizeof(buf)) return false;
+  std::memcpy(buf, s.data(), s.size());
+  buf[s.size()] = '\0';
+  char* end = nullptr;
+  errno = 0;
+  long double v = std::strtold(buf, &end);
+  if (!float_parse_ok(buf, s.size(), end, v, errno)) return false;
+  *out = v;
+  return true;
+}
+
+bool string_to_double(std::string_view s, double* out) {
+  if (s.empty()) return false;
+  // Short inputs (every realistic one) stay on the stack.
+  char small[128];
+  std::string big;
+  char* buf = small;
+  if (s.size() >= sizeof(small)) {
+    big.assign(s);
+    buf = big.data();
+  } else {
+    std::memcpy(small, s.data(), s.size());
+    small[s.size()] = '\0';
+  }
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(buf, &end);
+  // HUGE_VAL compares equal to HUGE_VALL once widened, so one check serves.
+  if (!float_parse_ok(buf, s.size(), end, static_cast<long double>(v), errno)) {
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+std::string ld_to_string(long double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (std::isnan(v)) return "nan";
+  // The largest finite long double has 4933 integer digits; with the sign,
+  // the point and 17 decimals the text fits kMaxLongDoubleChars.
+  char buf[kMaxLongDoubleChars];
+  int len = std::snprintf(buf, sizeof(buf), "%.17Lf", v);
+  if (len <= 0 || static_cast<size_t>(len) >= sizeof(buf)) return std::string();
+  size_t n = static_cast<size_t>(len);
+  if (std::memchr(buf, '.', n) != nullptr) {
+    while (buf[n - 1] == '0') n--;
+    if (buf[n - 1] == '.') n--;
+  }
+  if (n == 2 && buf[0] == '-' && buf[1] == '0') return "0";
+  return std::string(buf, n);
+}
+
+size_t ll_to_chars(char* buf, long long v) {
+  static constexpr char kDigits[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  unsigned long long u = v < 0 ? 0ULL - static_cast<unsigned long long>(v)
+                               : static_cast<unsigned long long>(v);
+  char tmp[kLongStrSize];
+  char* p = tmp + sizeof(tmp);
+  while (u >= 100) {
+    unsigned i = static_cast<unsigned>(u % 100) * 2;
+    u /= 100;
+    *--p = kDigits[i + 1];
+    *--p = kDigits[i];
+  }
+  if (u >= 10) {
+    unsigned i = static_cast<unsigned>(u) * 2;
+    *--p = kDigits[i + 1];
+    *--p = kDigits[i];
+  } else {
+    *--p = static_cast<char>('0' + u);
+  }
+  if (v < 0) *--p = '-';
+  size_t n = static_cast<size_t>(tmp + sizeof(tmp) - p);
+  std::memcpy(buf, p, n);
+  return n;
+}
+
+std::string ll_to_string(long long v) {
+  char buf[kLongStrSize];
+  return std::string(buf, ll_to_chars(buf, v));
+}
+
+}  // namespace lawnkv

@@ -1,0 +1,182 @@
+#pragma once
+// The hierarchical timing wheel of the expiry index: absolute Unix ms, 64
+// slots a level, 11 levels (6 bits each: 66 >= 63 bits, so any non-negative
+// int64 deadline fits, kNever included), one 64-bit occupancy bitmap per
+// level.
+//
+// Placement. The wheel keeps a cursor: every deadline below it has been handed
+// out, every Timer in the wheel has key >= cursor. A key k is placed at the
+// highest 6-bit digit where it differs from the cursor:
+//
+//   level = (bit_width((k ^ cursor) | 63) - 1) / 6     slot = (k >> 6*level) & 63
+//
+// so the digits of k above `level` equal the cursor's, and at `level` k's digit
+// is greater (or, at level 0, equal). Consequences the code relies on:
+//   - a level-0 slot holds exactly one millisecond: (cursor & ~63) | slot;
+//   - every Timer at a lower level is earlier than every Timer at a higher one,
+//     and within a level, a lower slot is earlier: the earliest Timer is in the
+//     lowest set bit of the lowest non-empty level (std::countr_zero);
+//   - slot (l, s) starts at slot_start(cursor, l, s) = cursor's digits above l,
+//     then s, then zeros; for l > 0 that is > cursor.
+//
+// Worked example (pinned by tests/unit/expiry_wheel_test.cpp), cursor =
+// 1,700,000,000,000 (2023-11-14T22:13:20Z), whose 6-bit digits, level 0 up,
+// are 0, 32, 22, 57, 15, 47, 24, 0, 0, 0, 0:
+//
+//   key                        after cursor  level  slot  slot starts at
+//   1,700,000,000,000          0                 0     0  1,700,000,000,000
+//   1,700,000,000,037          37 ms             0    37  1,700,000,000,037
+//   1,700,000,000,064          64 ms             1    33  1,700,000,000,064
+//   1,700,000,001,234          1,234 ms          1    51  1,700,000,001,216
+//   1,700,000,010,000          10 s              2    24  1,700,000,006,144
+//   1,700,003,600,000          1 h               4    16  1,700,001,742,848
+//   1,700,086,400,000          1 day             4    21  1,700,085,628,928
+//   1,731,536,000,000          1 year            6    25  1,717,986,918,400
+//   kNever = 2^63 - 1                           10     7  8,070,450,532,247,928,832
+//
+// (1 h lands at level 4, not 3, because the cursor's digit 3 is 57: T + 1 h
+// crosses a level-4 boundary. Placement depends on the cursor, not on the
+// distance alone.)
+//
+// Advancing. pop_due(now) takes the lowest set slot: at level 0 it hands out
+// its Timers (all due once the slot's ms < now); at a higher level it cascades
+// the slot: the cursor moves to the slot's start and each Timer is placed
+// again, necessarily at a lower level. A Timer cascades at most 10 times in
+// its life (levels strictly decrease), so cascading is amortised O(1) per
+// timer. It is also bounded per call: pop_due moves at most `moves_left`
+// Timers and resumes a half-done cascade on the next call; meanwhile
+// next_deadline() reports the cursor, so the caller knows work is pending.
+//
+// Going back in time. A key below the cursor (the wall clock stepped back
+// after the cursor advanced, or a past absolute deadline) rewinds the cursor
+// to it instead of going to a fallback structure. With m the level of
+// (cursor ^ key), levels above m keep their placement unchanged, and every
+// Timer below level m now belongs to slot (m, cursor's digit m): whole lists
+// are spliced there. A rewind costs O(non-empty slots below m) <= 640 O(1)
+// splices, loses nothing, and keeps "every key >= cursor", so drain(now) still
+// yields exactly the keys < now whatever the clock did.
+//
+// Memory: 704 sentinels x 24 bytes = 16,896 bytes per wheel, plus 88 bytes of
+// bitmaps. Nothing per Timer beyond its own 24 bytes.
+
+#include <bit>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "expiry/timer.hpp"
+
+namespace lawnkv::expiry {
+
+class Wheel {
+ public:
+  static constexpr int kSlotBits = 6;
+  static constexpr int kSlots = 64;
+  static constexpr int kLevels = 11;
+  static_assert(kLevels * kSlots == detail::kWheelSlotCodes);
+
+  struct Place {
+    int level;
+    int slot;
+    friend bool operator==(Place, Place) = default;
+  };
+
+  // Where key (>= cursor) lands for this cursor.
+  static constexpr Place place(int64_t cursor, int64_t key) {
+    const uint64_t x = (static_cast<uint64_t>(cursor) ^ static_cast<uint64_t>(key)) | 63;
+    const int level = (std::bit_width(x) - 1) / kSlotBits;
+    return {level, static_cast<int>((static_cast<uint64_t>(key) >> (kSlotBits * level)) & 63)};
+  }
+
+  // The first millisecond slot (level, slot) stands for, given this cursor.
+  static constexpr int64_t slot_start(int64_t cursor, int level, int slot) {
+    const int above = kSlotBits * (level + 1);
+    const uint64_t prefix =
+        above >= 64 ? 0 : (static_cast<uint64_t>(cursor) >> above) << above;
+    return static_cast<int64_t>(prefix | (static_cast<uint64_t>(slot) << (kSlotBits * level)));
+  }
+
+  Wheel();
+  Wheel(Wheel&&) noexcept = default;
+  Wheel& operator=(Wheel&&) noexcept = default;
+
+  // Every key below the cursor has been handed out; every Timer held is >= it.
+  int64_t cursor() const { return cursor_; }
+  bool empty() const;
+  uint64_t occupied(int level) const { return occupied_[level]; }
+  bool cascading() const { return cascading_; }
+
+  // Links an unscheduled t at wheel_key(t), rewinding the cursor first if the
+  // key is below it. O(1) (a rewind: O(non-empty low slots), see above).
+  void insert(Timer* t) {
+    const int64_t key = detail::wheel_key(t);
+    if (key < cursor_) [[unlikely]] rewind(key);
+    const Place p = place(cursor_, key);
+    link(t, p.level * kSlots + p.slot);
+  }
+
+  // Unlinks t, which this wheel holds. O(1).
+  void remove(Timer* t) {
+    Timer* p = detail::unlink(t);
+    if (p->next == p) slot_emptied(detail::sentinel_code(p->deadline));
+  }
+
+  // Called when a list lost its last Timer by an unlink done elsewhere.
+  void slot_emptied(int64_t code) {
+    occupied_[code >> kSlotBits] &= ~(uint64_t{1} << (code & 63));
+  }
+
+  // Unlinks and returns the earliest Timer with key < now (ties: insertion
+  // order within the millisecond), or nullptr when none is due or when
+  // cascading used up moves_left (then next_deadline() < now says so).
+  // Advances the cursor toward now; never moves it back.
+  Timer* pop_due(int64_t now, size_t& moves_left) {
+    if (now <= cursor_) return nullptr;
+    if (!cascading_) {
+      if (const uint64_t occ = occupied_[0]) {
+        const int s = std::countr_zero(occ);
+        const int64_t start = (cursor_ & ~int64_t{63}) | s;
+        if (start >= now) {
+          cursor_ = now;
+          return nullptr;
+        }
+        cursor_ = start;
+        Timer* head = &slots_[s];
+        Timer* t = head->next;
+        detail::unlink(t);
+        if (head->next == head) occupied_[0] &= ~(uint64_t{1} << s);
+        return t;
+      }
+    }
+    return pop_due_slow(now, moves_left);
+  }
+
+  // The earliest key held, or a lower bound of it (the start of the earliest
+  // slot above level 0; the cursor while a cascade is half done); kNever when
+  // empty. O(levels).
+  int64_t next_deadline() const;
+
+  // Forgets every Timer without touching them (their memory may be gone).
+  void clear();
+
+  size_t memory_bytes() const { return slots_ ? kLevels * kSlots * sizeof(Timer) : 0; }
+
+ private:
+  void link(Timer* t, int code) {
+    detail::link_before(&slots_[code], t);
+    occupied_[code >> kSlotBits] |= uint64_t{1} << (code & 63);
+  }
+  Timer* pop_due_slow(int64_t now, size_t& moves_left);
+  // Re-places the rest of the cascading slot; false if moves_left ran out.
+  bool run_cascade(size_t& moves_left);
+  void rewind(int64_t key);
+
+  int64_t cursor_ = 0;
+  bool cascading_ = false;  // slot cascade_code_ is being spread below
+  int cascade_code_ = 0;
+  uint64_t occupied_[kLevels] = {};
+  std::unique_ptr<Timer[]> slots_;  // sentinels, code = level * 64 + slot
+};
+
+}  // namespace lawnkv::expiry

@@ -1,0 +1,126 @@
+#include "commands/strings_ops.hpp"
+
+#include <climits>
+#include <cmath>
+
+#include "core/numbers.hpp"
+
+namespace lawnkv::strings {
+
+namespace {
+
+// Replaces e's value with a string, whatever type it held. Assigning a fresh
+// std::string (rather than assign()) lets a large old buffer go.
+void store_string(store::Entry& e, std::string value) {
+  if (e.type != store::Type::kString) {
+    e.obj.reset();
+    e.type = store::Type::kString;
+  }
+  e.str = std::move(value);
+}
+
+// Redis's checkStringLength: size + append must not exceed max_len (nor
+// overflow). Both are >= 0.
+bool fits(uint64_t size, uint64_t append, int64_t max_len) {
+  const uint64_t max = static_cast<uint64_t>(max_len);
+  return size <= max && append <= max - size;
+}
+
+}  // namespace
+
+OpResult<store::Entry*> op_set(store::Db& db, store::Entry* found, std::string_view key,
+                               std::string_view value, bool keep_ttl) {
+  if (found == nullptr) return {OpStatus::kOk, &db.add_string(key, std::string(value)), true};
+  store_string(*found, std::string(value));
+  if (!keep_ttl) db.clear_deadline(*found);
+  return {OpStatus::kOk, found, false};
+}
+
+OpResult<long long> op_incr_by(store::Db& db, store::Entry* found, std::string_view key,
+                               long long delta) {
+  long long value = 0;
+  if (found) {
+    if (found->type != store::Type::kString) return {OpStatus::kWrongType};
+    if (!string_to_ll(found->str, &value)) return {OpStatus::kNotInteger};
+  }
+  if (__builtin_add_overflow(value, delta, &value)) return {OpStatus::kOverflow};
+  if (found) {
+    store_string(*found, ll_to_string(value));
+    return {OpStatus::kOk, value, false};
+  }
+  db.add_string(key, ll_to_string(value));
+  return {OpStatus::kOk, value, true};
+}
+
+OpResult<std::string> op_incr_by_float(store::Db& db, store::Entry* found, std::string_view key,
+                                       long double incr) {
+  long double value = 0;
+  if (found) {
+    if (found->type != store::Type::kString) return {OpStatus::kWrongType};
+    if (!string_to_ld(found->str, &value)) return {OpStatus::kNotFloat};
+  }
+  value += incr;
+  if (std::isnan(value) || std::isinf(value)) return {OpStatus::kNanOrInfinity};
+  std::string text = ld_to_string(value);
+  if (found) {
+    store_string(*found, text);
+    return {OpStatus::kOk, std::move(text), false};
+  }
+  db.add_string(key, text);
+  return {OpStatus::kOk, std::move(text), true};
+}
+
+OpResult<size_t> op_append(store::Db& db, store::Entry* found, std::string_view key,
+                           std::string_view value, int64_t max_len) {
+  if (found == nullptr) {
+    db.add_string(key, std::string(value));
+    return {OpStatus::kOk, value.size(), true};
+  }
+  if (found->type != store::Type::kString) return {OpStatus::kWrongType};
+  if (!fits(found->str.size(), value.size(), max_len)) return {OpStatus::kTooLong};
+  found->str.append(value);
+  return {OpStatus::kOk, found->str.size(), false};
+}
+
+OpResult<size_t> op_set_range(store::Db& db, store::Entry* found, std::string_view key,
+                              long long offset, std::string_view value, int64_t max_len) {
+  if (found && found->type != store::Type::kString) return {OpStatus::kWrongType};
+  if (value.empty()) return {OpStatus::kOk, found ? found->str.size() : 0, false};
+  const uint64_t at = static_cast<uint64_t>(offset);
+  if (!fits(at, value.size(), max_len)) return {OpStatus::kTooLong};
+  bool created = false;
+  if (found == nullptr) {
+    found = &db.add_string(key, std::string());
+    created = true;
+  }
+  std::string& s = found->str;
+  if (s.size() < at + value.size()) s.resize(at + value.size(), '\0');
+  s.replace(at, value.size(), value);
+  return {OpStatus::kOk, s.size(), created};
+}
+
+std::string_view string_range(std::string_view s, long long start, long long end) {
+  const long long len = static_cast<long long>(s.size());
+  if (start < 0 && end < 0 && start > end) return {};
+  if (start < 0) start += len;
+  if (end < 0) end += len;
+  if (start < 0) start = 0;
+  if (end < 0) end = 0;
+  if (end >= len) end = len - 1;
+  if (start > end || len == 0) return {};
+  return s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start + 1));
+}
+
+OpResult<Deadline> resolve_deadline(long long value, TimeUnit unit, bool absolute, int64_t now_ms) {
+  if (value <= 0) return {OpStatus::kInvalidExpire};
+  if (unit == TimeUnit::kSeconds) {
+    if (value > LLONG_MAX / 1000) return {OpStatus::kInvalidExpire};
+    value *= 1000;
+  }
+  if (absolute) return {OpStatus::kOk, Deadline{value, 0}};
+  int64_t at;
+  if (__builtin_add_overflow(now_ms, value, &at)) return {OpStatus::kInvalidExpire};
+  return {OpStatus::kOk, Deadline{at, value}};
+}
+
+}  // namespace lawnkv::strings

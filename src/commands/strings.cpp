@@ -1,0 +1,446 @@
+// The string commands (the Cmd of the Op/Cmd split): argument and option
+// parsing, lookups, replies and keyspace events, in the order Redis 7.0's
+// t_string.c produces them. The changes to the store are strings_ops.cpp.
+//
+// Order matters twice. Errors: each command validates its arguments and looks
+// its key up in Redis's order (SET parses the expire time before GET looks the
+// key up; GETEX looks the key up first). Replies and events: a RESP3 client
+// subscribed to its own keyspace events sees the push messages and its reply
+// interleaved, so commands that reply the old value (GETSET, GETDEL, GETEX,
+// SET ... GET) reply before they change the key, the others after.
+
+#include <climits>
+#include <optional>
+#include <string>
+
+#include "commands/args.hpp"
+#include "commands/errors.hpp"
+#include "commands/families.hpp"
+#include "commands/lookup.hpp"
+#include "commands/strings_ops.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+using strings::OpStatus;
+
+constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
+constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
+constexpr std::string_view kNanOrInfinity = "ERR increment would produce NaN or Infinity";
+
+// "ERR invalid expire time in 'set' command", named after the running command.
+std::string invalid_expire_text(const Call& call) {
+  return "ERR invalid expire time in '" + call.spec->name + "' command";
+}
+
+// Replies the error for a failed op.
+void reply_op_error(Call& call, OpStatus status) {
+  switch (status) {
+    case OpStatus::kWrongType: return call.error(err::kWrongType);
+    case OpStatus::kNotInteger: return call.error(err::kNotInteger);
+    case OpStatus::kNotFloat: return call.error(err::kNotFloat);
+    case OpStatus::kOverflow: return call.error(err::kOverflow);
+    case OpStatus::kNanOrInfinity: return call.error(kNanOrInfinity);
+    case OpStatus::kTooLong: return call.error(err::kStringTooLong);
+    case OpStatus::kInvalidExpire: return call.error(invalid_expire_text(call));
+    case OpStatus::kOk: break;
+  }
+}
+
+// --- Options of SET and GETEX ----------------------------------------------
+
+// The two grammars that share the option words (Redis's
+// parseExtendedStringArgumentsOrReply).
+enum Grammar : uint8_t { kSetGrammar = 1, kGetexGrammar = 2 };
+
+enum Option : uint32_t {
+  kNx = 1u << 0,
+  kXx = 1u << 1,
+  kGet = 1u << 2,
+  kKeepTtl = 1u << 3,
+  kPersist = 1u << 4,
+  kEx = 1u << 5,
+  kPx = 1u << 6,
+  kExat = 1u << 7,
+  kPxat = 1u << 8,
+};
+constexpr uint32_t kExpireOptions = kEx | kPx | kExat | kPxat;
+// At most one of these, though one may be repeated ("EX 1 EX 2": the last wins).
+constexpr uint32_t kTtlOptions = kKeepTtl | kPersist | kExpireOptions;
+
+struct OptionRow {
+  std::string_view name;
+  uint32_t bit;
+  uint32_t excludes;  // options that make this one a syntax error
+  uint8_t grammars;
+  bool takes_value;
+};
+
+constexpr uint8_t kBoth = kSetGrammar | kGetexGrammar;
+constexpr OptionRow kOptionRows[] = {
+    {"nx", kNx, kXx, kSetGrammar, false},
+    {"xx", kXx, kNx, kSetGrammar, false},
+    {"get", kGet, 0, kSetGrammar, false},
+    {"keepttl", kKeepTtl, kTtlOptions & ~kKeepTtl, kSetGrammar, false},
+    {"persist", kPersist, kTtlOptions & ~kPersist, kGetexGrammar, false},
+    {"ex", kEx, kTtlOptions & ~kEx, kBoth, true},
+    {"px", kPx, kTtlOptions & ~kPx, kBoth, true},
+    {"exat", kExat, kTtlOptions & ~kExat, kBoth, true},
+    {"pxat", kPxat, kTtlOptions & ~kPxat, kBoth, true},
+};
+
+// An expire argument as given: its text (parsed only when the command is
+// ready to, as Redis), its unit, and whether it is a timestamp.
+struct ExpireArg {
+  std::string_view text;
+  strings::TimeUnit unit = strings::TimeUnit::kSeconds;
+  bool absolute = false;
+};
+
+struct StringOptions {
+  uint32_t flags = 0;
+  std::optional<ExpireArg> expire;
+  bool has(uint32_t bit) const { return (flags & bit) != 0; }
+};
+
+// Parses the options after the fixed arguments; nullopt is a syntax error
+// (an unknown word, a conflicting option, or an expire option without value).
+std::optional<StringOptions> parse_string_options(std::span<const std::string_view> args,
+                                                  Grammar grammar) {
+  StringOptions opts;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const OptionRow* row = nullptr;
+    for (const OptionRow& r : kOptionRows)
+      if (iequals(args[i], r.name)) row = &r;
+    if (row == nullptr || (row->grammars & grammar) == 0 || opts.has(row->excludes))
+      return std::nullopt;
+    if (row->takes_value) {
+      if (i + 1 == args.size()) return std::nullopt;
+      const bool ms = row->bit == kPx || row->bit == kPxat;
+      opts.expire = ExpireArg{args[++i], ms ? strings::TimeUnit::kMilliseconds : strings::TimeUnit::kSeconds,
+                              row->bit == kExat || row->bit == kPxat};
+    }
+    opts.flags |= row->bit;
+  }
+  return opts;
+}
+
+// Parses an expire argument into a deadline, or replies the error
+// ("value is not an integer" or "invalid expire time") and returns false.
+bool deadline_or_reply(Call& call, const ExpireArg& arg, strings::Deadline* out) {
+  long long value;
+  if (!integer_or_reply(call, arg.text, &value)) return false;
+  const auto r = strings::resolve_deadline(value, arg.unit, arg.absolute, call.now_ms);
+  if (!r.ok()) {
+    reply_op_error(call, r.status);
+    return false;
+  }
+  *out = r.value;
+  return true;
+}
+
+// --- Reading -----------------------------------------------------------------
+
+// Redis's getGenericCommand: replies the string at key (or null) and returns
+// true, or replies WRONGTYPE and returns false.
+bool get_generic(Call& call, std::string_view key) {
+  bool wrong_type;
+  const store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
+  if (wrong_type) return false;
+  if (e) {
+    call.reply.bulk(e->str);
+  } else {
+    call.reply.null();
+  }
+  return true;
+}
+
+/* GET key */
+void get_command(Call& call) { get_generic(call, call.argv[1]); }
+
+/* MGET key [key ...] */
+void mget_command(Call& call) {
+  call.reply.array(call.argv.size() - 1);
+  for (std::string_view key : call.argv.subspan(1)) {
+    const store::Entry* e = lookup_read(call, key);
+    if (e && e->type == store::Type::kString) {
+      call.reply.bulk(e->str);
+    } else {
+      call.reply.null();
+    }
+  }
+}
+
+/* STRLEN key */
+void strlen_command(Call& call) {
+  bool wrong_type;
+  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  if (!wrong_type) call.reply.integer(e ? static_cast<int64_t>(e->str.size()) : 0);
+}
+
+/* GETRANGE key start end (and SUBSTR, its old name) */
+void getrange_command(Call& call) {
+  long long start, end;
+  if (!integer_or_reply(call, call.argv[2], &start)) return;
+  if (!integer_or_reply(call, call.argv[3], &end)) return;
+  bool wrong_type;
+  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  call.reply.bulk(e ? strings::string_range(e->str, start, end) : std::string_view());
+}
+
+// --- Setting -----------------------------------------------------------------
+
+// Stores value at key and publishes what Redis's setKey and its callers do:
+// `new` when the key is added, then `set`.
+store::Entry& set_and_notify(Call& call, store::Entry* found, std::string_view key,
+                             std::string_view value, bool keep_ttl) {
+  const auto r = strings::op_set(call.db(), found, key, value, keep_ttl);
+  if (r.created) call.notify(pubsub::kNew, "new", key);
+  call.modified(key);
+  call.notify(pubsub::kString, "set", key);
+  return *r.value;
+}
+
+// What SET-like commands reply when they store (ok) or not (abort: NX/XX).
+enum class SetReplies { kOkOrNull, kOneOrZero };
+
+// Redis's setGenericCommand, behind SET, SETEX, PSETEX and SETNX. With GET it
+// replies the old value first and nothing else.
+void set_generic(Call& call, const StringOptions& opts, std::string_view key,
+                 std::string_view value, SetReplies replies) {
+  strings::Deadline deadline;
+  if (opts.expire && !deadline_or_reply(call, *opts.expire, &deadline)) return;
+  const bool get = opts.has(kGet);
+  if (get && !get_generic(call, key)) return;
+
+  store::Entry* found = lookup_write(call, key);
+  if ((opts.has(kNx) && found) || (opts.has(kXx) && !found)) {
+    if (get) return;
+    if (replies == SetReplies::kOneOrZero) return call.reply.integer(0);
+    return call.reply.null();
+  }
+  store::Entry& e = set_and_notify(call, found, key, value, opts.has(kKeepTtl));
+  if (opts.expire) {
+    // A deadline already past is kept: the key dies at its next lookup or
+    // reap, with an `expired` event, as in Redis 7.0.
+    call.db().set_deadline(e, deadline.at_ms, deadline.ttl_ms);
+    call.notify(pubsub::kGeneric, "expire", key);
+  }
+  if (get) return;
+  if (replies == SetReplies::kOneOrZero) return call.reply.integer(1);
+  call.reply.simple("OK");
+}
+
+/* SET key value [NX | XX] [GET] [EX seconds | PX milliseconds |
+ *   EXAT unix-time-seconds | PXAT unix-time-milliseconds | KEEPTTL] */
+void set_command(Call& call) {
+  const auto opts = parse_string_options(call.argv.subspan(3), kSetGrammar);
+  if (!opts) return call.error(err::kSyntax);
+  set_generic(call, *opts, call.argv[1], call.argv[2], SetReplies::kOkOrNull);
+}
+
+/* SETNX key value */
+void setnx_command(Call& call) {
+  set_generic(call, StringOptions{kNx, std::nullopt}, call.argv[1], call.argv[2],
+              SetReplies::kOneOrZero);
+}
+
+/* SETEX key seconds value */
+void setex_command(Call& call) {
+  const StringOptions opts{kEx, ExpireArg{call.argv[2], strings::TimeUnit::kSeconds, false}};
+  set_generic(call, opts, call.argv[1], call.argv[3], SetReplies::kOkOrNull);
+}
+
+/* PSETEX key milliseconds value */
+void psetex_command(Call& call) {
+  const StringOptions opts{kPx, ExpireArg{call.argv[2], strings::TimeUnit::kMilliseconds, false}};
+  set_generic(call, opts, call.argv[1], call.argv[3], SetReplies::kOkOrNull);
+}
+
+/* GETSET key value */
+void getset_command(Call& call) {
+  const std::string_view key = call.argv[1];
+  if (!get_generic(call, key)) return;
+  set_and_notify(call, lookup_write(call, key), key, call.argv[2], false);
+}
+
+// MSET and MSETNX: with nx nothing is set when any key exists.
+void mset_generic(Call& call, bool nx) {
+  if (call.argv.size() % 2 == 0)
+    return call.error("ERR wrong number of arguments for '" + call.spec->name + "' command");
+  if (nx) {
+    for (size_t i = 1; i < call.argv.size(); i += 2)
+      if (lookup_write(call, call.argv[i])) return call.reply.integer(0);
+  }
+  for (size_t i = 1; i < call.argv.size(); i += 2)
+    set_and_notify(call, lookup_write(call, call.argv[i]), call.argv[i], call.argv[i + 1], false);
+  if (nx) return call.reply.integer(1);
+  call.reply.simple("OK");
+}
+
+/* MSET key value [key value ...] */
+void mset_command(Call& call) { mset_generic(call, false); }
+
+/* MSETNX key value [key value ...] */
+void msetnx_command(Call& call) { mset_generic(call, true); }
+
+// --- Reading and changing ------------------------------------------------------
+
+/* GETDEL key */
+void getdel_command(Call& call) {
+  const std::string_view key = call.argv[1];
+  bool wrong_type;
+  const store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
+  if (wrong_type) return;
+  if (e == nullptr) return call.reply.null();
+  call.reply.bulk(e->str);
+  call.db().remove(key);
+  call.modified(key);
+  call.notify(pubsub::kGeneric, "del", key);
+}
+
+/* GETEX key [EX seconds | PX milliseconds | EXAT unix-time-seconds |
+ *   PXAT unix-time-milliseconds | PERSIST] */
+void getex_command(Call& call) {
+  const std::string_view key = call.argv[1];
+  const auto opts = parse_string_options(call.argv.subspan(2), kGetexGrammar);
+  if (!opts) return call.error(err::kSyntax);
+  bool wrong_type;
+  store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
+  if (wrong_type) return;
+  if (e == nullptr) return call.reply.null();
+  strings::Deadline deadline;
+  if (opts->expire && !deadline_or_reply(call, *opts->expire, &deadline)) return;
+  call.reply.bulk(e->str);
+
+  if (opts->expire && opts->expire->absolute && deadline.at_ms <= call.now_ms) {
+    // A timestamp already reached deletes the key: a `del`, not an `expired`.
+    call.db().remove(key);
+    call.modified(key);
+    call.notify(pubsub::kGeneric, "del", key);
+  } else if (opts->expire) {
+    call.db().set_deadline(*e, deadline.at_ms, deadline.ttl_ms);
+    call.modified(key);
+    call.notify(pubsub::kGeneric, "expire", key);
+  } else if (opts->has(kPersist) && e->has_ttl()) {
+    call.db().clear_deadline(*e);
+    call.modified(key);
+    call.notify(pubsub::kGeneric, "persist", key);
+  }
+}
+
+// --- Changing in place ---------------------------------------------------------
+
+// Publishes a successful in-place change: `new` if the op added the key, then
+// the command's event.
+void notify_change(Call& call, bool created, std::string_view event, std::string_view key) {
+  if (created) call.notify(pubsub::kNew, "new", key);
+  call.modified(key);
+  call.notify(pubsub::kString, event, key);
+}
+
+// INCR, DECR, INCRBY and DECRBY.
+void incr_decr(Call& call, long long delta) {
+  const std::string_view key = call.argv[1];
+  const auto r = strings::op_incr_by(call.db(), lookup_write(call, key), key, delta);
+  if (!r.ok()) return reply_op_error(call, r.status);
+  notify_change(call, r.created, "incrby", key);
+  call.reply.integer(r.value);
+}
+
+/* INCR key */
+void incr_command(Call& call) { incr_decr(call, 1); }
+
+/* DECR key */
+void decr_command(Call& call) { incr_decr(call, -1); }
+
+/* INCRBY key increment */
+void incrby_command(Call& call) {
+  long long incr;
+  if (integer_or_reply(call, call.argv[2], &incr)) incr_decr(call, incr);
+}
+
+/* DECRBY key decrement */
+void decrby_command(Call& call) {
+  long long decr;
+  if (!integer_or_reply(call, call.argv[2], &decr)) return;
+  if (decr == LLONG_MIN) return call.error(kDecrementOverflow);
+  incr_decr(call, -decr);
+}
+
+/* INCRBYFLOAT key increment */
+void incrbyfloat_command(Call& call) {
+  const std::string_view key = call.argv[1];
+  store::Entry* found = lookup_write(call, key);
+  if (found && found->type != store::Type::kString) return call.error(err::kWrongType);
+  long double incr;
+  if (!long_double_or_reply(call, call.argv[2], &incr)) return;
+  const auto r = strings::op_incr_by_float(call.db(), found, key, incr);
+  if (!r.ok()) return reply_op_error(call, r.status);
+  notify_change(call, r.created, "incrbyfloat", key);
+  call.reply.bulk(r.value);
+}
+
+/* APPEND key value */
+void append_command(Call& call) {
+  const std::string_view key = call.argv[1];
+  const auto r = strings::op_append(call.db(), lookup_write(call, key), key, call.argv[2],
+                                    call.cfg().proto_max_bulk_len);
+  if (!r.ok()) return reply_op_error(call, r.status);
+  notify_change(call, r.created, "append", key);
+  call.reply.integer(static_cast<int64_t>(r.value));
+}
+
+/* SETRANGE key offset value */
+void setrange_command(Call& call) {
+  const std::string_view key = call.argv[1];
+  const std::string_view value = call.argv[3];
+  long long offset;
+  if (!integer_or_reply(call, call.argv[2], &offset)) return;
+  if (offset < 0) return call.error(kOffsetOutOfRange);
+  const auto r = strings::op_set_range(call.db(), lookup_write(call, key), key, offset, value,
+                                       call.cfg().proto_max_bulk_len);
+  if (!r.ok()) return reply_op_error(call, r.status);
+  if (!value.empty()) notify_change(call, r.created, "setrange", key);
+  call.reply.integer(static_cast<int64_t>(r.value));
+}
+
+CommandSpec row(std::string name, int arity, uint32_t flags, int last_key, int step,
+                Handler handler, std::string acl) {
+  return CommandSpec{std::move(name), arity, flags, 1, last_key, step, handler, std::move(acl), {}};
+}
+
+}  // namespace
+
+void register_string_commands(CommandTable& t) {
+  const uint32_t rd = kReadonly;
+  const uint32_t wr = kWrite | kDenyOom;
+  const std::string read_fast = "@read @string @fast";
+  const std::string write_fast = "@write @string @fast";
+  const std::string write_slow = "@write @string @slow";
+  t.add(row("get", 2, rd | kFast, 1, 1, get_command, read_fast));
+  t.add(row("mget", -2, rd | kFast, -1, 1, mget_command, read_fast));
+  t.add(row("strlen", 2, rd | kFast, 1, 1, strlen_command, read_fast));
+  t.add(row("getrange", 4, rd, 1, 1, getrange_command, "@read @string @slow"));
+  t.add(row("substr", 4, rd, 1, 1, getrange_command, "@read @string @slow"));
+  t.add(row("set", -3, wr, 1, 1, set_command, write_slow));
+  t.add(row("setex", 4, wr, 1, 1, setex_command, write_slow));
+  t.add(row("psetex", 4, wr, 1, 1, psetex_command, write_slow));
+  t.add(row("setnx", 3, wr | kFast, 1, 1, setnx_command, write_fast));
+  t.add(row("getset", 3, wr | kFast, 1, 1, getset_command, write_fast));
+  t.add(row("mset", -3, wr, -1, 2, mset_command, write_slow));
+  t.add(row("msetnx", -3, wr, -1, 2, msetnx_command, write_slow));
+  t.add(row("getdel", 2, kWrite | kFast, 1, 1, getdel_command, write_fast));
+  t.add(row("getex", -2, kWrite | kFast, 1, 1, getex_command, write_fast));
+  t.add(row("incr", 2, wr | kFast, 1, 1, incr_command, write_fast));
+  t.add(row("decr", 2, wr | kFast, 1, 1, decr_command, write_fast));
+  t.add(row("incrby", 3, wr | kFast, 1, 1, incrby_command, write_fast));
+  t.add(row("decrby", 3, wr | kFast, 1, 1, decrby_command, write_fast));
+  t.add(row("incrbyfloat", 3, wr | kFast, 1, 1, incrbyfloat_command, write_fast));
+  t.add(row("append", 3, wr | kFast, 1, 1, append_command, write_fast));
+  t.add(row("setrange", 4, wr, 1, 1, setrange_command, write_slow));
+}
+
+}  // namespace lawnkv

@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <iostream>
+
 #include "../support/escape.hpp"
 #include "../support/raw_client.hpp"
 #include "side_session.hpp"
@@ -42,6 +45,7 @@ RunCounts run_case_script(ServerProcess& lawnkv, ServerProcess& redis, const Cas
   SideSession ours(lawnkv.port(), resp3);
   SideSession theirs(redis.port(), resp3);
   int client = 1;
+  const bool trace = std::getenv("COMPAT_TRACE") != nullptr;
   for (const Step& step : script.steps) {
     if (step.switch_to_client != 0) {
       client = step.switch_to_client;
@@ -52,6 +56,10 @@ RunCounts run_case_script(ServerProcess& lawnkv, ServerProcess& redis, const Cas
     ++counts.commands;
     std::string got = ours.execute(step);
     std::string want = theirs.execute(step);
+    if (trace) {
+      std::cout << script.path.filename().string() << ":" << step.line << " [" << mode << "] "
+                << step.source << "\n    " << escape_bytes(want, 600) << "\n";
+    }
     if (got == want) continue;
     if (++counts.mismatches <= kMaxReportedPerFile) {
       ADD_FAIL_CHECK_AT(file.c_str(), step.line,

@@ -35,6 +35,9 @@
 // than data (CONFIG SET, DEBUG SET-ACTIVE-EXPIRE, CLIENT NO-EVICT...) restores
 // it before it ends.
 //
+// COMPAT_TRACE=1 prints every command with redis-server's reply, to check
+// that a new case exercises what it means to.
+//
 // What cannot be compared byte for byte is not in the files: PTTL and other
 // millisecond times (use large TTLs and TTL, which rounds to seconds),
 // RANDOMKEY's choice (compare with @type), client ids, INFO and CLIENT LIST

@@ -1,0 +1,210 @@
+// The wheel's math and mechanics: placement pinned by table tests (the worked
+// example of wheel.hpp), popping in order, bounded cascades, rewinds.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "expiry/wheel.hpp"
+
+namespace lawnkv::expiry {
+namespace {
+
+constexpr int64_t kT = 1'700'000'000'000;
+
+struct PlaceRow {
+  int64_t cursor;
+  int64_t key;
+  int level;
+  int slot;
+  int64_t start;
+};
+
+TEST_CASE("expiry wheel: placement table (the worked example of wheel.hpp)") {
+  const PlaceRow rows[] = {
+      {kT, kT, 0, 0, kT},
+      {kT, kT + 37, 0, 37, kT + 37},
+      {kT, kT + 64, 1, 33, kT + 64},
+      {kT, kT + 1'234, 1, 51, 1'700'000'001'216},
+      {kT, kT + 10'000, 2, 24, 1'700'000'006'144},
+      {kT, kT + 3'600'000, 4, 16, 1'700'001'742'848},
+      {kT, kT + 86'400'000, 4, 21, 1'700'085'628'928},
+      {kT, 1'731'536'000'000, 6, 25, 1'717'986'918'400},
+      {kT, kNever, 10, 7, 8'070'450'532'247'928'832},
+      // Small cursors: the digit boundaries themselves.
+      {0, 0, 0, 0, 0},
+      {0, 63, 0, 63, 63},
+      {0, 64, 1, 1, 64},
+      {0, 4095, 1, 63, 4032},
+      {0, 4096, 2, 1, 4096},
+      {0, int64_t{1} << 60, 10, 1, int64_t{1} << 60},
+      {0, int64_t{1} << 59, 9, 32, int64_t{1} << 59},
+      // Same distance, different cursor: placement follows the digits.
+      {63, 64, 1, 1, 64},
+      {64, 127, 0, 63, 127},
+      {4095, 4096, 2, 1, 4096},
+      {4096 + 100, 4096 + 130, 1, 2, 4096 + 128},
+  };
+  for (const PlaceRow& r : rows) {
+    CAPTURE(r.cursor);
+    CAPTURE(r.key);
+    const Wheel::Place p = Wheel::place(r.cursor, r.key);
+    CHECK(p.level == r.level);
+    CHECK(p.slot == r.slot);
+    CHECK(Wheel::slot_start(r.cursor, p.level, p.slot) == r.start);
+    CHECK(r.start <= r.key);
+    if (p.level > 0) CHECK(r.start > r.cursor);
+  }
+}
+
+TEST_CASE("expiry wheel: the cursor's digits of the worked example") {
+  const int digits[] = {0, 32, 22, 57, 15, 47, 24, 0, 0, 0, 0};
+  for (int level = 0; level < Wheel::kLevels; ++level) {
+    CHECK(((static_cast<uint64_t>(kT) >> (6 * level)) & 63) == static_cast<uint64_t>(digits[level]));
+  }
+}
+
+// Places every key into a wheel whose cursor is at `cursor` (reached by an
+// idle pop), then pops them all with a generous now: they come out sorted.
+TEST_CASE("expiry wheel: pops in deadline order across levels and cascades") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  CHECK(w.pop_due(kT, moves) == nullptr);  // moves the cursor to kT
+  CHECK(w.cursor() == kT);
+  const int64_t keys[] = {kT + 86'400'000, kT + 37, kT + 10'000, kT, kT + 3'600'000,
+                          kT + 64, kT + 1'234, kT + 37, 1'731'536'000'000};
+  std::vector<Timer> timers(std::size(keys));
+  for (size_t i = 0; i < timers.size(); ++i) {
+    timers[i].deadline = keys[i];
+    w.insert(&timers[i]);
+  }
+  CHECK(w.next_deadline() == kT);
+  std::vector<int64_t> out;
+  while (Timer* t = w.pop_due(kNever, moves)) {
+    CHECK(t->next == nullptr);
+    out.push_back(t->deadline);
+  }
+  CHECK(out.size() == std::size(keys));
+  CHECK(std::is_sorted(out.begin(), out.end()));
+  CHECK(w.empty());
+  CHECK(w.next_deadline() == kNever);
+}
+
+TEST_CASE("expiry wheel: never pops at now == deadline; next_deadline is a lower bound") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(kT, moves);
+  Timer a{kT + 10'000, nullptr, nullptr};
+  w.insert(&a);
+  // Level 2: next_deadline is the slot's start, earlier than the key.
+  CHECK(w.next_deadline() == 1'700'000'006'144);
+  CHECK(w.pop_due(kT + 10'000, moves) == nullptr);
+  CHECK(w.next_deadline() == kT + 10'000);  // cascaded down to level 0 by now
+  CHECK(w.cursor() == kT + 10'000);
+  CHECK(w.pop_due(kT + 10'001, moves) == &a);
+}
+
+TEST_CASE("expiry wheel: an idle pop advances the cursor but never into an occupied slot") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(0, moves);
+  Timer a{4096 + 5, nullptr, nullptr};  // level 2, slot 1 (starts at 4096)
+  w.insert(&a);
+  CHECK(w.pop_due(4096, moves) == nullptr);
+  CHECK(w.cursor() == 4095);  // stopped short of the slot: a still at level 2
+  CHECK(w.occupied(2) == (uint64_t{1} << 1));
+  CHECK(w.pop_due(4097, moves) == nullptr);  // cascades, a is not due
+  CHECK(w.occupied(0) == (uint64_t{1} << 5));
+  CHECK(w.pop_due(4102, moves) == &a);
+}
+
+TEST_CASE("expiry wheel: a cascade is bounded by moves_left and resumes") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(0, moves);
+  std::vector<Timer> timers(100);
+  for (size_t i = 0; i < timers.size(); ++i) {
+    timers[i].deadline = 64 * 64 + static_cast<int64_t>(i);  // all in level 2, slot 1
+    w.insert(&timers[i]);
+  }
+  CHECK(w.occupied(2) == (uint64_t{1} << 1));
+  size_t budget = 30;
+  CHECK(w.pop_due(5000, budget) == nullptr);
+  CHECK(budget == 0);
+  CHECK(w.cascading());
+  CHECK(w.next_deadline() == 4096);  // the cursor: work is pending
+  budget = 30;
+  CHECK(w.pop_due(5000, budget) == nullptr);
+  budget = 100;
+  Timer* first = w.pop_due(5000, budget);
+  CHECK(first == &timers[0]);
+  CHECK(!w.cascading());
+  CHECK(budget == 60);  // 40 moves finished the cascade
+}
+
+TEST_CASE("expiry wheel: a key below the cursor rewinds it; nothing lost, nothing early") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(kT, moves);
+  Timer later[3] = {{kT + 5, nullptr, nullptr}, {kT + 900, nullptr, nullptr}, {kT + 200'000, nullptr, nullptr}};
+  for (Timer& t : later) w.insert(&t);
+  // Wall clock stepped back one hour: a key far below the cursor.
+  Timer back{kT - 3'600'000 + 10, nullptr, nullptr};
+  w.insert(&back);
+  CHECK(w.cursor() == back.deadline);
+  CHECK(w.next_deadline() <= back.deadline);
+  // Nothing is due at the stepped-back clock until back's deadline passes.
+  CHECK(w.pop_due(back.deadline, moves) == nullptr);
+  CHECK(w.pop_due(back.deadline + 1, moves) == &back);
+  CHECK(w.pop_due(kT, moves) == nullptr);
+  CHECK(w.pop_due(kT + 6, moves) == &later[0]);
+  CHECK(w.pop_due(kT + 901, moves) == &later[1]);
+  CHECK(w.pop_due(kT + 200'000, moves) == nullptr);
+  CHECK(w.pop_due(kT + 200'001, moves) == &later[2]);
+  CHECK(w.empty());
+}
+
+TEST_CASE("expiry wheel: a rewind during a half-done cascade loses nothing") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(0, moves);
+  std::vector<Timer> timers(50);
+  for (size_t i = 0; i < timers.size(); ++i) {
+    timers[i].deadline = 64 * 64 * 3 + static_cast<int64_t>(i) * 7;
+    w.insert(&timers[i]);
+  }
+  size_t budget = 10;
+  CHECK(w.pop_due(64 * 64 * 3 + 1000, budget) == nullptr);
+  CHECK(w.cascading());
+  Timer back{100, nullptr, nullptr};
+  w.insert(&back);
+  CHECK(!w.cascading());
+  std::vector<int64_t> out;
+  while (Timer* t = w.pop_due(kNever, moves)) out.push_back(t->deadline);
+  CHECK(out.size() == 51);
+  CHECK(out.front() == 100);
+  CHECK(std::is_sorted(out.begin(), out.end()));
+}
+
+TEST_CASE("expiry wheel: remove keeps the occupancy bitmap exact") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(0, moves);
+  Timer a{10, nullptr, nullptr}, b{10, nullptr, nullptr}, c{70, nullptr, nullptr};
+  w.insert(&a);
+  w.insert(&b);
+  w.insert(&c);
+  CHECK(w.occupied(0) == (uint64_t{1} << 10));
+  w.remove(&a);
+  CHECK(w.occupied(0) == (uint64_t{1} << 10));
+  w.remove(&b);
+  CHECK(w.occupied(0) == 0);
+  CHECK(w.next_deadline() == 64);
+  w.remove(&c);
+  CHECK(w.empty());
+  CHECK(w.next_deadline() == kNever);
+}
+
+}  // namespace
+}  // namespace lawnkv::expiry

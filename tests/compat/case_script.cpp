@@ -3,7 +3,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "split_line.hpp"
+#include "core/split_args.hpp"
 
 namespace lawnkv::test {
 
@@ -31,7 +31,7 @@ CaseScript load_case_script(const std::filesystem::path& path) {
     size_t first = text.find_first_not_of(" \t");
     if (first == std::string::npos || text[first] == '#') continue;
 
-    auto tokens = split_line(text);
+    auto tokens = lawnkv::split_args(text);
     if (!tokens) syntax_error(path, number, "unbalanced quotes");
     Step step;
     step.line = number;

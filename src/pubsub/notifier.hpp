@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "pubsub/event_class.hpp"
+#include "store/keyspace.hpp"
 
 namespace lawnkv::pubsub {
 
@@ -19,7 +20,7 @@ class Publisher {
   virtual size_t publish(std::string_view channel, std::string_view message) = 0;
 };
 
-class Notifier {
+class Notifier final : public store::ExpiryListener {
  public:
   explicit Notifier(const uint32_t& flags) : flags_(flags) {}
   void set_publisher(Publisher* p) { publisher_ = p; }
@@ -28,6 +29,9 @@ class Notifier {
     if ((flags_ & cls) == 0 || publisher_ == nullptr) return;
     publish(event, key, db);
   }
+
+  // The `expired` event, when the keyspace reaps a key (store::ExpiryListener).
+  void key_expired(int db, std::string_view key) override { notify(kExpired, "expired", key, db); }
 
  private:
   void publish(std::string_view event, std::string_view key, int db);

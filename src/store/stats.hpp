@@ -3,6 +3,7 @@
 // how late active expiry reaped keys (the lag users have asked Redis for).
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace lawnkv::store {

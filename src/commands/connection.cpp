@@ -1,0 +1,278 @@
+// Connection commands: PING, ECHO, QUIT, SELECT, HELLO, AUTH, CLIENT, RESET.
+
+#include <string>
+
+#include "commands/args.hpp"
+#include "commands/client_list.hpp"
+#include "commands/errors.hpp"
+#include "commands/families.hpp"
+#include "pubsub/hub.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+constexpr std::string_view kNoPasswordSet =
+    "ERR AUTH <password> called without any password configured for the default user. "
+    "Are you sure your configuration is correct?";
+constexpr std::string_view kBadClientName =
+    "ERR Client names cannot contain spaces, newlines or special characters.";
+
+// Checks a username/password pair against requirepass (the only user is
+// "default"). Replies the error and returns false when it does not match.
+bool authenticate_or_reply(Call& call, std::string_view user, std::string_view pass) {
+  const std::string& required = call.cfg().requirepass;
+  if (user == "default" && (required.empty() || pass == required)) {
+    call.session.authenticated = true;
+    return true;
+  }
+  call.error(err::kWrongPass);
+  return false;
+}
+
+bool valid_client_name(std::string_view name) {
+  for (unsigned char c : name)
+    if (c < '!' || c > '~') return false;
+  return true;
+}
+
+/* PING [message] */
+void ping_command(Call& call) {
+  if (call.session.protocol == 2 && call.session.subscribed()) {
+    call.reply.array(2);
+    call.reply.bulk("pong");
+    call.reply.bulk(call.argv.size() > 1 ? call.argv[1] : std::string_view());
+    return;
+  }
+  if (call.argv.size() > 2) return call.error("ERR wrong number of arguments for 'ping' command");
+  if (call.argv.size() == 2) return call.reply.bulk(call.argv[1]);
+  call.reply.simple("PONG");
+}
+
+/* ECHO message */
+void echo_command(Call& call) { call.reply.bulk(call.argv[1]); }
+
+/* QUIT */
+void quit_command(Call& call) {
+  call.reply.simple("OK");
+  call.session.close_after_reply = true;
+}
+
+/* SELECT index */
+void select_command(Call& call) {
+  int db;
+  if (!db_index_or_reply(call, call.argv[1], &db)) return;
+  call.session.db = db;
+  call.reply.simple("OK");
+}
+
+/* AUTH [username] password */
+void auth_command(Call& call) {
+  if (call.argv.size() > 3) return call.error(err::kSyntax);
+  if (call.argv.size() == 2 && call.cfg().requirepass.empty()) return call.error(kNoPasswordSet);
+  const std::string_view user = call.argv.size() == 3 ? call.argv[1] : std::string_view("default");
+  if (authenticate_or_reply(call, user, call.argv.back())) call.reply.simple("OK");
+}
+
+/* HELLO [protover [AUTH username password] [SETNAME clientname]] */
+void hello_command(Call& call) {
+  int protocol = call.session.protocol;
+  if (call.argv.size() >= 2) {
+    long long v;
+    if (!integer_or_reply(call, call.argv[1], &v, "ERR Protocol version is not an integer or out of range"))
+      return;
+    if (v < 2 || v > 3) return call.error("NOPROTO unsupported protocol version");
+    protocol = static_cast<int>(v);
+  }
+  std::string_view user, pass, name;
+  bool has_auth = false, has_name = false;
+  for (size_t i = 2; i < call.argv.size(); ++i) {
+    const size_t more = call.argv.size() - i - 1;
+    if (iequals(call.argv[i], "auth") && more >= 2) {
+      has_auth = true;
+      user = call.argv[i + 1];
+      pass = call.argv[i + 2];
+      i += 2;
+    } else if (iequals(call.argv[i], "setname") && more >= 1) {
+      has_name = true;
+      name = call.argv[++i];
+    } else {
+      return call.error("ERR Syntax error in HELLO option '" + std::string(call.argv[i]) + "'");
+    }
+  }
+  if (has_auth && !authenticate_or_reply(call, user, pass)) return;
+  if (!call.session.authenticated) {
+    return call.error("NOAUTH HELLO must be called with the client already authenticated, "
+                      "otherwise the HELLO <proto> AUTH <user> <pass> option can be used to "
+                      "authenticate the client and select the RESP protocol version at the same time");
+  }
+  if (has_name) {
+    if (!valid_client_name(name)) return call.error(kBadClientName);
+    call.session.name = std::string(name);
+  }
+  call.session.protocol = protocol;
+  resp::Writer& out = call.reply;
+  out.set_protocol(protocol);  // this reply already speaks the new protocol
+  out.map(7);
+  out.bulk("server");
+  out.bulk("redis");
+  out.bulk("version");
+  out.bulk("7.0.15");
+  out.bulk("proto");
+  out.integer(protocol);
+  out.bulk("id");
+  out.integer(static_cast<int64_t>(call.session.id));
+  out.bulk("mode");
+  out.bulk("standalone");
+  out.bulk("role");
+  out.bulk("master");
+  out.bulk("modules");
+  out.array(0);
+}
+
+/* CLIENT ID */
+void client_id_command(Call& call) { call.reply.integer(static_cast<int64_t>(call.session.id)); }
+
+/* CLIENT GETNAME */
+void client_getname_command(Call& call) {
+  if (call.session.name.empty()) return call.reply.null();
+  call.reply.bulk(call.session.name);
+}
+
+/* CLIENT SETNAME connection-name */
+void client_setname_command(Call& call) {
+  if (!valid_client_name(call.argv[2])) return call.error(kBadClientName);
+  call.session.name = std::string(call.argv[2]);
+  call.reply.simple("OK");
+}
+
+/* CLIENT INFO */
+void client_info_command(Call& call) {
+  call.reply.verbatim(client_line(call.server, call.session, call.now_ms) + "\n");
+}
+
+/* CLIENT LIST [TYPE NORMAL | MASTER | REPLICA | PUBSUB] [ID client-id [client-id ...]] */
+void client_list_command(Call& call) {
+  ClientFilter filter;
+  if (!parse_client_filter_or_reply(call, 2, /*for_kill=*/false, &filter)) return;
+  std::string out;
+  for (auto& [id, s] : call.server.sessions)
+    if (filter.matches(*s, call.session)) out += client_line(call.server, *s, call.now_ms) + "\n";
+  call.reply.verbatim(out);
+}
+
+/* CLIENT KILL ip:port | CLIENT KILL <filter> <value> ... */
+void client_kill_command(Call& call) {
+  if (call.argv.size() == 3) {
+    for (auto& [id, s] : call.server.sessions) {
+      if (s->peer_address() == call.argv[2]) {
+        kill_session(call, *s);
+        return call.reply.simple("OK");
+      }
+    }
+    return call.error("ERR No such client");
+  }
+  ClientFilter filter;
+  if (!parse_client_filter_or_reply(call, 2, /*for_kill=*/true, &filter)) return;
+  int64_t killed = 0;
+  std::vector<Session*> victims;
+  for (auto& [id, s] : call.server.sessions)
+    if (filter.matches(*s, call.session)) victims.push_back(s);
+  for (Session* s : victims) {
+    kill_session(call, *s);
+    ++killed;
+  }
+  call.reply.integer(killed);
+}
+
+/* CLIENT NO-EVICT ON | OFF */
+void client_no_evict_command(Call& call) {
+  if (iequals(call.argv[2], "on")) {
+    call.session.no_evict = true;
+  } else if (iequals(call.argv[2], "off")) {
+    call.session.no_evict = false;
+  } else {
+    return call.error(err::kSyntax);
+  }
+  call.reply.simple("OK");
+}
+
+/* CLIENT HELP */
+void client_help_command(Call& call) {
+  static constexpr std::string_view kLines[] = {
+      "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "GETNAME",
+      "    Return the name of the current connection.",
+      "ID",
+      "    Return the ID of the current connection.",
+      "INFO",
+      "    Return information about the current client connection.",
+      "KILL <ip:port>",
+      "    Kill connection made from <ip:port>.",
+      "KILL <option> <value> [<option> <value> [...]]",
+      "    Kill connections. Options are: ID, TYPE, USER, ADDR, LADDR, SKIPME.",
+      "LIST [options ...]",
+      "    Return information about client connections. Options: TYPE, ID.",
+      "NO-EVICT (ON|OFF)",
+      "    Accepted for compatibility; lawnkv does not evict clients.",
+      "SETNAME <name>",
+      "    Assign the name <name> to the current connection.",
+      "HELP",
+      "    Print this help.",
+  };
+  call.reply.array(std::size(kLines));
+  for (auto line : kLines) call.reply.simple(line);
+}
+
+/* RESET */
+void reset_command(Call& call) {
+  Session& s = call.session;
+  s.db = 0;
+  s.protocol = 2;
+  s.name.clear();
+  s.in_multi = false;
+  s.multi_aborted = false;
+  s.queued.clear();
+  call.server.keyspace.watches().unwatch_all(s.watcher);
+  if (call.server.hub) call.server.hub->unsubscribe_all(s);
+  s.no_evict = false;
+  s.authenticated = call.cfg().requirepass.empty();
+  call.reply.simple("RESET");
+}
+
+CommandSpec row(std::string name, int arity, uint32_t flags, Handler h, std::string acl) {
+  return CommandSpec{std::move(name), arity, flags, 0, 0, 0, h, std::move(acl), {}};
+}
+
+}  // namespace
+
+void register_connection_commands(CommandTable& t) {
+  const uint32_t conn = kNoscript | kLoading | kStale | kFast;
+  t.add(row("ping", -1, kFast | kSentinel, ping_command, "@fast @connection"));
+  t.add(row("echo", 2, kFast, echo_command, "@fast @connection"));
+  t.add(row("quit", -1, kAllowBusy | kNoscript | kLoading | kStale | kFast | kNoAuth, quit_command,
+            "@fast @connection"));
+  t.add(row("select", 2, kLoading | kStale | kFast, select_command, "@fast @connection"));
+  t.add(row("auth", -2, conn | kNoAuth | kSentinel | kAllowBusy, auth_command, "@fast @connection"));
+  t.add(row("hello", -1, conn | kNoAuth | kSentinel | kAllowBusy, hello_command, "@fast @connection"));
+  t.add(row("reset", 1, conn | kNoAuth | kAllowBusy, reset_command, "@fast @connection"));
+
+  CommandSpec client = row("client", -2, kSentinel, nullptr, "@slow");
+  const uint32_t admin = kAdmin | kNoscript | kLoading | kStale | kSentinel;
+  client.subcommands = {
+      row("client|id", 2, kNoscript | kLoading | kStale | kSentinel, client_id_command, "@slow @connection"),
+      row("client|getname", 2, kNoscript | kLoading | kStale | kSentinel, client_getname_command,
+          "@slow @connection"),
+      row("client|setname", 3, kNoscript | kLoading | kStale | kSentinel, client_setname_command,
+          "@slow @connection"),
+      row("client|info", 2, kNoscript | kLoading | kStale | kSentinel, client_info_command,
+          "@slow @connection"),
+      row("client|list", -2, admin, client_list_command, "@admin @slow @dangerous @connection"),
+      row("client|kill", -3, admin, client_kill_command, "@admin @slow @dangerous @connection"),
+      row("client|no-evict", 3, admin, client_no_evict_command, "@admin @slow @dangerous @connection"),
+      row("client|help", 2, kLoading | kStale | kSentinel, client_help_command, "@slow @connection"),
+  };
+  t.add(std::move(client));
+}
+
+}  // namespace lawnkv

@@ -1,0 +1,131 @@
+#include "commands/dispatch.hpp"
+
+#include <chrono>
+#include <string>
+
+#include "commands/errors.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+// Redis quotes the name and up to 128 bytes of arguments; CR and LF would
+// break the reply, so they become spaces.
+std::string sanitized(std::string s) {
+  for (char& c : s)
+    if (c == '\r' || c == '\n') c = ' ';
+  return s;
+}
+
+std::string unknown_command_text(std::span<const std::string_view> argv) {
+  std::string args;
+  for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
+    const size_t room = 128 - args.size();
+    args += '\'';
+    args.append(argv[i].substr(0, room));
+    args += "' ";
+  }
+  return sanitized("ERR unknown command '" + std::string(argv[0].substr(0, 128)) +
+                   "', with args beginning with: " + args);
+}
+
+bool arity_ok(const CommandSpec& spec, size_t argc) {
+  const long n = static_cast<long>(argc);
+  return spec.arity >= 0 ? n == spec.arity : n >= -spec.arity;
+}
+
+std::string arity_text(const CommandSpec& spec) {
+  return "ERR wrong number of arguments for '" + spec.name + "' command";
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return out;
+}
+
+// Commands a RESP2 client may send while subscribed.
+bool allowed_when_subscribed(const CommandSpec& spec) {
+  const std::string_view n = spec.name;
+  return n == "subscribe" || n == "unsubscribe" || n == "psubscribe" || n == "punsubscribe" ||
+         n == "ssubscribe" || n == "sunsubscribe" || n == "ping" || n == "quit" || n == "reset";
+}
+
+// Commands that act on the transaction itself instead of being queued.
+bool runs_inside_multi(const CommandSpec& spec) {
+  const std::string_view n = spec.name;
+  return n == "exec" || n == "discard" || n == "multi" || n == "watch" || n == "quit" || n == "reset";
+}
+
+void queue(Session& session, std::span<const std::string_view> argv) {
+  std::vector<std::string> copy;
+  copy.reserve(argv.size());
+  for (auto a : argv) copy.emplace_back(a);
+  session.queued.push_back(std::move(copy));
+}
+
+}  // namespace
+
+const CommandSpec* resolve_or_reply(const CommandTable& table, resp::Writer& reply,
+                                    std::span<const std::string_view> argv) {
+  const CommandSpec* spec = table.find(argv[0]);
+  if (!spec) {
+    reply.error(unknown_command_text(argv));
+    return nullptr;
+  }
+  if (!spec->subcommands.empty() && argv.size() >= 2) {
+    const CommandSpec* sub = spec->subcommand(to_lower(argv[1]));
+    if (!sub) {
+      reply.error(sanitized("ERR unknown subcommand '" + std::string(argv[1].substr(0, 128)) +
+                            "'. Try " + upper(spec->name) + " HELP."));
+      return nullptr;
+    }
+    spec = sub;
+  }
+  if (!arity_ok(*spec, argv.size())) {
+    reply.error(arity_text(*spec));
+    return nullptr;
+  }
+  return spec;
+}
+
+void run_command(ServerState& server, Session& session, resp::Writer& reply,
+                 const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms) {
+  Call call{server, session, reply, argv, now_ms, &spec};
+  const auto start = std::chrono::steady_clock::now();
+  spec.handler(call);
+  const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(
+                        std::chrono::steady_clock::now() - start).count();
+  CommandStats& st = server.commands.stats(spec);
+  ++st.calls;
+  st.usec += static_cast<uint64_t>(usec);
+  if (call.failed) ++st.failed_calls;
+  ++server.stats.total_commands_processed;
+  session.last_command = spec.name;
+}
+
+void dispatch(ServerState& server, Session& session, resp::Writer& reply,
+              std::span<const std::string_view> argv, int64_t now_ms) {
+  const CommandSpec* spec = resolve_or_reply(server.commands, reply, argv);
+  auto reject = [&](std::string_view text) {
+    if (spec) ++server.commands.stats(*spec).rejected_calls;
+    if (session.in_multi) session.multi_aborted = true;
+    if (!text.empty()) reply.error(text);
+  };
+  if (!spec) return reject({});
+  if (!session.authenticated && !spec->has(kNoAuth)) return reject(err::kNoAuth);
+  if (session.protocol == 2 && session.subscribed() && !allowed_when_subscribed(*spec)) {
+    return reject("ERR Can't execute '" + spec->name +
+                  "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+  }
+  if (session.in_multi && !runs_inside_multi(*spec)) {
+    if (spec->has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
+    queue(session, argv);
+    reply.simple("QUEUED");
+    return;
+  }
+  run_command(server, session, reply, *spec, argv, now_ms);
+}
+
+}  // namespace lawnkv

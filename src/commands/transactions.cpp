@@ -1,0 +1,104 @@
+// Transactions: MULTI, EXEC, DISCARD, WATCH, UNWATCH. Queueing itself
+// happens in dispatch (a command inside MULTI is checked, then queued).
+
+#include "commands/dispatch.hpp"
+#include "commands/errors.hpp"
+#include "commands/families.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+// Leaves the transaction: no queue, no watched keys.
+void end_transaction(Call& call) {
+  Session& s = call.session;
+  s.in_multi = false;
+  s.multi_aborted = false;
+  s.queued.clear();
+  call.server.keyspace.watches().unwatch_all(s.watcher);
+}
+
+// A watched key that was alive when WATCHed and is expired now aborts EXEC,
+// even if nothing has deleted it yet.
+bool watched_key_expired(Call& call) {
+  for (const auto& k : call.session.watcher.keys) {
+    if (k.expired_when_watched) continue;
+    const store::Entry* e = call.server.keyspace.db(k.db).peek(k.key);
+    if (e && e->expired_at(call.now_ms)) return true;
+  }
+  return false;
+}
+
+/* MULTI */
+void multi_command(Call& call) {
+  if (call.session.in_multi) return call.error(err::kMultiNested);
+  call.session.in_multi = true;
+  call.reply.simple("OK");
+}
+
+/* DISCARD */
+void discard_command(Call& call) {
+  if (!call.session.in_multi) return call.error(err::kDiscardWithoutMulti);
+  end_transaction(call);
+  call.reply.simple("OK");
+}
+
+/* EXEC */
+void exec_command(Call& call) {
+  Session& s = call.session;
+  if (!s.in_multi) return call.error(err::kExecWithoutMulti);
+  if (s.multi_aborted) {
+    end_transaction(call);
+    return call.error(err::kExecAbort);
+  }
+  if (s.watcher.dirty || watched_key_expired(call)) {
+    end_transaction(call);
+    return call.reply.null_array();
+  }
+  // The queue leaves the session first: a queued command may be MULTI's
+  // own kind (nested errors) or RESET, which clear session state.
+  std::vector<std::vector<std::string>> queued = std::move(s.queued);
+  end_transaction(call);
+  call.reply.array(queued.size());
+  std::vector<std::string_view> argv;
+  for (const auto& cmd : queued) {
+    argv.assign(cmd.begin(), cmd.end());
+    const CommandSpec* spec = resolve_or_reply(call.server.commands, call.reply, argv);
+    if (spec) run_command(call.server, s, call.reply, *spec, argv, call.now_ms);
+  }
+}
+
+/* WATCH key [key ...] */
+void watch_command(Call& call) {
+  if (call.session.in_multi) return call.error(err::kWatchInMulti);
+  // A transaction already doomed gains nothing from more keys.
+  if (!call.session.watcher.dirty) {
+    store::Db& db = call.db();
+    for (size_t i = 1; i < call.argv.size(); ++i) {
+      const store::Entry* e = db.peek(call.argv[i]);
+      call.server.keyspace.watches().watch(call.session.watcher, call.session.db, call.argv[i],
+                                           e && e->expired_at(call.now_ms));
+    }
+  }
+  call.reply.simple("OK");
+}
+
+/* UNWATCH */
+void unwatch_command(Call& call) {
+  call.server.keyspace.watches().unwatch_all(call.session.watcher);
+  call.reply.simple("OK");
+}
+
+}  // namespace
+
+void register_transaction_commands(CommandTable& t) {
+  const uint32_t tx = kNoscript | kLoading | kStale | kFast | kAllowBusy;
+  t.add({"multi", 1, tx, 0, 0, 0, multi_command, "@fast @transaction", {}});
+  t.add({"exec", 1, kNoscript | kLoading | kStale | kSkipSlowlog, 0, 0, 0, exec_command,
+         "@slow @transaction", {}});
+  t.add({"discard", 1, tx, 0, 0, 0, discard_command, "@fast @transaction", {}});
+  t.add({"watch", -2, tx, 1, -1, 1, watch_command, "@fast @transaction", {}});
+  t.add({"unwatch", 1, tx, 0, 0, 0, unwatch_command, "@fast @transaction", {}});
+}
+
+}  // namespace lawnkv

@@ -1,0 +1,103 @@
+// lawnkv-server [config-file] [--directive value ...]
+// Reads the configuration as redis-server does (file first, then command-line
+// directives), builds the server state and runs the event loop.
+
+#include <unistd.h>
+
+#include <climits>
+#include <iostream>
+#include <iterator>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "commands/families.hpp"
+#include "core/log.hpp"
+#include "pubsub/hub.hpp"
+#include "server/server.hpp"
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+void usage() {
+  std::puts(
+      "Usage: lawnkv-server [/path/to/redis.conf] [options]\n"
+      "       lawnkv-server - (read config from stdin)\n"
+      "       lawnkv-server -v or --version\n"
+      "       lawnkv-server -h or --help\n\n"
+      "Examples:\n"
+      "       lawnkv-server (run the server with default config)\n"
+      "       lawnkv-server redis.conf.example\n"
+      "       lawnkv-server --port 7777\n"
+      "       lawnkv-server redis.conf.example --loglevel verbose --notify-keyspace-events Ex\n\n"
+      "Every directive of the configuration file can be given as --name value.");
+}
+
+std::string random_run_id() {
+  std::random_device rd;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id(40, '0');
+  for (char& c : id) c = kHex[rd() % 16];
+  return id;
+}
+
+std::string executable_path(const char* argv0) {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string(argv0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && (args[0] == "-v" || args[0] == "--version")) {
+    std::printf("lawnkv server v=%s (Redis 7.0 protocol) bits=%d\n", kVersion, static_cast<int>(sizeof(long) * 8));
+    return 0;
+  }
+  if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
+    usage();
+    return 0;
+  }
+
+  lawnkv::config::Config cfg;
+  size_t first_directive = 0;
+  if (!args.empty() && args[0].rfind("--", 0) != 0) {
+    const lawnkv::config::Status st = args[0] == "-" ? cfg.load_text(std::string(
+                                                           std::istreambuf_iterator<char>(std::cin), {}))
+                                                     : cfg.load_file(args[0]);
+    if (!st.ok()) {
+      std::fprintf(stderr, "%s\n", st.error.c_str());
+      return 1;
+    }
+    first_directive = 1;
+  }
+  const lawnkv::config::Status st =
+      cfg.load_args(std::vector<std::string>(args.begin() + static_cast<long>(first_directive), args.end()));
+  if (!st.ok()) {
+    std::fprintf(stderr, "%s\n", st.error.c_str());
+    return 1;
+  }
+
+  lawnkv::ServerState state(std::move(cfg));
+  state.start_ms = state.clock.now_ms();
+  state.executable = executable_path(argv[0]);
+  state.run_id = random_run_id();
+  lawnkv::register_all_commands(state.commands);
+  lawnkv::pubsub::Hub hub;
+  state.hub = &hub;
+  state.notifier.set_publisher(&hub);
+  state.keyspace.set_listener(&state.notifier);
+
+  lawnkv::Logger log;
+  log.configure(state.config.values().loglevel, state.config.values().logfile);
+  log.log(lawnkv::LogLevel::kNotice,
+          std::string("lawnkv ") + kVersion + " (Redis 7.0 compatible) starting, port=" +
+              std::to_string(state.config.values().port) + ", pid=" + std::to_string(getpid()) +
+              (state.config.file().empty() ? ", no config file" : ", config file " + state.config.file()));
+  lawnkv::server::Server server(state, log);
+  return server.run();
+}

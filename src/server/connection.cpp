@@ -1,0 +1,226 @@
+#include "server/connection.hpp"
+
+#include <cstring>
+
+#include "commands/dispatch.hpp"
+#include "pubsub/hub.hpp"
+#include "server/server.hpp"
+
+namespace lawnkv::server {
+
+namespace {
+
+constexpr size_t kReadChunk = 16 * 1024;
+
+std::string sockaddr_text(const sockaddr_storage& sa) {
+  char ip[INET6_ADDRSTRLEN] = {0};
+  if (sa.ss_family == AF_INET6) {
+    const auto* a = reinterpret_cast<const sockaddr_in6*>(&sa);
+    uv_ip6_name(a, ip, sizeof(ip));
+    return std::string(ip) + ":" + std::to_string(ntohs(a->sin6_port));
+  }
+  const auto* a = reinterpret_cast<const sockaddr_in*>(&sa);
+  uv_ip4_name(a, ip, sizeof(ip));
+  return std::string(ip) + ":" + std::to_string(ntohs(a->sin_port));
+}
+
+}  // namespace
+
+Connection::Connection(Server& server, uint64_t session_id) : server_(server) {
+  id = session_id;
+  uv_tcp_init(server.loop(), &tcp_);
+  tcp_.data = this;
+  write_req_.data = this;
+}
+
+void Connection::start() {
+  ServerState& st = server_.state();
+  created_ms = last_interaction_ms = st.clock.now_ms();
+  authenticated = st.config.values().requirepass.empty();
+  sockaddr_storage sa{};
+  int len = sizeof(sa);
+  if (uv_tcp_getpeername(&tcp_, reinterpret_cast<sockaddr*>(&sa), &len) == 0) peer_ = sockaddr_text(sa);
+  len = sizeof(sa);
+  if (uv_tcp_getsockname(&tcp_, reinterpret_cast<sockaddr*>(&sa), &len) == 0) local_ = sockaddr_text(sa);
+  uv_os_fd_t fd;
+  if (uv_fileno(reinterpret_cast<uv_handle_t*>(&tcp_), &fd) == 0) fd_ = fd;
+  uv_tcp_nodelay(&tcp_, 1);
+  const int64_t keepalive = st.config.values().tcp_keepalive;
+  if (keepalive > 0) uv_tcp_keepalive(&tcp_, 1, static_cast<unsigned>(keepalive));
+  resume_reading();
+}
+
+void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
+  auto* c = static_cast<Connection*>(h->data);
+  // A pending big bulk tells how much it still needs: read it in as few
+  // calls as possible instead of doubling through small reads.
+  const size_t wanted = c->parser_.bytes_wanted();
+  size_t need = kReadChunk;
+  if (wanted > c->in_.size() && wanted - c->in_.size() > need) need = wanted - c->in_.size();
+  c->in_.reserve_free(need);
+  *buf = uv_buf_init(c->in_.tail(), static_cast<unsigned>(c->in_.free_bytes()));
+}
+
+void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
+  auto* c = static_cast<Connection*>(s->data);
+  if (nread < 0) {
+    c->close();
+    return;
+  }
+  if (nread == 0) return;
+  c->in_.commit(static_cast<size_t>(nread));
+  c->server_.state().stats.total_net_input_bytes += static_cast<uint64_t>(nread);
+  if (static_cast<int64_t>(c->in_.size()) > c->server_.state().config.values().client_query_buffer_limit) {
+    ++c->server_.state().stats.client_query_buffer_limit_disconnections;
+    c->server_.log().log(LogLevel::kWarning, "Closing client that reached max query buffer length: id=" +
+                                                 std::to_string(c->id) + " addr=" + c->peer_);
+    c->close();
+    return;
+  }
+  c->process_input();
+}
+
+void Connection::process_input() {
+  ServerState& st = server_.state();
+  const resp::Limits limits = server_.limits();
+  size_t start = 0;
+  while (!closing_ && !close_after_reply && !st.shutdown_requested) {
+    const std::string_view pending = in_.view().substr(start);
+    const resp::Status status = parser_.parse(pending, limits, authenticated);
+    if (status == resp::Status::kPending) break;
+    if (status == resp::Status::kError) {
+      resp::Writer(out_, protocol).error(parser_.error());
+      server_.log().log(LogLevel::kVerbose, "Protocol error from client: id=" + std::to_string(id));
+      close_after_reply = true;
+      break;
+    }
+    start += parser_.consumed();
+    const auto& argv = parser_.argv();
+    if (argv.empty()) continue;
+    const int64_t now = st.clock.now_ms();
+    last_interaction_ms = now;
+    resp::Writer reply(out_, protocol);
+    dispatch(st, *this, reply, argv, now);
+    if (out_.size() + writing_.size() > kPauseOutputBytes) {
+      pause_reading();
+      break;
+    }
+  }
+  in_.consume(start);
+  flush();
+}
+
+void Connection::flush() {
+  if (closing_) return;
+  if (!write_in_flight_ && !out_.empty()) {
+    uv_buf_t b = uv_buf_init(out_.data(), static_cast<unsigned>(out_.size()));
+    const int n = uv_try_write(stream(), &b, 1);
+    if (n < 0 && n != UV_EAGAIN) {
+      close();
+      return;
+    }
+    const size_t written = n > 0 ? static_cast<size_t>(n) : 0;
+    server_.state().stats.total_net_output_bytes += written;
+    if (written == out_.size()) {
+      out_.clear();
+    } else {
+      writing_.assign(out_, written, std::string::npos);
+      out_.clear();
+      uv_buf_t rest = uv_buf_init(writing_.data(), static_cast<unsigned>(writing_.size()));
+      write_in_flight_ = true;
+      uv_write(&write_req_, stream(), &rest, 1, on_write);
+    }
+    if (out_.capacity() > 1024 * 1024) out_.shrink_to_fit();
+  }
+  if (write_in_flight_) return;
+  if (close_after_reply) {
+    close();
+    return;
+  }
+  if (!reading_) {
+    // Output has drained: serve the requests left unread while paused.
+    resume_reading();
+    if (in_.size() > 0) process_input();
+  }
+}
+
+void Connection::on_write(uv_write_t* req, int status) {
+  auto* c = static_cast<Connection*>(req->data);
+  c->write_in_flight_ = false;
+  if (status < 0) {
+    c->writing_.clear();
+    c->close();
+    return;
+  }
+  c->server_.state().stats.total_net_output_bytes += c->writing_.size();
+  c->writing_.clear();
+  c->writing_.shrink_to_fit();
+  c->soft_limit_since_ms_ = -1;
+  c->flush();
+}
+
+void Connection::deliver(std::string_view frame) {
+  if (closing_) return;
+  out_.append(frame);
+  if (output_over_limit()) {
+    ++server_.state().stats.client_output_buffer_limit_disconnections;
+    server_.log().log(LogLevel::kWarning,
+                      "Client id=" + std::to_string(id) + " addr=" + peer_ +
+                          " scheduled to be closed ASAP for overcoming of output buffer limits.");
+    out_.clear();
+    close();
+    return;
+  }
+  if (!queued_for_flush_) {
+    queued_for_flush_ = true;
+    server_.queue_flush(this);
+  }
+}
+
+bool Connection::output_over_limit() {
+  const auto& cfg = server_.state().config.values();
+  const config::OutputLimit& lim = subscribed() ? cfg.output_limit_pubsub : cfg.output_limit_normal;
+  const int64_t used = static_cast<int64_t>(output_buffer_bytes());
+  if (lim.hard_bytes > 0 && used >= lim.hard_bytes) return true;
+  if (lim.soft_bytes > 0 && used >= lim.soft_bytes) {
+    const int64_t now = server_.state().clock.now_ms();
+    if (soft_limit_since_ms_ < 0) soft_limit_since_ms_ = now;
+    return now - soft_limit_since_ms_ > lim.soft_seconds * 1000;
+  }
+  soft_limit_since_ms_ = -1;
+  return false;
+}
+
+void Connection::close_soon() {
+  close_after_reply = true;
+  if (!queued_for_flush_) {
+    queued_for_flush_ = true;
+    server_.queue_flush(this);
+  }
+}
+
+void Connection::pause_reading() {
+  if (!reading_) return;
+  uv_read_stop(stream());
+  reading_ = false;
+}
+
+void Connection::resume_reading() {
+  if (reading_ || closing_) return;
+  uv_read_start(stream(), on_alloc, on_read);
+  reading_ = true;
+}
+
+void Connection::close() {
+  if (closing_) return;
+  closing_ = true;
+  server_.connection_closed(this);
+  ServerState& st = server_.state();
+  st.keyspace.watches().unwatch_all(watcher);
+  if (st.hub) st.hub->unsubscribe_all(*this);
+  uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), on_close);
+}
+
+void Connection::on_close(uv_handle_t* h) { delete static_cast<Connection*>(h->data); }
+
+}  // namespace lawnkv::server

@@ -1,0 +1,78 @@
+#pragma once
+// One client connection: reads into its query buffer, parses every complete
+// request of a read in order, dispatches each, and writes all their replies
+// together (one write per read batch when the socket takes it).
+//
+// Backpressure: while more than kPauseOutputBytes of replies wait for a
+// client that is not reading them, its requests are not read either, so a
+// pipelining client that never reads cannot make the server buffer without
+// bound. The memory of a Connection is freed in its uv_close callback.
+
+#include <uv.h>
+
+#include <string>
+
+#include "commands/session.hpp"
+#include "resp/parser.hpp"
+#include "server/input_buffer.hpp"
+
+namespace lawnkv::server {
+
+class Server;
+
+class Connection final : public Session {
+ public:
+  Connection(Server& server, uint64_t id);
+  uv_stream_t* stream() { return reinterpret_cast<uv_stream_t*>(&tcp_); }
+  uv_tcp_t* tcp() { return &tcp_; }
+
+  // After accept: records addresses and starts reading.
+  void start();
+  // Hands pending output to the kernel; closes if the client asked for it.
+  void flush();
+  // Closes the socket now; the object is deleted by libuv's close callback.
+  void close();
+  bool closing() const { return closing_; }
+
+  // Session
+  std::string peer_address() const override { return peer_; }
+  std::string local_address() const override { return local_; }
+  int fd() const override { return fd_; }
+  size_t query_buffer_bytes() const override { return in_.size(); }
+  size_t query_buffer_free() const override { return in_.free_bytes(); }
+  size_t output_buffer_bytes() const override { return out_.size() + writing_.size(); }
+  void deliver(std::string_view frame) override;
+  void close_soon() override;
+
+ private:
+  static constexpr size_t kPauseOutputBytes = 64 * 1024 * 1024;
+
+  static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf);
+  static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf);
+  static void on_write(uv_write_t* req, int status);
+  static void on_close(uv_handle_t* h);
+
+  void process_input();
+  bool output_over_limit();
+  void pause_reading();
+  void resume_reading();
+
+  Server& server_;
+  uv_tcp_t tcp_;
+  uv_write_t write_req_;
+  InputBuffer in_;
+  resp::Parser parser_;
+  std::string out_;      // replies not yet handed to the kernel
+  std::string writing_;  // the bytes of the uv_write in flight
+  bool write_in_flight_ = false;
+  bool reading_ = false;
+  bool closing_ = false;
+  bool queued_for_flush_ = false;
+  int64_t soft_limit_since_ms_ = -1;  // pubsub output over its soft limit since
+  std::string peer_, local_;
+  int fd_ = -1;
+
+  friend class Server;
+};
+
+}  // namespace lawnkv::server

@@ -1,0 +1,206 @@
+#include "server/server.hpp"
+
+#include <sys/resource.h>
+
+#include <cstring>
+#include <string>
+
+#include "server/connection.hpp"
+
+namespace lawnkv::server {
+
+namespace {
+
+constexpr std::string_view kMaxClients = "-ERR max number of clients reached\r\n";
+constexpr std::string_view kProtectedMode =
+    "-DENIED lawnkv is running in protected mode because protected mode is enabled and no password "
+    "is set for the default user. In this mode connections are only accepted from the loopback "
+    "interface. To accept connections from other hosts, set a password (requirepass), or disable "
+    "protected mode with 'CONFIG SET protected-mode no' from the loopback interface, or restart "
+    "the server with '--protected-mode no'.\r\n";
+
+bool is_loopback(const std::string& addr) {
+  return addr.rfind("127.", 0) == 0 || addr.rfind("[::1]", 0) == 0 || addr.rfind("::1", 0) == 0;
+}
+
+// Writes a last message to a socket we refuse, then closes it.
+void refuse(uv_tcp_t* tcp, std::string_view text) {
+  uv_buf_t b = uv_buf_init(const_cast<char*>(text.data()), static_cast<unsigned>(text.size()));
+  uv_try_write(reinterpret_cast<uv_stream_t*>(tcp), &b, 1);
+  uv_close(reinterpret_cast<uv_handle_t*>(tcp), [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
+}
+
+}  // namespace
+
+Server::Server(ServerState& state, Logger& log) : state_(state), log_(log) {
+  uv_loop_init(&loop_);
+  loop_.data = this;
+  uv_prepare_init(&loop_, &prepare_);
+  prepare_.data = this;
+  uv_signal_init(&loop_, &sigterm_);
+  uv_signal_init(&loop_, &sigint_);
+  sigterm_.data = this;
+  sigint_.data = this;
+  expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
+}
+
+Server::~Server() {
+  uv_walk(&loop_, [](uv_handle_t* h, void*) {
+    if (!uv_is_closing(h)) uv_close(h, nullptr);
+  }, nullptr);
+  uv_run(&loop_, UV_RUN_DEFAULT);
+  uv_loop_close(&loop_);
+}
+
+resp::Limits Server::limits() const {
+  resp::Limits l;
+  l.max_bulk_len = state_.config.values().proto_max_bulk_len;
+  return l;
+}
+
+bool Server::listen() {
+  const auto& cfg = state_.config.values();
+  for (std::string addr : cfg.bind) {
+    const bool optional = !addr.empty() && addr[0] == '-';
+    if (optional) addr.erase(0, 1);
+    if (addr == "*") addr = "0.0.0.0";
+    if (addr == "::*") addr = "::";
+    sockaddr_storage sa{};
+    const bool v6 = addr.find(':') != std::string::npos;
+    int rc = v6 ? uv_ip6_addr(addr.c_str(), static_cast<int>(cfg.port), reinterpret_cast<sockaddr_in6*>(&sa))
+                : uv_ip4_addr(addr.c_str(), static_cast<int>(cfg.port), reinterpret_cast<sockaddr_in*>(&sa));
+    auto tcp = std::make_unique<uv_tcp_t>();
+    uv_tcp_init(&loop_, tcp.get());
+    tcp->data = this;
+    if (rc == 0) rc = uv_tcp_bind(tcp.get(), reinterpret_cast<sockaddr*>(&sa), v6 ? UV_TCP_IPV6ONLY : 0);
+    if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(tcp.get()),
+                                static_cast<int>(cfg.tcp_backlog), on_connection);
+    if (rc != 0) {
+      uv_close(reinterpret_cast<uv_handle_t*>(tcp.release()),
+               [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
+      const std::string msg = "Could not create server TCP listening socket " + addr + ":" +
+                              std::to_string(cfg.port) + ": " + uv_strerror(rc);
+      if (optional) {
+        log_.log(LogLevel::kVerbose, msg);
+        continue;
+      }
+      log_.log(LogLevel::kWarning, msg);
+      return false;
+    }
+    listeners_.push_back(std::move(tcp));
+  }
+  if (listeners_.empty()) {
+    log_.log(LogLevel::kWarning, "Failed listening on any address");
+    return false;
+  }
+  state_.listening_port = static_cast<int>(cfg.port);
+  return true;
+}
+
+int Server::run() {
+  // Room for maxclients plus listeners and spare descriptors, as redis-server.
+  rlimit rl;
+  const rlim_t want = static_cast<rlim_t>(state_.config.values().maxclients) + 32;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < want) {
+    rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+  if (!listen()) return 1;
+  uv_prepare_start(&prepare_, on_prepare);
+  uv_signal_start(&sigterm_, on_signal, SIGTERM);
+  uv_signal_start(&sigint_, on_signal, SIGINT);
+  uv_unref(reinterpret_cast<uv_handle_t*>(&sigterm_));
+  uv_unref(reinterpret_cast<uv_handle_t*>(&sigint_));
+  log_.log(LogLevel::kNotice, "Ready to accept connections tcp");
+  uv_run(&loop_, UV_RUN_DEFAULT);
+  log_.log(LogLevel::kWarning, "lawnkv is now ready to exit, bye bye...");
+  return 0;
+}
+
+void Server::on_connection(uv_stream_t* listener, int status) {
+  auto* self = static_cast<Server*>(listener->data);
+  if (status < 0) {
+    self->log_.log(LogLevel::kWarning, std::string("Accepting client connection: ") + uv_strerror(status));
+    return;
+  }
+  self->accept(listener);
+}
+
+void Server::accept(uv_stream_t* listener) {
+  const uint64_t id = state_.next_session_id++;
+  auto* conn = new Connection(*this, id);
+  if (uv_accept(listener, conn->stream()) != 0) {
+    conn->close();
+    return;
+  }
+  conn->start();
+  const auto& cfg = state_.config.values();
+  if (static_cast<int64_t>(connections_.size()) >= cfg.maxclients) {
+    ++state_.stats.rejected_connections;
+    conn->out_.assign(kMaxClients);
+    conn->close_after_reply = true;
+    conn->flush();
+    return;
+  }
+  if (cfg.protected_mode && cfg.requirepass.empty() && !is_loopback(conn->peer_address())) {
+    conn->out_.assign(kProtectedMode);
+    conn->close_after_reply = true;
+    conn->flush();
+    return;
+  }
+  ++state_.stats.total_connections_received;
+  connections_.emplace(id, conn);
+  state_.sessions.emplace(id, conn);
+}
+
+void Server::queue_flush(Connection* conn) { flush_ids_.push_back(conn->id); }
+
+void Server::connection_closed(Connection* conn) {
+  connections_.erase(conn->id);
+  state_.sessions.erase(conn->id);
+}
+
+void Server::flush_pending() {
+  // A flush can close a connection: look each one up again by id.
+  std::vector<uint64_t> ids;
+  ids.swap(flush_ids_);
+  for (uint64_t id : ids) {
+    auto it = connections_.find(id);
+    if (it == connections_.end()) continue;
+    it->second->queued_for_flush_ = false;
+    it->second->flush();
+  }
+}
+
+void Server::on_prepare(uv_prepare_t* h) {
+  auto* self = static_cast<Server*>(h->data);
+  self->flush_pending();
+  if (self->state_.shutdown_requested && !self->stopping_) self->shut_down();
+  if (!self->stopping_) self->expiry_->arm();
+}
+
+void Server::on_signal(uv_signal_t* h, int signum) {
+  auto* self = static_cast<Server*>(h->data);
+  self->log_.log(LogLevel::kWarning, signum == SIGINT ? "Received SIGINT scheduling shutdown..."
+                                                      : "Received SIGTERM scheduling shutdown...");
+  self->state_.shutdown_requested = true;
+  if (!self->stopping_) self->shut_down();
+}
+
+void Server::shut_down() {
+  stopping_ = true;
+  log_.log(LogLevel::kWarning, "User requested shutdown...");
+  for (auto& l : listeners_)
+    uv_close(reinterpret_cast<uv_handle_t*>(l.release()),
+             [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
+  listeners_.clear();
+  std::vector<Connection*> all;
+  for (auto& [id, c] : connections_) all.push_back(c);
+  for (Connection* c : all) c->close();
+  expiry_->close();
+  uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
+}
+
+}  // namespace lawnkv::server

@@ -1,0 +1,69 @@
+#pragma once
+// The server: one libuv loop that owns the listeners, the connections, the
+// expiry cycle and the signal handlers, around the ServerState that commands
+// work on.
+//
+// Per loop iteration: poll -> read callbacks (each parses and runs every
+// complete request of its read) -> expiry timer/idle (reap a budget of due
+// keys) -> prepare (flush every connection with pending output, act on
+// SHUTDOWN, arm the expiry wake-up) -> poll again.
+
+#include <uv.h>
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "commands/context.hpp"
+#include "core/log.hpp"
+#include "resp/parser.hpp"
+#include "server/expiry_cycle.hpp"
+
+namespace lawnkv::server {
+
+class Connection;
+
+class Server {
+ public:
+  Server(ServerState& state, Logger& log);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Listens on the configured addresses and runs until SHUTDOWN or a signal.
+  // Returns the process exit code.
+  int run();
+
+  ServerState& state() { return state_; }
+  uv_loop_t* loop() { return &loop_; }
+  Logger& log() { return log_; }
+  resp::Limits limits() const;
+
+  // conn has output to flush before the next poll.
+  void queue_flush(Connection* conn);
+  void connection_closed(Connection* conn);
+
+ private:
+  static void on_connection(uv_stream_t* listener, int status);
+  static void on_prepare(uv_prepare_t* h);
+  static void on_signal(uv_signal_t* h, int signum);
+
+  bool listen();
+  void accept(uv_stream_t* listener);
+  void flush_pending();
+  void shut_down();
+
+  ServerState& state_;
+  Logger& log_;
+  uv_loop_t loop_;
+  std::vector<std::unique_ptr<uv_tcp_t>> listeners_;
+  uv_prepare_t prepare_;
+  uv_signal_t sigterm_;
+  uv_signal_t sigint_;
+  std::unique_ptr<ExpiryCycle> expiry_;
+  std::vector<uint64_t> flush_ids_;
+  std::unordered_map<uint64_t, Connection*> connections_;
+  bool stopping_ = false;
+};
+
+}  // namespace lawnkv::server

@@ -8,6 +8,7 @@ UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
 UV_LIBS   := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
 BUILD := build
+JOBS  := $(shell nproc 2>/dev/null || echo 2)
 # Everything under src/ but main.cpp is a library that the tests link too.
 LIB_SRCS  := $(filter-out src/main.cpp,$(shell find src -name '*.cpp' | sort))
 LIB_OBJS  := $(LIB_SRCS:%.cpp=$(BUILD)/%.o)
@@ -54,15 +55,15 @@ deps-bench:
 	@scripts/install-deps.sh bench
 
 run: deps-run
-	$(MAKE) $(SERVER)
+	$(MAKE) -j$(JOBS) $(SERVER)
 	$(SERVER) redis.conf.example
 
 test: deps-test
-	$(MAKE) $(SERVER) $(BUILD)/unit-tests $(BUILD)/integration-tests $(BUILD)/compat-tests
+	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/unit-tests $(BUILD)/integration-tests $(BUILD)/compat-tests
 	scripts/run-tests.sh
 
 bench: deps-bench
-	$(MAKE) $(SERVER) $(BUILD)/bench-expiry
+	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/bench-expiry
 	scripts/bench.sh
 
 clean:

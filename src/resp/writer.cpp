@@ -1,0 +1,133 @@
+#include "resp/writer.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "core/numbers.hpp"
+
+namespace lawnkv::resp {
+
+void Writer::header(char prefix, int64_t n) {
+  char buf[kLongStrSize + 3];
+  buf[0] = prefix;
+  size_t len = 1 + ll_to_chars(buf + 1, n);
+  buf[len++] = '\r';
+  buf[len++] = '\n';
+  out_.append(buf, len);
+}
+
+void Writer::append_line_safe(std::string_view s) {
+  size_t start = out_.size();
+  out_.append(s);
+  if (std::memchr(s.data(), '\r', s.size()) == nullptr &&
+      std::memchr(s.data(), '\n', s.size()) == nullptr) {
+    return;
+  }
+  for (size_t i = start; i < out_.size(); i++) {
+    if (out_[i] == '\r' || out_[i] == '\n') out_[i] = ' ';
+  }
+}
+
+void Writer::simple(std::string_view s) {
+  out_.push_back('+');
+  append_line_safe(s);
+  out_.append("\r\n", 2);
+}
+
+void Writer::error(std::string_view s) {
+  out_.push_back('-');
+  append_line_safe(s);
+  out_.append("\r\n", 2);
+}
+
+void Writer::integer(int64_t v) { header(':', v); }
+
+void Writer::bulk(std::string_view s) {
+  header('$', static_cast<int64_t>(s.size()));
+  out_.append(s);
+  out_.append("\r\n", 2);
+}
+
+void Writer::null() {
+  if (protocol_ == 2) {
+    out_.append("$-1\r\n", 5);
+  } else {
+    out_.append("_\r\n", 3);
+  }
+}
+
+void Writer::null_array() {
+  if (protocol_ == 2) {
+    out_.append("*-1\r\n", 5);
+  } else {
+    out_.append("_\r\n", 3);
+  }
+}
+
+void Writer::array(size_t n) { header('*', static_cast<int64_t>(n)); }
+
+void Writer::map(size_t pairs) {
+  if (protocol_ == 2) {
+    header('*', static_cast<int64_t>(pairs * 2));
+  } else {
+    header('%', static_cast<int64_t>(pairs));
+  }
+}
+
+void Writer::set(size_t n) { header(protocol_ == 2 ? '*' : '~', static_cast<int64_t>(n)); }
+
+void Writer::push(size_t n) { header(protocol_ == 2 ? '*' : '>', static_cast<int64_t>(n)); }
+
+void Writer::dbl(double d) {
+  char buf[64];
+  size_t len;
+  if (std::isinf(d)) {
+    len = d > 0 ? 3 : 4;
+    std::memcpy(buf, d > 0 ? "inf" : "-inf", len);
+  } else {
+    // std::to_chars with general format and a precision is specified to
+    // produce printf's "%.17g", without snprintf's locale and parsing cost.
+    auto res = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::general, 17);
+    len = static_cast<size_t>(res.ptr - buf);
+  }
+  if (protocol_ == 2) {
+    bulk(std::string_view(buf, len));
+  } else {
+    out_.push_back(',');
+    out_.append(buf, len);
+    out_.append("\r\n", 2);
+  }
+}
+
+void Writer::boolean(bool b) {
+  if (protocol_ == 2) {
+    out_.append(b ? ":1\r\n" : ":0\r\n", 4);
+  } else {
+    out_.append(b ? "#t\r\n" : "#f\r\n", 4);
+  }
+}
+
+void Writer::verbatim(std::string_view s, std::string_view fmt) {
+  if (protocol_ == 2) {
+    bulk(s);
+    return;
+  }
+  header('=', static_cast<int64_t>(s.size() + 4));
+  out_.append(fmt.substr(0, 3));
+  out_.push_back(':');
+  out_.append(s);
+  out_.append("\r\n", 2);
+}
+
+void Writer::big_number(std::string_view digits) {
+  if (protocol_ == 2) {
+    bulk(digits);
+    return;
+  }
+  out_.push_back('(');
+  out_.append(digits);
+  out_.append("\r\n", 2);
+}
+
+}  // namespace lawnkv::resp

@@ -1,0 +1,255 @@
+#include "random_commands.hpp"
+
+#include <algorithm>
+
+#include "../support/escape.hpp"
+
+namespace lawnkv::test {
+
+namespace {
+
+constexpr int64_t kGridAheadSeconds = 50'000;
+
+const std::vector<std::string> kValues{
+    "",    "0",     "1",        "-1",  "10",   "01",          "+1",
+    " 1",  "1.5",   "-2.25",    "abc", "3e2",  "\x00\xff",    "9223372036854775807",
+    "-9223372036854775808",     "9223372036854775806",        "hello world",
+    "0.1", "1e308", "\r\n",     "42",  "-0",   "12345678901234567890"};
+
+RandomStep make(std::vector<std::string> argv, Compare compare = Compare::kExact) {
+  RandomStep out;
+  out.step.argv = std::move(argv);
+  out.step.compare = compare;
+  for (const auto& arg : out.step.argv) {
+    if (!out.step.source.empty()) out.step.source += ' ';
+    bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
+      return c > 0x20 && c < 0x7f && c != '"' && c != '\'' && c != '\\';
+    });
+    out.step.source += plain ? arg : escape_bytes(arg);
+  }
+  return out;
+}
+
+RandomStep time_query(std::string name, std::string key) {
+  RandomStep out = make({std::move(name), std::move(key)});
+  out.time_near = true;
+  return out;
+}
+
+}  // namespace
+
+RandomCommands::RandomCommands(uint64_t seed, int64_t base_unix_s)
+    : rng_(seed), grid_base_s_(base_unix_s + kGridAheadSeconds) {
+  for (int i = 0; i < 14; ++i) keys_.push_back("k" + std::to_string(i));
+  keys_.insert(keys_.end(), {"", std::string("\x00", 1), "bin\xff\r\n", "sp ace", "{tag}x",
+                             std::string("n\x00ul", 4)});
+}
+
+std::string RandomCommands::key() { return pick(keys_); }
+
+std::string RandomCommands::value() {
+  if (chance(20)) return std::to_string(static_cast<int64_t>(below(2001)) - 1000);
+  return pick(kValues);
+}
+
+std::string RandomCommands::relative_seconds() {
+  if (chance(8)) return pick(std::vector<std::string>{"0", "-5", "abc", "1.5", "9223372036854775807"});
+  return pick(std::vector<std::string>{"100", "200", "500", "1000", "5000"});
+}
+
+std::string RandomCommands::relative_millis() {
+  if (chance(8)) return pick(std::vector<std::string>{"0", "-5", "x", "9223372036854775807"});
+  return pick(std::vector<std::string>{"100000", "200500", "500000", "1000000"});
+}
+
+std::string RandomCommands::absolute_seconds() {
+  if (chance(10)) return pick(std::vector<std::string>{"1", "0", "-1", "x"});
+  return std::to_string(grid_base_s_ + 1000 * static_cast<int64_t>(below(5)));
+}
+
+std::string RandomCommands::absolute_millis() {
+  if (chance(10)) return pick(std::vector<std::string>{"1", "0", "x"});
+  return std::to_string((grid_base_s_ + 1000 * static_cast<int64_t>(below(5))) * 1000 +
+                        static_cast<int64_t>(below(3)) * 400);
+}
+
+RandomStep RandomCommands::set_command() {
+  std::vector<std::vector<std::string>> options;
+  switch (below(8)) {
+    case 0: options.push_back({"EX", relative_seconds()}); break;
+    case 1: options.push_back({"PX", relative_millis()}); break;
+    case 2: options.push_back({"EXAT", absolute_seconds()}); break;
+    case 3: options.push_back({"PXAT", absolute_millis()}); break;
+    case 4: options.push_back({"KEEPTTL"}); break;
+    default: break;
+  }
+  if (chance(5)) options.push_back({"EX", "100"});  // often a second expiry: syntax error
+  if (chance(25)) options.push_back({pick(std::vector<std::string>{"NX", "XX", "nx", "xx"})});
+  if (chance(3)) options.push_back({"NX"});
+  if (chance(20)) options.push_back({"GET"});
+  if (chance(2)) options.push_back({"BOGUS"});
+  std::shuffle(options.begin(), options.end(), rng_);
+  std::vector<std::string> argv{"SET", key(), value()};
+  for (const auto& option : options) argv.insert(argv.end(), option.begin(), option.end());
+  return make(argv);
+}
+
+RandomStep RandomCommands::getex_command() {
+  std::vector<std::string> argv{"GETEX", key()};
+  switch (below(7)) {
+    case 0: argv.insert(argv.end(), {"EX", relative_seconds()}); break;
+    case 1: argv.insert(argv.end(), {"PX", relative_millis()}); break;
+    case 2: argv.insert(argv.end(), {"EXAT", absolute_seconds()}); break;
+    case 3: argv.insert(argv.end(), {"PXAT", absolute_millis()}); break;
+    case 4: argv.push_back("PERSIST"); break;
+    default: break;
+  }
+  if (chance(4)) argv.push_back("PERSIST");
+  return make(argv);
+}
+
+RandomStep RandomCommands::expire_command() {
+  const std::vector<std::string> kAnyFlag{"NX", "XX", "GT", "LT", "gt", "lt"};
+  switch (below(4)) {
+    case 0: {
+      std::vector<std::string> argv{"EXPIRE", key(), relative_seconds()};
+      if (chance(30)) argv.push_back(pick(std::vector<std::string>{"NX", "XX", "xx"}));
+      return make(argv);
+    }
+    case 1: {
+      std::vector<std::string> argv{"PEXPIRE", key(), relative_millis()};
+      if (chance(30)) argv.push_back(pick(std::vector<std::string>{"NX", "XX"}));
+      return make(argv);
+    }
+    case 2: {
+      std::vector<std::string> argv{"EXPIREAT", key(), absolute_seconds()};
+      if (chance(40)) argv.push_back(pick(kAnyFlag));
+      if (chance(5)) argv.push_back(pick(kAnyFlag));
+      return make(argv);
+    }
+    default: {
+      std::vector<std::string> argv{"PEXPIREAT", key(), absolute_millis()};
+      if (chance(40)) argv.push_back(pick(kAnyFlag));
+      return make(argv);
+    }
+  }
+}
+
+RandomStep RandomCommands::keyspace_command() {
+  switch (below(14)) {
+    case 0: return make({"DEL", key(), key()});
+    case 1: return make({"UNLINK", key()});
+    case 2: return make({"EXISTS", key(), key(), key()});
+    case 3: return make({"TYPE", key()});
+    case 4:
+      return make({"KEYS", pick(std::vector<std::string>{"*", "k*", "k1?", "[a-k]*", "*x", "*\\**"})},
+                  Compare::kSorted);
+    case 5: return make({"RANDOMKEY"}, Compare::kType);
+    case 6: return make({chance(50) ? "RENAME" : "RENAMENX", key(), key()});
+    case 7: {
+      std::vector<std::string> argv{"COPY", key(), key()};
+      if (chance(40)) argv.insert(argv.end(), {"DB", std::to_string(below(3))});
+      if (chance(40)) argv.push_back("REPLACE");
+      return make(argv);
+    }
+    case 8: return make({"MOVE", key(), std::to_string(below(3))});
+    case 9: return make({"TOUCH", key(), key()});
+    case 10: return make({"EXISTS", key()});
+    case 11: return make({"SELECT", std::to_string(below(3))});
+    case 12: return make({"SWAPDB", std::to_string(below(3)), std::to_string(below(3))});
+    default: return make({"PERSIST", key()});
+  }
+}
+
+RandomStep RandomCommands::command() {
+  uint64_t roll = below(100);
+  if (roll < 10) return set_command();
+  if (roll < 16) return make({"GET", key()});
+  if (roll < 20) return getex_command();
+  if (roll < 30) return expire_command();
+  if (roll < 38) {
+    static const std::vector<std::string> kTimeQueries{"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME"};
+    return time_query(pick(kTimeQueries), key());
+  }
+  if (roll < 55) return keyspace_command();
+  switch (below(17)) {
+    case 0: return make({"SETEX", key(), relative_seconds(), value()});
+    case 1: return make({"PSETEX", key(), relative_millis(), value()});
+    case 2: return make({"SETNX", key(), value()});
+    case 3: return make({"GETSET", key(), value()});
+    case 4: return make({"GETDEL", key()});
+    case 5: return make({"MGET", key(), key(), key()});
+    case 6: return make({chance(50) ? "MSET" : "MSETNX", key(), value(), key(), value()});
+    case 7: return make({chance(50) ? "INCR" : "DECR", key()});
+    case 8: return make({chance(50) ? "INCRBY" : "DECRBY", key(), value()});
+    case 9: return make({"INCRBYFLOAT", key(), value()});
+    case 10: return make({"APPEND", key(), value()});
+    case 11: return make({"STRLEN", key()});
+    case 12:
+      return make({"GETRANGE", key(), std::to_string(static_cast<int64_t>(below(30)) - 10),
+                   std::to_string(static_cast<int64_t>(below(40)) - 10)});
+    case 13: {
+      std::string offset = chance(5) ? pick(std::vector<std::string>{"-1", "536870912", "x"})
+                                     : std::to_string(below(20));
+      return make({"SETRANGE", key(), offset, value()});
+    }
+    case 14: return chance(40) ? make({"GET"}) : make({"GET", key()});  // an arity error
+    case 15: return chance(40) ? make({"NOSUCHCMD", key()}) : make({"STRLEN", key()});
+    default: return make({"ECHO", value()});
+  }
+}
+
+std::vector<RandomStep> RandomCommands::multi_block() {
+  std::vector<RandomStep> block{make({"MULTI"})};
+  int count = 1 + static_cast<int>(below(6));
+  for (int i = 0; i < count; ++i) {
+    RandomStep step = command();
+    if (step.step.argv[0] == "SELECT" && chance(50)) step = make({"GET", key()});
+    block.push_back(step);
+  }
+  block.push_back(make({chance(90) ? "EXEC" : "DISCARD"}));
+  return block;
+}
+
+std::vector<RandomStep> RandomCommands::next_op() {
+  uint64_t roll = below(1000);
+  if (roll < 60) return multi_block();
+  if (roll < 75) return {make({"WATCH", key(), key()})};
+  if (roll < 80) return {make({"UNWATCH"})};
+  if (roll < 92) {
+    std::vector<std::string> argv{"SCAN", "0"};
+    if (chance(50)) argv.insert(argv.end(), {"MATCH", pick(std::vector<std::string>{"*", "k*", "*a*", "k1*"})});
+    if (chance(50)) argv.insert(argv.end(), {"COUNT", std::to_string(1 + below(5))});
+    if (chance(20)) argv.insert(argv.end(), {"TYPE", chance(80) ? "string" : "list"});
+    return {make(argv, Compare::kScan)};
+  }
+  if (roll < 98) {
+    // Redis keeps a key SET with a past EXAT/PXAT until a reader or its active
+    // expiry (at a random moment) deletes it, and DBSIZE counts it meanwhile.
+    // A whole SCAN deletes every such key first, so DBSIZE can be compared.
+    return {make({"SCAN", "0", "COUNT", "3"}, Compare::kScan), make({"DBSIZE"})};
+  }
+  if (roll < 100) return {make({"HELLO", chance(50) ? "2" : "3"}, Compare::kHello)};
+  if (roll < 103) return {make({chance(50) ? "FLUSHDB" : "FLUSHALL"})};
+  if (roll < 160) {
+    RandomStep step = command();
+    step.client = 2;
+    return {step};
+  }
+  return {command()};
+}
+
+std::vector<RandomStep> RandomCommands::final_state_checks() const {
+  std::vector<RandomStep> checks;
+  for (int db = 0; db < 3; ++db) {
+    checks.push_back(make({"SELECT", std::to_string(db)}));
+    checks.push_back(make({"KEYS", "*"}, Compare::kSorted));
+    for (const auto& k : keys_) {
+      checks.push_back(make({"GET", k}));
+      checks.push_back(time_query("PEXPIRETIME", k));
+    }
+  }
+  return checks;
+}
+
+}  // namespace lawnkv::test

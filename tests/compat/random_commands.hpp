@@ -1,0 +1,64 @@
+#pragma once
+// A seeded generator of random commands for the differential test: strings,
+// keyspace, expiry and transactions over ~20 keys (binary names included)
+// in databases 0-2, with the comparison each reply needs. The same seed gives
+// the same commands on every machine (mt19937_64, no std distributions).
+//
+// Generated commands avoid what two servers cannot agree on by design:
+// relative TTLs are at least 100 s (nothing expires during a run), and GT/LT
+// are only used with absolute times from a fixed grid 50,000 s ahead, because
+// comparing two relative deadlines set a millisecond apart depends on timing.
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "case_script.hpp"
+
+namespace lawnkv::test {
+
+struct RandomStep {
+  Step step;              // argv and comparison; step.line is unused
+  int client = 1;         // which connection sends it
+  bool time_near = false;  // TTL-like reply: values may differ by a second
+};
+
+class RandomCommands {
+ public:
+  // base_unix_s: "now" when the run starts, for the absolute-time grid.
+  RandomCommands(uint64_t seed, int64_t base_unix_s);
+
+  // The next operation: one command, or a MULTI ... EXEC/DISCARD block.
+  std::vector<RandomStep> next_op();
+
+  // Commands that read back every database's keys, values and TTLs.
+  std::vector<RandomStep> final_state_checks() const;
+
+ private:
+  uint64_t below(uint64_t n) { return rng_() % n; }
+  bool chance(int percent) { return below(100) < static_cast<uint64_t>(percent); }
+  template <class T>
+  const T& pick(const std::vector<T>& items) { return items[below(items.size())]; }
+
+  std::string key();
+  std::string value();
+  std::string relative_seconds();
+  std::string relative_millis();
+  std::string absolute_seconds();
+  std::string absolute_millis();
+
+  // One command that can also appear inside MULTI.
+  RandomStep command();
+  RandomStep set_command();
+  RandomStep getex_command();
+  RandomStep expire_command();
+  RandomStep keyspace_command();
+  std::vector<RandomStep> multi_block();
+
+  std::mt19937_64 rng_;
+  int64_t grid_base_s_;
+  std::vector<std::string> keys_;
+};
+
+}  // namespace lawnkv::test

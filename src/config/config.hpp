@@ -6,12 +6,18 @@
 // path; the table converts them to and from Redis's text forms.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace lawnkv::config {
+
+// The Redis release whose replies lawnkv reproduces (INFO redis_version, the
+// fatal config error banner) and lawnkv's own version (INFO lawnkv_version).
+inline constexpr std::string_view kRedisVersion = "7.0.15";
+inline constexpr std::string_view kLawnkvVersion = "0.1.0";
 
 // client-output-buffer-limit <class> <hard> <soft> <soft-seconds>
 struct OutputLimit {
@@ -52,6 +58,9 @@ struct Values {
   bool appendonly = false;
   // lawnkv's own: how long one expiry drain may run per loop iteration.
   int64_t expiry_budget_us = 1000;
+  // Parameters accepted for compatibility and not used (params.hpp rows
+  // with used = false), by name, in their CONFIG GET form; absent = default.
+  std::map<std::string, std::string> ignored;
 };
 
 // The result of a load or set: empty error = success.
@@ -65,17 +74,24 @@ class Config {
   Config();
 
   // Reads redis.conf text. A bad line stops with Redis's fatal-config text
-  // naming the line (the caller prints it and exits 1).
+  // naming the line: "\n*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\n
+  // Reading the configuration file, at line 3\n>>> 'foo bar'\nBad directive
+  // or wrong number of arguments" (the caller prints it plus a newline to
+  // stderr and exits 1). Parameters set before the bad line keep their value.
   Status load_text(std::string_view text);
   Status load_file(const std::string& path);
-  // `--name value [value...]` pairs after the config file, as redis-server.
+  // `--name value [value...]` pairs after the config file, as redis-server:
+  // they become lines appended to the file, so errors name the line numbers
+  // redis-server names (the file's line count + 2 for the first option).
   Status load_args(const std::vector<std::string>& args);
 
   // CONFIG SET name value [name value ...]: all or nothing; error is the
   // exact Redis reply text (without "-").
   Status set(const std::vector<std::pair<std::string, std::string>>& pairs);
-  // CONFIG GET pattern...: name/value pairs whose name matches any glob,
-  // each parameter once, in table order.
+  // CONFIG GET pattern...: name/value pairs whose name matches any glob
+  // (no case), in table order. As Redis: a pattern without glob characters
+  // returns the name as typed; a pattern matches aliases too
+  // ("slave-read-only"); no name is listed twice.
   std::vector<std::pair<std::string, std::string>> get(const std::vector<std::string_view>& patterns) const;
 
   const Values& values() const { return values_; }
@@ -83,8 +99,12 @@ class Config {
   const std::string& file() const { return file_; }
 
  private:
+  Status load_lines(std::string_view text, int first_line, int depth);
+  Status load_file_at(const std::string& path, int depth, size_t* newlines);
+
   Values values_;
-  std::string file_;
+  std::string file_;         // absolute path of the config file, "" if none
+  size_t file_newlines_ = 0;  // '\n' bytes in it: where load_args' lines start
 };
 
 }  // namespace lawnkv::config

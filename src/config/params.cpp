@@ -1,0 +1,428 @@
+// The parameter table, and the directives whose text needs its own parser
+// (bind, save, client-output-buffer-limit, notify-keyspace-events, dir...).
+// Bounds, defaults, error texts and CONFIG SET access are Redis 7.0's unless
+// the row's description says otherwise.
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include "config/params.hpp"
+
+namespace lawnkv::config {
+
+namespace {
+
+constexpr int64_t kIntMin = INT_MIN;
+constexpr uint64_t kIntMax = INT_MAX;
+constexpr uint64_t kUIntMax = UINT_MAX;
+constexpr uint64_t kLongMax = LLONG_MAX;
+constexpr uint64_t kULongLongMax = ULLONG_MAX;
+constexpr uint64_t kMb = 1024 * 1024;
+
+using Words = std::span<const std::string>;
+
+std::string join(Words words) {
+  std::string out;
+  for (const auto& w : words) {
+    if (!out.empty()) out += ' ';
+    out += w;
+  }
+  return out;
+}
+
+// strtoll on the whole word, as Redis's special parsers use it: leading
+// blanks and a sign are accepted, "" is 0, trailing bytes are not.
+bool whole_ll(const std::string& word, long long* out) {
+  char* end;
+  *out = std::strtoll(word.c_str(), &end, 10);
+  return *end == '\0';
+}
+
+bool same_nocase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// bind addr [addr ...]: up to 16 addresses; "-" before one makes it optional.
+std::string set_bind(Values& v, Words words, bool) {
+  if (words.size() > 16) return "Too many bind addresses specified.";
+  v.bind.assign(words.begin(), words.end());
+  return {};
+}
+std::string get_bind(const Values& v) { return join(v.bind); }
+
+// save <seconds> <changes> [...] | save "": validated, kept, never acted on.
+std::string set_save(Values& v, Words words, bool from_file) {
+  size_t n = words.size();
+  const bool clear = n == 1 && words[0].empty();
+  if (clear) n = 0;
+  if (n % 2) return "Invalid save parameters";
+  std::string text;
+  for (size_t j = 0; j < n; ++j) {
+    long long val;
+    if (!whole_ll(words[j], &val) || (j % 2 == 0 && val < 1) || (j % 2 == 1 && val < 0))
+      return "Invalid save parameters";
+    if (!text.empty()) text += ' ';
+    text += std::to_string(val);
+  }
+  // In a file, save lines add up (Redis: each line is one more rule).
+  if (from_file && !clear && !v.save.empty()) text = v.save + " " + text;
+  v.save = text;
+  return {};
+}
+// lawnkv keeps no files: no snapshot rule is in effect.
+std::string get_save(const Values&) { return ""; }
+
+// appendonly yes|no: validated, kept, never acted on.
+std::string set_appendonly(Values& v, Words words, bool) {
+  if (words.size() != 1) return "wrong number of arguments";
+  if (same_nocase(words[0], "yes")) v.appendonly = true;
+  else if (same_nocase(words[0], "no")) v.appendonly = false;
+  else return "argument must be 'yes' or 'no'";
+  return {};
+}
+std::string get_appendonly(const Values&) { return "no"; }
+
+OutputLimit* output_class(Values& v, std::string_view name) {
+  if (same_nocase(name, "normal")) return &v.output_limit_normal;
+  if (same_nocase(name, "slave") || same_nocase(name, "replica")) return &v.output_limit_replica;
+  if (same_nocase(name, "pubsub")) return &v.output_limit_pubsub;
+  return nullptr;  // "master" too: Redis refuses it here
+}
+
+// client-output-buffer-limit <class> <hard> <soft> <soft-seconds> [...]:
+// all groups are checked before any is set.
+std::string set_output_limits(Values& v, Words words, bool) {
+  if (words.size() % 4) return "Wrong number of arguments in buffer limit configuration.";
+  Values next = v;
+  for (size_t j = 0; j < words.size(); j += 4) {
+    OutputLimit* lim = output_class(next, words[j]);
+    if (!lim) return "Invalid client class specified in buffer limit configuration.";
+    uint64_t hard, soft;
+    long long secs;
+    if (!parse_memory(words[j + 1], &hard) || !parse_memory(words[j + 2], &soft) ||
+        !whole_ll(words[j + 3], &secs) || secs < 0)
+      return "Error in hard, soft or soft_seconds setting in buffer limit configuration.";
+    lim->hard_bytes = static_cast<int64_t>(hard > kLongMax ? kLongMax : hard);
+    lim->soft_bytes = static_cast<int64_t>(soft > kLongMax ? kLongMax : soft);
+    lim->soft_seconds = secs;
+  }
+  v.output_limit_normal = next.output_limit_normal;
+  v.output_limit_replica = next.output_limit_replica;
+  v.output_limit_pubsub = next.output_limit_pubsub;
+  return {};
+}
+std::string get_output_limits(const Values& v) {
+  auto group = [](std::string_view name, const OutputLimit& l) {
+    return std::string(name) + " " + std::to_string(l.hard_bytes) + " " + std::to_string(l.soft_bytes) + " " +
+           std::to_string(l.soft_seconds);
+  };
+  return group("normal", v.output_limit_normal) + " " + group("slave", v.output_limit_replica) + " " +
+         group("pubsub", v.output_limit_pubsub);
+}
+
+std::string set_notify(Values& v, Words words, bool) {
+  if (words.size() != 1) return "wrong number of arguments";
+  uint32_t flags;
+  if (!parse_notify_flags(words[0], &flags)) return "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.";
+  v.notify_keyspace_events = flags;
+  return {};
+}
+std::string get_notify(const Values& v) { return format_notify_flags(v.notify_keyspace_events); }
+
+// dir must be an existing directory (Redis chdirs there; lawnkv writes no
+// files, so it only checks).
+std::string set_dir(Values& v, Words words, bool) {
+  if (words.size() != 1) return "wrong number of arguments";
+  struct stat st;
+  if (::stat(words[0].c_str(), &st) != 0) return std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return std::strerror(ENOTDIR);
+  v.dir = words[0];
+  return {};
+}
+// The absolute path, as Redis prints its working directory.
+std::string get_dir(const Values& v) {
+  char buf[PATH_MAX];
+  return ::realpath(v.dir.c_str(), buf) ? std::string(buf) : v.dir;
+}
+
+// oom-score-adj-values <replica> <master> <bgchild>: unused, validated.
+std::string set_oom_values(Values& v, Words words, bool) {
+  if (words.size() != 3) return "wrong number of arguments";
+  std::string text;
+  for (const auto& w : words) {
+    long long val;
+    if (!whole_ll(w, &val) || val < -2000 || val > 2000)
+      return "Invalid oom-score-adj-values, elements must be between -2000 and 2000.";
+    if (!text.empty()) text += ' ';
+    text += std::to_string(val);
+  }
+  v.ignored["oom-score-adj-values"] = text;
+  return {};
+}
+std::string get_oom_values(const Values& v) {
+  auto it = v.ignored.find("oom-score-adj-values");
+  return it == v.ignored.end() ? "0 200 800" : it->second;
+}
+
+// Redis keeps hz within 1..500 whatever was asked.
+void clamp_hz(Values& v) { v.hz = v.hz < 1 ? 1 : v.hz > 500 ? 500 : v.hz; }
+
+std::string_view only_foreground(std::string_view value) {
+  return value == "yes" ? "lawnkv does not daemonize: set daemonize no and run it under a supervisor (systemd...)"
+                        : "";
+}
+bool has_slash(std::string_view s) {
+  return s.find('/') != std::string_view::npos || s.find('\\') != std::string_view::npos;
+}
+std::string_view db_filename(std::string_view s) {
+  return has_slash(s) ? "dbfilename can't be a path, just a filename" : "";
+}
+std::string_view aof_filename(std::string_view s) {
+  return has_slash(s) ? "appendfilename can't be a path, just a filename" : "";
+}
+std::string_view aof_dirname(std::string_view s) {
+  return has_slash(s) ? "appenddirname can't be a path, just a dirname" : "";
+}
+
+using enum Kind;
+using enum Access;
+
+const Param kParams[] = {
+    // --- Network: read at start-up, lawnkv listens once.
+    {.name = "bind", .kind = kSpecial, .access = kImmutable, .multi_arg = true, .def = "127.0.0.1 -::1",
+     .special_set = set_bind, .special_get = get_bind,
+     .doc = "Addresses to listen on (up to 16); a leading '-' means skip it if unavailable. "
+            "Immutable here: lawnkv does not rebind at run time."},
+    {.name = "port", .kind = kInteger, .access = kImmutable, .def = "6379", .field = &Values::port, .min = 0,
+     .max = 65535, .doc = "TCP port (0: no TCP listener). Immutable here: lawnkv does not rebind at run time."},
+    {.name = "protected-mode", .kind = kBool, .def = "yes", .field = &Values::protected_mode,
+     .doc = "Without requirepass, refuse clients that are not on loopback."},
+    {.name = "tcp-backlog", .kind = kInteger, .access = kImmutable, .def = "511", .field = &Values::tcp_backlog,
+     .min = 0, .max = kIntMax, .doc = "listen() backlog."},
+    {.name = "timeout", .kind = kInteger, .def = "0", .field = &Values::timeout, .min = 0, .max = kIntMax,
+     .doc = "Close a client idle for this many seconds (0: never)."},
+    {.name = "tcp-keepalive", .kind = kInteger, .def = "300", .field = &Values::tcp_keepalive, .min = 0,
+     .max = kIntMax, .doc = "TCP keepalive period in seconds (0: off)."},
+    {.name = "maxclients", .kind = kInteger, .def = "10000", .field = &Values::maxclients, .min = 1,
+     .max = kUIntMax, .doc = "Most clients connected at once; one more is refused with Redis's error."},
+
+    // --- General.
+    {.name = "daemonize", .kind = kBool, .access = kImmutable, .def = "no", .field = &Values::daemonize,
+     .validate = only_foreground, .doc = "Only no: lawnkv stays in the foreground; yes stops start-up."},
+    {.name = "pidfile", .access = kImmutable, .def = "", .field = &Values::pidfile,
+     .doc = "File to write the process id to (\"\": none)."},
+    {.name = "loglevel", .kind = kEnum, .def = "notice", .field = &Values::loglevel,
+     .choices = "debug, verbose, notice, warning", .doc = "Log verbosity."},
+    {.name = "logfile", .access = kImmutable, .def = "", .field = &Values::logfile,
+     .doc = "Log file (\"\": standard output). Must be writable at start-up."},
+    {.name = "databases", .kind = kInteger, .access = kImmutable, .def = "16", .field = &Values::databases,
+     .min = 1, .max = kIntMax, .doc = "Number of databases (SELECT 0 .. databases-1)."},
+    {.name = "hz", .kind = kInteger, .def = "10", .field = &Values::hz, .min = 0, .max = kIntMax,
+     .apply = clamp_hz,
+     .doc = "Rate of periodic housekeeping (client timeouts), kept within 1..500. Expiry does not poll: "
+            "the loop sleeps until the next deadline."},
+    {.name = "enable-debug-command", .kind = kEnum, .access = kImmutable, .def = "no",
+     .field = &Values::enable_debug_command, .choices = "no, yes, local",
+     .doc = "DEBUG (SLEEP, SET-ACTIVE-EXPIRE, ADVANCE-TIME...): no, yes, or local (loopback clients only)."},
+
+    // --- Security.
+    {.name = "requirepass", .def = "", .field = &Values::requirepass,
+     .doc = "Password clients must AUTH with (\"\": none)."},
+
+    // --- Limits.
+    {.name = "maxmemory", .kind = kMemory, .def = "0", .field = &Values::maxmemory, .min = 0,
+     .max = kULongLongMax, .doc = "Memory limit in bytes (0: none); what happens at the limit is maxmemory-policy."},
+    {.name = "maxmemory-policy", .kind = kEnum, .def = "noeviction", .field = &Values::maxmemory_policy,
+     .choices = "volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, "
+                "allkeys-random, noeviction",
+     .doc = "What to do when maxmemory is reached."},
+    {.name = "proto-max-bulk-len", .kind = kMemory, .def = "536870912", .field = &Values::proto_max_bulk_len,
+     .min = static_cast<int64_t>(kMb), .max = kLongMax, .doc = "Largest bulk string a request may carry."},
+    {.name = "client-query-buffer-limit", .kind = kMemory, .def = "1073741824",
+     .field = &Values::client_query_buffer_limit, .min = static_cast<int64_t>(kMb), .max = kLongMax,
+     .doc = "A client whose unread input grows past this is closed."},
+    {.name = "client-output-buffer-limit", .kind = kSpecial, .multi_arg = true,
+     .def = "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60",
+     .special_set = set_output_limits, .special_get = get_output_limits,
+     .doc = "<class> <hard> <soft> <soft-seconds> per class (normal, replica, pubsub): a client whose pending "
+            "output passes hard, or stays above soft that long, is closed. 0 = no limit."},
+
+    // --- Keyspace notifications.
+    {.name = "notify-keyspace-events", .kind = kSpecial, .def = "", .special_set = set_notify,
+     .special_get = get_notify,
+     .doc = "Event classes published to __keyspace@db__ / __keyevent@db__ channels (Ag$lshzxeKEtmdn); "
+            "\"\" = none. Ex gives expired events, on time."},
+
+    // --- lawnkv's own.
+    {.name = "expiry-budget-us", .kind = kInteger, .def = "1000", .field = &Values::expiry_budget_us, .min = 1,
+     .max = 1000000,
+     .doc = "lawnkv: most microseconds one expiry drain may run per loop iteration; a backlog continues on the "
+            "next iteration."},
+
+    // --- Persistence: accepted so existing configs load; lawnkv keeps no files.
+    {.name = "save", .kind = kSpecial, .multi_arg = true, .def = "", .special_set = set_save,
+     .special_get = get_save,
+     .doc = "Accepted and validated, never acted on: lawnkv keeps no files, so CONFIG GET save is \"\"."},
+    {.name = "appendonly", .kind = kSpecial, .def = "no", .special_set = set_appendonly,
+     .special_get = get_appendonly,
+     .doc = "Accepted (yes or no), never acted on: lawnkv keeps no files, so CONFIG GET appendonly is no."},
+    {.name = "dir", .kind = kSpecial, .access = kProtected, .def = ".", .special_set = set_dir,
+     .special_get = get_dir,
+     .doc = "Must be an existing directory; reported (absolute), not used: lawnkv writes no files."},
+    {.name = "dbfilename", .access = kProtected, .def = "dump.rdb", .field = &Values::dbfilename,
+     .validate = db_filename, .doc = "Reported, not used: lawnkv writes no snapshot."},
+    {.name = "appendfilename", .access = kImmutable, .def = "appendonly.aof", .field = &Values::appendfilename,
+     .validate = aof_filename, .doc = "Reported, not used: lawnkv writes no append-only file."},
+
+    // --- Accepted for compatibility with existing configs; no effect.
+    {.name = "io-threads", .kind = kInteger, .access = kImmutable, .used = false, .def = "1", .min = 1, .max = 128,
+     .doc = "Unused: lawnkv serves clients from one thread."},
+    {.name = "io-threads-do-reads", .kind = kBool, .access = kImmutable, .used = false, .def = "no",
+     .doc = "Unused: one thread."},
+    {.name = "always-show-logo", .kind = kBool, .access = kImmutable, .used = false, .def = "no",
+     .doc = "Unused: lawnkv prints no logo."},
+    {.name = "set-proc-title", .kind = kBool, .access = kImmutable, .used = false, .def = "yes", .doc = "Unused."},
+    {.name = "proc-title-template", .used = false, .def = "{title} {listen-addr} {server-mode}",
+     .doc = "Unused (not validated)."},
+    {.name = "supervised", .kind = kEnum, .access = kImmutable, .used = false, .def = "no",
+     .choices = "upstart, systemd, auto, no", .doc = "Unused: lawnkv sends no readiness notification."},
+    {.name = "syslog-enabled", .kind = kBool, .access = kImmutable, .used = false, .def = "no",
+     .doc = "Unused: lawnkv logs to logfile only."},
+    {.name = "syslog-ident", .access = kImmutable, .used = false, .def = "redis", .doc = "Unused."},
+    {.name = "syslog-facility", .kind = kEnum, .access = kImmutable, .used = false, .def = "local0",
+     .choices = "user, local0, local1, local2, local3, local4, local5, local6, local7", .doc = "Unused."},
+    {.name = "crash-log-enabled", .kind = kBool, .used = false, .def = "yes", .doc = "Unused."},
+    {.name = "crash-memcheck-enabled", .kind = kBool, .used = false, .def = "yes", .doc = "Unused."},
+    {.name = "disable-thp", .kind = kBool, .access = kImmutable, .used = false, .def = "yes", .doc = "Unused."},
+    {.name = "jemalloc-bg-thread", .kind = kBool, .used = false, .def = "yes",
+     .doc = "Unused: lawnkv uses the system allocator."},
+    {.name = "oom-score-adj", .kind = kEnum, .used = false, .def = "no", .choices = "no, yes, relative, absolute",
+     .doc = "Unused."},
+    {.name = "oom-score-adj-values", .kind = kSpecial, .multi_arg = true, .used = false, .def = "0 200 800",
+     .special_set = set_oom_values, .special_get = get_oom_values, .doc = "Unused."},
+    {.name = "shutdown-timeout", .kind = kInteger, .used = false, .def = "10", .min = 0, .max = kIntMax,
+     .doc = "Unused: there are no replicas to wait for."},
+    {.name = "active-expire-effort", .kind = kInteger, .used = false, .def = "1", .min = 1, .max = 10,
+     .doc = "Unused: lawnkv's expiry keeps an ordered due-list instead of sampling (see expiry-budget-us)."},
+    {.name = "dynamic-hz", .kind = kBool, .used = false, .def = "yes", .doc = "Unused."},
+    {.name = "activerehashing", .kind = kBool, .used = false, .def = "yes", .doc = "Unused."},
+    {.name = "activedefrag", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
+    {.name = "latency-tracking", .kind = kBool, .used = false, .def = "yes", .doc = "Unused."},
+    {.name = "latency-monitor-threshold", .kind = kInteger, .used = false, .def = "0", .min = 0,
+     .max = kLongMax, .doc = "Unused."},
+    {.name = "slowlog-log-slower-than", .kind = kInteger, .used = false, .def = "10000", .min = -1,
+     .max = kLongMax, .doc = "Unused: lawnkv has no SLOWLOG."},
+    {.name = "slowlog-max-len", .kind = kInteger, .used = false, .def = "128", .min = 0, .max = kLongMax,
+     .doc = "Unused."},
+    {.name = "acllog-max-len", .kind = kInteger, .used = false, .def = "128", .min = 0, .max = kLongMax,
+     .doc = "Unused: lawnkv has no ACL log."},
+    {.name = "busy-reply-threshold", .alias = "lua-time-limit", .kind = kInteger, .used = false, .def = "5000",
+     .min = 0, .max = kLongMax, .doc = "Unused: lawnkv runs no scripts."},
+    {.name = "maxmemory-samples", .kind = kInteger, .used = false, .def = "5", .min = 1, .max = kIntMax,
+     .doc = "Unused."},
+    {.name = "maxmemory-eviction-tenacity", .kind = kInteger, .used = false, .def = "10", .min = 0, .max = 100,
+     .doc = "Unused."},
+    {.name = "lfu-log-factor", .kind = kInteger, .used = false, .def = "10", .min = 0, .max = kIntMax,
+     .doc = "Unused."},
+    {.name = "lfu-decay-time", .kind = kInteger, .used = false, .def = "1", .min = 0, .max = kIntMax,
+     .doc = "Unused."},
+    {.name = "lazyfree-lazy-eviction", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
+    {.name = "lazyfree-lazy-expire", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
+    {.name = "lazyfree-lazy-server-del", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
+    {.name = "lazyfree-lazy-user-del", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
+    {.name = "lazyfree-lazy-user-flush", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
+    {.name = "tracking-table-max-keys", .kind = kInteger, .used = false, .def = "1000000", .min = 0,
+     .max = kLongMax, .doc = "Unused: lawnkv has no client-side caching."},
+    // Encodings of types lawnkv does not have.
+    {.name = "hash-max-listpack-entries", .alias = "hash-max-ziplist-entries", .kind = kInteger, .used = false,
+     .def = "512", .min = 0, .max = kLongMax, .doc = "Unused."},
+    {.name = "hash-max-listpack-value", .alias = "hash-max-ziplist-value", .kind = kMemory, .used = false,
+     .def = "64", .min = 0, .max = kLongMax, .doc = "Unused."},
+    {.name = "list-max-listpack-size", .alias = "list-max-ziplist-size", .kind = kInteger, .used = false,
+     .def = "-2", .min = kIntMin, .max = kIntMax, .doc = "Unused."},
+    {.name = "list-compress-depth", .kind = kInteger, .used = false, .def = "0", .min = 0, .max = kIntMax,
+     .doc = "Unused."},
+    {.name = "set-max-intset-entries", .kind = kInteger, .used = false, .def = "512", .min = 0, .max = kLongMax,
+     .doc = "Unused."},
+    {.name = "zset-max-listpack-entries", .alias = "zset-max-ziplist-entries", .kind = kInteger, .used = false,
+     .def = "128", .min = 0, .max = kLongMax, .doc = "Unused."},
+    {.name = "zset-max-listpack-value", .alias = "zset-max-ziplist-value", .kind = kMemory, .used = false,
+     .def = "64", .min = 0, .max = kLongMax, .doc = "Unused."},
+    {.name = "hll-sparse-max-bytes", .kind = kMemory, .used = false, .def = "3000", .min = 0, .max = kLongMax,
+     .doc = "Unused."},
+    {.name = "stream-node-max-bytes", .kind = kMemory, .used = false, .def = "4096", .min = 0, .max = kLongMax,
+     .doc = "Unused."},
+    {.name = "stream-node-max-entries", .kind = kInteger, .used = false, .def = "100", .min = 0,
+     .max = kLongMax, .doc = "Unused."},
+    // Persistence tuning.
+    {.name = "appenddirname", .access = kImmutable, .used = false, .def = "appendonlydir",
+     .validate = aof_dirname, .doc = "Unused: no files."},
+    {.name = "appendfsync", .kind = kEnum, .used = false, .def = "everysec", .choices = "everysec, always, no",
+     .doc = "Unused: no files."},
+    {.name = "no-appendfsync-on-rewrite", .kind = kBool, .used = false, .def = "no", .doc = "Unused: no files."},
+    {.name = "auto-aof-rewrite-percentage", .kind = kInteger, .used = false, .def = "100", .min = 0,
+     .max = kIntMax, .doc = "Unused: no files."},
+    {.name = "auto-aof-rewrite-min-size", .kind = kMemory, .used = false, .def = "67108864", .min = 0,
+     .max = kLongMax, .doc = "Unused: no files."},
+    {.name = "aof-load-truncated", .kind = kBool, .used = false, .def = "yes", .doc = "Unused: no files."},
+    {.name = "aof-use-rdb-preamble", .kind = kBool, .used = false, .def = "yes", .doc = "Unused: no files."},
+    {.name = "aof-timestamp-enabled", .kind = kBool, .used = false, .def = "no", .doc = "Unused: no files."},
+    {.name = "aof-rewrite-incremental-fsync", .kind = kBool, .used = false, .def = "yes",
+     .doc = "Unused: no files."},
+    {.name = "stop-writes-on-bgsave-error", .kind = kBool, .used = false, .def = "yes",
+     .doc = "Unused: no snapshots."},
+    {.name = "rdbcompression", .kind = kBool, .used = false, .def = "yes", .doc = "Unused: no snapshots."},
+    {.name = "rdbchecksum", .kind = kBool, .access = kImmutable, .used = false, .def = "yes",
+     .doc = "Unused: no snapshots."},
+    {.name = "rdb-del-sync-files", .kind = kBool, .used = false, .def = "no", .doc = "Unused: no snapshots."},
+    {.name = "rdb-save-incremental-fsync", .kind = kBool, .used = false, .def = "yes",
+     .doc = "Unused: no snapshots."},
+    // Replication tuning: harmless without replicaof, which lawnkv refuses.
+    {.name = "replica-serve-stale-data", .alias = "slave-serve-stale-data", .kind = kBool, .used = false,
+     .def = "yes", .doc = "Unused: no replication."},
+    {.name = "replica-read-only", .alias = "slave-read-only", .kind = kBool, .used = false, .def = "yes",
+     .doc = "Unused: no replication."},
+    {.name = "replica-priority", .alias = "slave-priority", .kind = kInteger, .used = false, .def = "100",
+     .min = 0, .max = kIntMax, .doc = "Unused: no replication."},
+    {.name = "replica-lazy-flush", .alias = "slave-lazy-flush", .kind = kBool, .used = false, .def = "no",
+     .doc = "Unused: no replication."},
+    {.name = "replica-ignore-maxmemory", .alias = "slave-ignore-maxmemory", .kind = kBool, .used = false,
+     .def = "yes", .doc = "Unused: no replication."},
+    {.name = "repl-diskless-sync", .kind = kBool, .used = false, .def = "yes", .doc = "Unused: no replication."},
+    {.name = "repl-diskless-sync-delay", .kind = kInteger, .used = false, .def = "5", .min = 0, .max = kIntMax,
+     .doc = "Unused: no replication."},
+    {.name = "repl-diskless-sync-max-replicas", .kind = kInteger, .used = false, .def = "0", .min = 0,
+     .max = kIntMax, .doc = "Unused: no replication."},
+    {.name = "repl-diskless-load", .kind = kEnum, .used = false, .def = "disabled",
+     .choices = "disabled, on-empty-db, swapdb", .doc = "Unused: no replication."},
+    {.name = "repl-disable-tcp-nodelay", .kind = kBool, .used = false, .def = "no",
+     .doc = "Unused: no replication."},
+    {.name = "repl-backlog-size", .kind = kMemory, .used = false, .def = "1048576", .min = 1, .max = kLongMax,
+     .doc = "Unused: no replication."},
+    {.name = "repl-backlog-ttl", .kind = kInteger, .used = false, .def = "3600", .min = 0, .max = kLongMax,
+     .doc = "Unused: no replication."},
+    {.name = "repl-timeout", .kind = kInteger, .used = false, .def = "60", .min = 1, .max = kIntMax,
+     .doc = "Unused: no replication."},
+    {.name = "repl-ping-replica-period", .alias = "repl-ping-slave-period", .kind = kInteger, .used = false,
+     .def = "10", .min = 1, .max = kIntMax, .doc = "Unused: no replication."},
+    {.name = "min-replicas-to-write", .alias = "min-slaves-to-write", .kind = kInteger, .used = false,
+     .def = "0", .min = 0, .max = kIntMax, .doc = "Unused: no replication."},
+    {.name = "min-replicas-max-lag", .alias = "min-slaves-max-lag", .kind = kInteger, .used = false,
+     .def = "10", .min = 0, .max = kIntMax, .doc = "Unused: no replication."},
+};
+
+}  // namespace
+
+std::span<const Param> params() { return kParams; }
+
+const Param* find_param(std::string_view name) {
+  for (const Param& p : kParams)
+    if (same_nocase(p.name, name) || (!p.alias.empty() && same_nocase(p.alias, name))) return &p;
+  return nullptr;
+}
+
+}  // namespace lawnkv::config

@@ -54,6 +54,9 @@ TEST_CASE("compat: case files, lawnkv against redis-server") {
       summary << "  " << script.path.filename().string() << (resp3 ? " (RESP3)" : "") << ": "
               << counts.commands << " commands, " << counts.mismatches << " mismatches\n";
       REQUIRE_MESSAGE(lawnkv.running(), "lawnkv exited during " << script.path.filename().string());
+      REQUIRE_MESSAGE(!counts.unresponsive, "lawnkv stopped replying during "
+                                                << script.path.filename().string()
+                                                << "; the remaining files are not run");
     }
   }
   MESSAGE("compat case files: " << total.commands << " commands, " << total.mismatches

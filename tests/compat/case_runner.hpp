@@ -51,6 +51,7 @@ namespace lawnkv::test {
 struct RunCounts {
   int commands = 0;
   int mismatches = 0;
+  bool unresponsive = false;  // lawnkv stopped replying: later files would only time out
 };
 
 // Runs `script` on fresh connections to both servers after FLUSHALL on each,

@@ -93,7 +93,8 @@ void Wheel::rewind(int64_t key) {
 }
 
 int64_t Wheel::next_deadline() const {
-  if (cascading_) return cursor_;
+  // A half-done cascade holds keys >= cursor whose level is not known yet.
+  if (cascading_ && slots_[cascade_code_].next != &slots_[cascade_code_]) return cursor_;
   for (int level = 0; level < kLevels; ++level) {
     if (occupied_[level] != 0) return slot_start(cursor_, level, std::countr_zero(occupied_[level]));
   }

@@ -1,0 +1,161 @@
+#include "commands/keys_ops.hpp"
+
+#include <limits>
+
+#include "commands/lookup.hpp"
+#include "core/glob.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+// A keyspace notification for key in db, which need not be the selected one.
+void notify_in(Call& call, int db, uint32_t cls, std::string_view event, std::string_view key) {
+  call.server.notifier.notify(cls, event, key, db);
+}
+
+// The deadline an attach() call needs to keep e's TTL: -1 for none.
+int64_t deadline_of(const store::Entry& e) { return e.has_ttl() ? e.deadline() : -1; }
+
+// A new entry named key holding a copy of src's value (no TTL, not linked).
+std::unique_ptr<store::Entry> clone_entry(const store::Entry& src, std::string_view key) {
+  auto copy = std::make_unique<store::Entry>();
+  copy->key.assign(key);
+  copy->type = src.type;
+  if (src.type == store::Type::kString)
+    copy->str = src.str;
+  else
+    copy->obj = src.obj->clone();
+  return copy;
+}
+
+}  // namespace
+
+std::string_view type_name(const store::Entry* e) {
+  if (e == nullptr) return "none";
+  switch (e->type) {
+    case store::Type::kString: return "string";
+    case store::Type::kDehydrator: return "dehy-type";
+  }
+  return "none";
+}
+
+bool op_delete(Call& call, std::string_view key) {
+  if (lookup_write(call, key) == nullptr) return false;
+  call.db().remove(key);
+  call.modified(key);
+  call.notify(pubsub::kGeneric, "del", key);
+  return true;
+}
+
+RenameStatus op_rename(Call& call, std::string_view from, std::string_view to, bool nx) {
+  store::Entry* src = lookup_write(call, from);
+  if (src == nullptr) return RenameStatus::kNoSuchKey;
+  if (from == to) return RenameStatus::kSameKey;
+  const int64_t deadline = deadline_of(*src);
+  store::Db& db = call.db();
+  if (lookup_write(call, to) != nullptr) {
+    if (nx) return RenameStatus::kTargetExists;
+    db.remove(to);
+  }
+  std::unique_ptr<store::Entry> moving = db.detach(from);
+  moving->key.assign(to);
+  db.attach(std::move(moving), deadline);
+  call.notify(pubsub::kNew, "new", to);
+  call.modified(from);
+  call.modified(to);
+  call.notify(pubsub::kGeneric, "rename_from", from);
+  call.notify(pubsub::kGeneric, "rename_to", to);
+  return RenameStatus::kRenamed;
+}
+
+CopyStatus op_copy(Call& call, std::string_view from, int dst_db, std::string_view to,
+                   bool replace) {
+  const store::Entry* src = lookup_read(call, from);
+  if (src == nullptr) return CopyStatus::kNoSuchKey;
+  store::Db& dst = call.server.keyspace.db(dst_db);
+  const bool target_exists = dst.lookup(to, call.now_ms) != nullptr;
+  if (target_exists && !replace) return CopyStatus::kTargetExists;
+  std::unique_ptr<store::Entry> copy = clone_entry(*src, to);
+  const int64_t deadline = deadline_of(*src);
+  if (target_exists) dst.remove(to);
+  dst.attach(std::move(copy), deadline);
+  notify_in(call, dst_db, pubsub::kNew, "new", to);
+  call.server.keyspace.modified(dst_db, to);
+  notify_in(call, dst_db, pubsub::kGeneric, "copy_to", to);
+  return CopyStatus::kCopied;
+}
+
+MoveStatus op_move(Call& call, std::string_view key, int dst_db) {
+  store::Entry* src = lookup_write(call, key);
+  if (src == nullptr) return MoveStatus::kNoSuchKey;
+  const int64_t deadline = deadline_of(*src);
+  store::Db& dst = call.server.keyspace.db(dst_db);
+  if (dst.lookup(key, call.now_ms) != nullptr) return MoveStatus::kTargetExists;
+  dst.attach(call.db().detach(key), deadline);
+  notify_in(call, dst_db, pubsub::kNew, "new", key);
+  call.modified(key);
+  call.server.keyspace.modified(dst_db, key);
+  call.notify(pubsub::kGeneric, "move_from", key);
+  notify_in(call, dst_db, pubsub::kGeneric, "move_to", key);
+  return MoveStatus::kMoved;
+}
+
+void op_swap_dbs(Call& call, int a, int b) {
+  store::Keyspace& ks = call.server.keyspace;
+  // A watched key of either db is touched if it is in either db: its value
+  // as the watcher's db shows it is about to change (or appear, or vanish).
+  auto in_either = [&](std::string_view key) {
+    return ks.db(a).peek(key) != nullptr || ks.db(b).peek(key) != nullptr;
+  };
+  ks.watches().touch_db(a, in_either);
+  ks.watches().touch_db(b, in_either);
+  ks.swap_dbs(a, b);
+}
+
+std::vector<std::string_view> op_keys(Call& call, std::string_view pattern) {
+  const bool all = pattern == "*";
+  std::vector<std::string_view> keys;
+  call.db().dict().for_each([&](const store::Entry& e) {
+    if (e.expired_at(call.now_ms)) return;
+    if (all || glob_match(pattern, e.key)) keys.push_back(e.key);
+  });
+  return keys;
+}
+
+const store::Entry* op_random_key(Call& call) {
+  store::Db& db = call.db();
+  for (;;) {
+    const store::Entry* e = db.random_entry(call.server.keyspace.rng());
+    if (e == nullptr || !e->expired_at(call.now_ms)) return e;
+    db.lookup(e->key, call.now_ms);  // deletes it: the draw starts over
+  }
+}
+
+uint64_t op_scan(Call& call, uint64_t cursor, const ScanOptions& opts,
+                 std::vector<std::string>* keys) {
+  store::Db& db = call.db();
+  const size_t count = static_cast<size_t>(opts.count);
+  long long max_steps = opts.count > std::numeric_limits<long long>::max() / 10
+                            ? std::numeric_limits<long long>::max()
+                            : opts.count * 10;
+  std::vector<std::string> found;
+  do {
+    cursor = db.dict().scan(cursor, [&](const store::Entry& e) { found.push_back(e.key); });
+  } while (cursor != 0 && max_steps-- > 0 && found.size() < count);
+
+  keys->clear();
+  for (std::string& key : found) {
+    if (opts.use_pattern && !glob_match(opts.pattern, key)) continue;
+    if (opts.has_type && !iequals(opts.type, type_name(lookup_read(call, key)))) continue;
+    const store::Entry* e = db.peek(key);
+    if (e != nullptr && e->expired_at(call.now_ms)) {
+      db.lookup(key, call.now_ms);  // lazy expiry, as Redis's SCAN does
+      continue;
+    }
+    keys->push_back(std::move(key));
+  }
+  return cursor;
+}
+
+}  // namespace lawnkv

@@ -1,0 +1,44 @@
+#pragma once
+// The store halves of the expiry commands (expire.cpp holds the command
+// halves): setting a deadline under NX / XX / GT / LT, and removing one.
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "commands/context.hpp"
+
+namespace lawnkv {
+
+// EXPIRE's condition options; NX excludes the others, GT excludes LT.
+enum ExpireCondition : unsigned {
+  kExpireNx = 1u << 0,  // only if the key has no TTL
+  kExpireXx = 1u << 1,  // only if the key has a TTL
+  kExpireGt = 1u << 2,  // only if the new deadline is later (no TTL = infinite)
+  kExpireLt = 1u << 3,  // only if the new deadline is earlier (no TTL = infinite)
+};
+
+// Parses the [NX | XX | GT | LT] words of opts into *conditions, or replies
+// Redis's error ("ERR Unsupported option x", the incompatibility texts).
+bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> opts,
+                                unsigned* conditions);
+
+enum class ExpireStatus {
+  kSet,      // the deadline was set (`expire` emitted)
+  kDeleted,  // deadline_ms was not in the future: the key was deleted (`del`)
+  kNoKey,    // no live key
+  kSkipped,  // a condition did not hold
+};
+
+// EXPIRE, PEXPIRE, EXPIREAT and PEXPIREAT on key in the selected db.
+// deadline_ms is absolute Unix ms; ttl_ms is the relative TTL it came from
+// (EXPIRE, PEXPIRE) or 0 (the *AT forms), which lets the expiry index queue
+// keys of the same TTL together. As Redis: a deadline <= now deletes the key.
+ExpireStatus op_expire(Call& call, std::string_view key, int64_t deadline_ms, int64_t ttl_ms,
+                       unsigned conditions);
+
+enum class PersistStatus { kPersisted, kNoTtl, kNoKey };
+// PERSIST: removes key's TTL (`persist` emitted).
+PersistStatus op_persist(Call& call, std::string_view key);
+
+}  // namespace lawnkv

@@ -111,6 +111,11 @@ TEST_CASE("client-query-buffer-limit closes the client without a reply") {
   for (int i = 0; i < 20'000; ++i) echoes += "ECHO " + std::string(100, 'e') + "\r\n";
   std::string echo_replies;
   for (int i = 0; i < 20'000; ++i) echo_replies += "$100\r\n" + std::string(100, 'e') + "\r\n";
+  std::vector<std::string> mset{"MSET"};
+  for (int i = 0; i < 1000; ++i) {
+    mset.push_back("key:" + std::to_string(i));
+    mset.push_back(std::string(2048, 'v'));
+  }
   side_by_side({"--client-query-buffer-limit", "1mb"},
                {
                    {"a 2 MB bulk over a 1 MB query buffer limit",
@@ -119,6 +124,9 @@ TEST_CASE("client-query-buffer-limit closes the client without a reply") {
                     "+OK\r\n", false},
                    {"2 MB of small requests in one write: parsed as they arrive, under the limit", echoes,
                     20'000, echo_replies, false},
+                   // Redis moves each complete argument out of its query
+                   // buffer as it parses: only the unparsed bytes count.
+                   {"one 2 MB request of 2 KB arguments", encode_command(mset), 1, "+OK\r\n", false},
                });
 }
 

@@ -103,6 +103,19 @@ TEST_CASE("protocol errors: Redis's replies and closes") {
            "-ERR unknown command 'a  b', with args beginning with: 'x y' \r\n", false},
           {"wrong arity", encode_command({"GET"}), 1, "-ERR wrong number of arguments for 'get' command\r\n",
            false},
+          {"the two bytes after a bulk are skipped unchecked", "*1\r\n$4\r\nPINGxxPING\r\n", 2,
+           "+PONG\r\n+PONG\r\n", false},
+          {"a negative multibulk count is an empty request", "*-5\r\nPING\r\n", 1, "+PONG\r\n", false},
+          {"an empty command name", "*1\r\n$0\r\n\r\n", 1,
+           "-ERR unknown command '', with args beginning with: \r\n", false},
+          {"a NUL hides an inline newline until the 64 KB limit",
+           std::string("ECHO a\0b\r\n", 10) + std::string(64 * 1024, 'x'), 1,
+           "-ERR Protocol error: too big inline request\r\n", true},
+          {"a NUL hides a multibulk count's CR until the 64 KB limit",
+           std::string("*1\0\r\n", 5) + std::string(64 * 1024, 'x'), 1,
+           "-ERR Protocol error: too big mbulk count string\r\n", true},
+          {"QUIT answers +OK and closes; nothing after it runs", "PING\r\nQUIT\r\nPING\r\n", 2,
+           "+PONG\r\n+OK\r\n", true},
       });
 }
 

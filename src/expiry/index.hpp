@@ -144,6 +144,10 @@ class Index {
     return yielded;
   }
 
+  // The earliest deadline of any scheduled timer, exactly (kNever if empty):
+  // a queue's head stands in the wheel as its proxy. Cost: see Wheel::earliest.
+  int64_t earliest() const { return wheel_.earliest(); }
+
   // Scheduled timers (not counting internal proxies).
   size_t size() const { return size_; }
   // Bytes the index itself allocated (not the Timers).

@@ -101,6 +101,28 @@ int64_t Wheel::next_deadline() const {
   return kNever;
 }
 
+int64_t Wheel::least_key(int code) const {
+  int64_t least = kNever;
+  for (const Timer* t = slots_[code].next; t != &slots_[code]; t = t->next)
+    least = std::min(least, detail::wheel_key(t));
+  return least;
+}
+
+int64_t Wheel::earliest() const {
+  // A half-done cascade's slot holds keys not yet placed: they count too.
+  int64_t least = cascading_ ? least_key(cascade_code_) : kNever;
+  for (int level = 0; level < kLevels; ++level) {
+    uint64_t occ = occupied_[level];
+    if (cascading_ && cascade_code_ / kSlots == level) occ &= ~(uint64_t{1} << (cascade_code_ & 63));
+    if (occ == 0) continue;
+    const int s = std::countr_zero(occ);
+    // A level-0 slot is one millisecond: its start is every key in it.
+    const int64_t first = level == 0 ? slot_start(cursor_, 0, s) : least_key(level * kSlots + s);
+    return std::min(least, first);
+  }
+  return least;
+}
+
 void Wheel::clear() {
   for (int code = 0; code < kLevels * kSlots; ++code) detail::make_empty_list(&slots_[code], code);
   std::fill(std::begin(occupied_), std::end(occupied_), 0);

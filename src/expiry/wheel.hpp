@@ -157,6 +157,12 @@ class Wheel {
   // empty. O(levels).
   int64_t next_deadline() const;
 
+  // The earliest key held, exactly (kNever when empty): the first key of the
+  // earliest level-0 slot, or else the least key of the earliest slot above
+  // level 0. O(levels + length of that slot's list), so for occasional exact
+  // answers (REDE.TTN), not for every loop iteration.
+  int64_t earliest() const;
+
   // Forgets every Timer without touching them (their memory may be gone).
   void clear();
 
@@ -168,6 +174,7 @@ class Wheel {
     occupied_[code >> kSlotBits] |= uint64_t{1} << (code & 63);
   }
   Timer* pop_due_slow(int64_t now, size_t& moves_left);
+  int64_t least_key(int code) const;
   // Re-places the rest of the cascading slot; false if moves_left ran out.
   bool run_cascade(size_t& moves_left);
   void rewind(int64_t key);

@@ -1,0 +1,238 @@
+// Dehydration queues: the ReDe module's REDE.* commands, same names,
+// arguments and replies, on a lawnkv key type ("dehy-type"). Where ReDe is
+// wrong lawnkv is right: a bad TTL is an error reply and creates nothing, TTLs
+// are 64-bit, nothing is due before its whole TTL has passed, and POLL/TTN
+// cost O(elements returned). REDE.BPOLL is lawnkv's own: a blocking POLL.
+
+#include <sys/random.h>
+
+#include <cmath>
+#include <string>
+
+#include "commands/args.hpp"
+#include "commands/errors.hpp"
+#include "commands/families.hpp"
+#include "commands/lookup.hpp"
+#include "core/numbers.hpp"
+#include "dehydrator/dehydrator.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+using dehydrator::Dehydrator;
+
+constexpr std::string_view kAlreadyDehydrating = "ERROR: Element already dehydrating.";
+constexpr std::string_view kNoSuchDehydrator = "ERROR: No Such dehydrator.";
+constexpr std::string_view kNoSuchElement = "ERROR: No Such Element.";
+constexpr std::string_view kNegativeTtl = "ERR TTL must not be negative";
+constexpr std::string_view kBadTimeout = "ERR timeout is not a float or out of range";
+constexpr std::string_view kNegativeTimeout = "ERR timeout is negative";
+constexpr size_t kGeneratedIdLength = 31;
+
+// The dehydrator at key for reading: nullptr if the key is missing, or (after
+// replying WRONGTYPE, *wrong_type set) if it holds another type.
+Dehydrator* find_or_reply(Call& call, std::string_view key, bool* wrong_type) {
+  store::Entry* e = lookup_read(call, key);
+  *wrong_type = e && e->type != store::Type::kDehydrator;
+  if (*wrong_type) {
+    call.error(err::kWrongType);
+    return nullptr;
+  }
+  return e ? static_cast<Dehydrator*>(e->obj.get()) : nullptr;
+}
+
+// The dehydrator at key, created if the key is missing; nullptr after
+// replying WRONGTYPE.
+Dehydrator* find_or_create_or_reply(Call& call, std::string_view key) {
+  store::Entry* e = lookup_write(call, key);
+  if (!e) return static_cast<Dehydrator*>(call.db().add_object(key, std::make_unique<Dehydrator>()).obj.get());
+  if (e->type != store::Type::kDehydrator) {
+    call.error(err::kWrongType);
+    return nullptr;
+  }
+  return static_cast<Dehydrator*>(e->obj.get());
+}
+
+bool ttl_or_reply(Call& call, std::string_view arg, int64_t* ttl) {
+  long long v;
+  if (!integer_or_reply(call, arg, &v)) return false;
+  if (v < 0) {
+    call.error(kNegativeTtl);
+    return false;
+  }
+  *ttl = v;
+  return true;
+}
+
+// 31 characters of [0-9A-Z] (about 160 bits) from the kernel's CSPRNG.
+std::string generated_id() {
+  static constexpr char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  std::string id;
+  unsigned char buf[64];
+  while (id.size() < kGeneratedIdLength) {
+    if (getrandom(buf, sizeof(buf), 0) != static_cast<ssize_t>(sizeof(buf))) continue;
+    // 252 = 7 * 36: bytes above it would bias the alphabet.
+    for (unsigned char b : buf)
+      if (b < 252 && id.size() < kGeneratedIdLength) id.push_back(kAlphabet[b % 36]);
+  }
+  return id;
+}
+
+void reply_elements(Call& call, Dehydrator* d, size_t max) {
+  std::vector<std::string> out;
+  if (d) d->poll(call.now_ms, max, [&](std::string&& v) { out.push_back(std::move(v)); });
+  if (!out.empty()) call.modified(call.argv[1]);
+  call.reply.array(out.size());
+  for (const auto& v : out) call.reply.bulk(v);
+}
+
+/* REDE.PUSH key ttl_ms element id */
+void push_command(Call& call) {
+  int64_t ttl;
+  if (!ttl_or_reply(call, call.argv[2], &ttl)) return;
+  Dehydrator* d = find_or_create_or_reply(call, call.argv[1]);
+  if (!d) return;
+  if (!d->push(call.argv[4], call.argv[3], ttl, call.now_ms)) return call.error(kAlreadyDehydrating);
+  call.modified(call.argv[1]);
+  call.reply.simple("OK");
+}
+
+/* REDE.GIDPUSH key ttl_ms element */
+void gidpush_command(Call& call) {
+  int64_t ttl;
+  if (!ttl_or_reply(call, call.argv[2], &ttl)) return;
+  Dehydrator* d = find_or_create_or_reply(call, call.argv[1]);
+  if (!d) return;
+  std::string id = generated_id();
+  while (!d->push(id, call.argv[3], ttl, call.now_ms)) id = generated_id();
+  call.modified(call.argv[1]);
+  call.reply.bulk(id);
+}
+
+/* REDE.PULL key id */
+void pull_command(Call& call) {
+  bool wrong_type;
+  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  std::optional<std::string> v = d ? d->pull(call.argv[2]) : std::nullopt;
+  if (!v) return call.reply.null();
+  call.modified(call.argv[1]);
+  call.reply.bulk(*v);
+}
+
+/* REDE.POLL key */
+void poll_command(Call& call) {
+  bool wrong_type;
+  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  reply_elements(call, d, SIZE_MAX);
+}
+
+/* REDE.XPOLL key */
+void xpoll_command(Call& call) {
+  bool wrong_type;
+  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  if (!d) return call.reply.array(0);
+  const std::vector<std::string_view> ids = d->due_ids(call.now_ms);
+  call.reply.array(ids.size());
+  for (auto id : ids) call.reply.bulk(id);
+}
+
+/* REDE.XACK key id [id ...] */
+void xack_command(Call& call) {
+  bool wrong_type;
+  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  if (!d) return call.reply.array(0);
+  call.reply.array(call.argv.size() - 2);
+  bool changed = false;
+  for (size_t i = 2; i < call.argv.size(); ++i) {
+    std::optional<std::string> v = d->ack(call.argv[i], call.now_ms);
+    if (!v) {
+      call.reply.null();
+      continue;
+    }
+    changed = true;
+    call.reply.bulk(*v);
+  }
+  if (changed) call.modified(call.argv[1]);
+}
+
+/* REDE.LOOK key id */
+void look_command(Call& call) {
+  bool wrong_type;
+  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  const std::string* v = d ? d->look(call.argv[2]) : nullptr;
+  if (!v) return call.reply.null();
+  call.reply.bulk(*v);
+}
+
+/* REDE.TTN key */
+void ttn_command(Call& call) {
+  bool wrong_type;
+  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  if (!d) return call.reply.null();
+  call.reply.integer(d->ttn(call.now_ms));
+}
+
+/* REDE.UPDATE key id element */
+void update_command(Call& call) {
+  bool wrong_type;
+  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  if (!d) return call.error(kNoSuchDehydrator);
+  std::optional<std::string> old = d->update(call.argv[2], call.argv[3]);
+  if (!old) return call.error(kNoSuchElement);
+  call.modified(call.argv[1]);
+  call.reply.bulk(*old);
+}
+
+/* REDE.BPOLL key timeout [COUNT count] */
+void bpoll_command(Call& call) {
+  double timeout;
+  if (!string_to_double(call.argv[2], &timeout) || !std::isfinite(timeout)) return call.error(kBadTimeout);
+  if (timeout < 0) return call.error(kNegativeTimeout);
+  size_t count = SIZE_MAX;
+  if (call.argv.size() == 5 && iequals(call.argv[3], "count")) {
+    long long n;
+    if (!integer_or_reply(call, call.argv[4], &n)) return;
+    if (n <= 0) return call.error("ERR COUNT must be positive");
+    count = static_cast<size_t>(n);
+  } else if (call.argv.size() != 3) {
+    return call.error(err::kSyntax);
+  }
+  bool wrong_type;
+  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  if (d && d->next_due(call.now_ms) == 0) return reply_elements(call, d, count);
+  // A transaction cannot block: nothing is due, so nil at once (as BLPOP).
+  if (call.session.in_exec) return call.reply.null_array();
+  const int64_t timeout_at =
+      timeout == 0 ? expiry::kNever : call.now_ms + static_cast<int64_t>(std::ceil(timeout * 1000));
+  call.server.blocked.block(call.session, call.session.db, call.argv[1], timeout_at, count);
+}
+
+CommandSpec row(std::string name, int arity, uint32_t flags, int last_key, Handler h) {
+  return CommandSpec{std::move(name), arity, flags, 1, last_key, 1, h, "@dehydrator", {}};
+}
+
+}  // namespace
+
+void register_dehydrate_commands(CommandTable& t) {
+  t.add(row("rede.push", 5, kWrite | kDenyOom | kFast, 1, push_command));
+  t.add(row("rede.gidpush", 4, kWrite | kDenyOom | kFast, 1, gidpush_command));
+  t.add(row("rede.pull", 3, kWrite | kFast, 1, pull_command));
+  t.add(row("rede.poll", 2, kWrite, 1, poll_command));
+  t.add(row("rede.xpoll", 2, kReadonly, 1, xpoll_command));
+  t.add(row("rede.xack", -3, kWrite, 1, xack_command));
+  t.add(row("rede.look", 3, kReadonly | kFast, 1, look_command));
+  t.add(row("rede.ttn", 2, kReadonly | kFast, 1, ttn_command));
+  t.add(row("rede.update", 4, kWrite | kDenyOom | kFast, 1, update_command));
+  t.add(row("rede.bpoll", -3, kWrite | kBlocking, 1, bpoll_command));
+}
+
+}  // namespace lawnkv

@@ -1,0 +1,116 @@
+#pragma once
+// A dehydrator: the value type behind the REDE.* commands (compatible with
+// the ReDe module). Elements go in with an id and a TTL and become due once
+// their TTL has fully passed (now > push time + ttl, never earlier); due
+// elements come back out in expiry order (same TTL: push order).
+//
+// Each dehydrator keeps its own expiry::Index (the same Lawn on a wheel as the
+// keyspace), rather than sharing the keyspace's: POLL and TTN on one key then
+// look at that key's elements only, so they cost O(elements returned) whatever
+// other keys and TTLs exist, and DEL/RENAME/MOVE of the key carry its elements
+// along untouched. The cost is the index's fixed part (about 17 KB of wheel
+// plus the TTL sketch once used) per dehydrator key: right for pipelines with
+// a few large queues, wrong for millions of tiny ones.
+//
+// An element leaves the index when it is found due and waits, in due order,
+// on the due list until it is polled, acknowledged (XACK) or pulled; XPOLL
+// lists that waiting line without removing anything (at-least-once consumers).
+//
+// Memory per element: the Element (24-byte Timer, 16 bytes of due links, two
+// strings) plus one hash-map node pointing at it; memory_bytes() counts all.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "expiry/index.hpp"
+#include "store/entry.hpp"
+
+namespace lawnkv::dehydrator {
+
+class Dehydrator final : public store::Object {
+ public:
+  Dehydrator() = default;
+  ~Dehydrator() override;
+  Dehydrator(const Dehydrator&) = delete;
+  Dehydrator& operator=(const Dehydrator&) = delete;
+
+  store::Type type() const override { return store::Type::kDehydrator; }
+  size_t memory_bytes() const override;
+  std::unique_ptr<store::Object> clone() const override;
+
+  // Adds element under id, due once now_ms > now_ms + ttl_ms. False (nothing
+  // changes) if id is already dehydrating here.
+  bool push(std::string_view id, std::string_view element, int64_t ttl_ms, int64_t now_ms);
+  bool contains(std::string_view id) const { return by_id_.count(id) != 0; }
+
+  // Removes id whatever its state; its element, or nullopt if absent.
+  std::optional<std::string> pull(std::string_view id);
+  // The element of id without removing it, or nullptr.
+  const std::string* look(std::string_view id) const;
+  // Replaces id's element, keeping its expiry; the old one, or nullopt.
+  std::optional<std::string> update(std::string_view id, std::string_view element);
+
+  // Calls fn(element) for up to max due elements in expiry order, removing
+  // each (POLL). Returns how many.
+  template <class F>
+  size_t poll(int64_t now_ms, size_t max, F&& fn);
+  // The ids of every due element, in expiry order, not removed (XPOLL).
+  std::vector<std::string_view> due_ids(int64_t now_ms);
+  // id's element if it is due (then removed), else nullopt (XACK).
+  std::optional<std::string> ack(std::string_view id, int64_t now_ms);
+
+  // Milliseconds until the next element is due: 0 if one is due, -1 if empty.
+  int64_t ttn(int64_t now_ms);
+  // The deadline of the earliest pending element (due once now > it), or
+  // expiry::kNever when empty; 0 when one is already due.
+  int64_t next_due(int64_t now_ms);
+
+  size_t size() const { return by_id_.size(); }
+
+ private:
+  struct Element {
+    expiry::Timer timer;  // first: the index hands back &timer
+    Element* due_prev = nullptr;
+    Element* due_next = nullptr;
+    bool due = false;
+    std::string id;
+    std::string value;
+  };
+
+  struct ViewHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
+  // Moves every element found due at now_ms from the index to the due list.
+  void collect_due(int64_t now_ms);
+  void append_due(Element* e);
+  void unlink_due(Element* e);
+  // Takes e out of wherever it is and frees it; returns its value.
+  std::string remove(Element* e);
+
+  expiry::Index index_;
+  Element* due_head_ = nullptr;
+  Element* due_tail_ = nullptr;
+  size_t due_count_ = 0;
+  // Keys are views of the owned Element's id.
+  std::unordered_map<std::string_view, std::unique_ptr<Element>, ViewHash, std::equal_to<>> by_id_;
+};
+
+template <class F>
+size_t Dehydrator::poll(int64_t now_ms, size_t max, F&& fn) {
+  collect_due(now_ms);
+  size_t n = 0;
+  while (due_head_ && n < max) {
+    fn(remove(due_head_));
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace lawnkv::dehydrator

@@ -14,6 +14,7 @@
 #include "commands/table.hpp"
 #include "config/config.hpp"
 #include "core/clock.hpp"
+#include "dehydrator/blocking.hpp"
 #include "pubsub/notifier.hpp"
 #include "resp/writer.hpp"
 #include "store/keyspace.hpp"
@@ -44,6 +45,7 @@ struct ServerState {
   CommandTable commands;
   pubsub::Notifier notifier;
   pubsub::Hub* hub = nullptr;  // Pub/Sub channels; set by the server
+  dehydrator::BlockedPollers blocked;  // clients waiting in REDE.BPOLL
   ServerStats stats;
   std::map<uint64_t, Session*> sessions;  // connected clients by id
   uint64_t next_session_id = 1;

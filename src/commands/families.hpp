@@ -12,6 +12,8 @@ void register_string_commands(CommandTable& t);       // strings.cpp
 void register_key_commands(CommandTable& t);          // keys.cpp
 void register_expire_commands(CommandTable& t);       // expire.cpp
 void register_server_commands(CommandTable& t);       // server.cpp, info.cpp, ...
+void register_pubsub_commands(CommandTable& t);       // pubsub.cpp
+void register_dehydrate_commands(CommandTable& t);    // dehydrate.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -20,6 +22,8 @@ inline void register_all_commands(CommandTable& t) {
   register_key_commands(t);
   register_expire_commands(t);
   register_server_commands(t);
+  register_pubsub_commands(t);
+  register_dehydrate_commands(t);
 }
 
 }  // namespace lawnkv

@@ -31,6 +31,7 @@ class Session {
   // MULTI ... EXEC
   bool in_multi = false;
   bool multi_aborted = false;   // a command failed to queue: EXEC replies EXECABORT
+  bool in_exec = false;         // EXEC is running the queue (blocking commands don't block)
   std::vector<std::vector<std::string>> queued;
   store::Watcher watcher;
 
@@ -38,6 +39,9 @@ class Session {
   size_t subscribed_channels = 0;
   size_t subscribed_patterns = 0;
   bool subscribed() const { return subscribed_channels + subscribed_patterns > 0; }
+
+  // Blocked in REDE.BPOLL: no further request is read until unblocked.
+  bool blocked = false;
 
   // I/O facts for CLIENT LIST / CLIENT INFO.
   virtual std::string peer_address() const = 0;   // "127.0.0.1:52546"
@@ -52,6 +56,8 @@ class Session {
   virtual void deliver(std::string_view frame) = 0;
   // Closes the connection once pending output is written (CLIENT KILL).
   virtual void close_soon() = 0;
+  // The client was unblocked (its reply delivered): serve what it sent since.
+  virtual void resume() = 0;
 };
 
 }  // namespace lawnkv

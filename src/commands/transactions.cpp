@@ -61,11 +61,13 @@ void exec_command(Call& call) {
   end_transaction(call);
   call.reply.array(queued.size());
   std::vector<std::string_view> argv;
+  s.in_exec = true;
   for (const auto& cmd : queued) {
     argv.assign(cmd.begin(), cmd.end());
     const CommandSpec* spec = resolve_or_reply(call.server.commands, call.reply, argv);
     if (spec) run_command(call.server, s, call.reply, *spec, argv, call.now_ms);
   }
+  s.in_exec = false;
 }
 
 /* WATCH key [key ...] */

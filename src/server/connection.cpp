@@ -84,7 +84,7 @@ void Connection::process_input() {
   ServerState& st = server_.state();
   const resp::Limits limits = server_.limits();
   size_t start = 0;
-  while (!closing_ && !close_after_reply && !st.shutdown_requested) {
+  while (!closing_ && !close_after_reply && !blocked && !st.shutdown_requested) {
     const std::string_view pending = in_.view().substr(start);
     const resp::Status status = parser_.parse(pending, limits, authenticated);
     if (status == resp::Status::kPending) break;
@@ -199,6 +199,11 @@ void Connection::close_soon() {
   }
 }
 
+void Connection::resume() {
+  if (closing_) return;
+  if (in_.size() > 0) process_input();
+}
+
 void Connection::pause_reading() {
   if (!reading_) return;
   uv_read_stop(stream());
@@ -218,6 +223,7 @@ void Connection::close() {
   ServerState& st = server_.state();
   st.keyspace.watches().unwatch_all(watcher);
   if (st.hub) st.hub->unsubscribe_all(*this);
+  if (blocked) st.blocked.forget(*this);
   uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), on_close);
 }
 

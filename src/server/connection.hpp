@@ -43,6 +43,7 @@ class Connection final : public Session {
   size_t output_buffer_bytes() const override { return out_.size() + writing_.size(); }
   void deliver(std::string_view frame) override;
   void close_soon() override;
+  void resume() override;
 
  private:
   static constexpr size_t kPauseOutputBytes = 64 * 1024 * 1024;

@@ -1,5 +1,6 @@
 #include "server/expiry_cycle.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace lawnkv::server {
@@ -39,7 +40,9 @@ void ExpiryCycle::arm() {
     return;
   }
   uv_idle_stop(&idle_);
-  const int64_t next = state_.active_expire ? state_.keyspace.next_deadline() : expiry::kNever;
+  int64_t next = state_.active_expire ? state_.keyspace.next_deadline() : expiry::kNever;
+  if (!state_.blocked.empty())
+    next = std::min(next, state_.blocked.next_wakeup(state_.keyspace, state_.clock.now_ms()));
   if (next == expiry::kNever) {
     uv_timer_stop(&timer_);
     return;

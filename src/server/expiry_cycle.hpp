@@ -10,6 +10,10 @@
 // loop serves ready clients and comes straight back for the next chunk, so
 // mass expiry never stalls other clients for more than one budget. Lazy
 // expiry on access keeps replies right meanwhile.
+//
+// The same wake-up serves clients blocked in REDE.BPOLL: the timer is set for
+// the earlier of the next key deadline and the next element or timeout a
+// blocked client waits for (the server serves them before each poll).
 
 #include <uv.h>
 

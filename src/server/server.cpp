@@ -174,8 +174,10 @@ void Server::flush_pending() {
 
 void Server::on_prepare(uv_prepare_t* h) {
   auto* self = static_cast<Server*>(h->data);
+  ServerState& st = self->state_;
+  if (!st.blocked.empty()) st.blocked.serve(st.keyspace, st.clock.now_ms());
   self->flush_pending();
-  if (self->state_.shutdown_requested && !self->stopping_) self->shut_down();
+  if (st.shutdown_requested && !self->stopping_) self->shut_down();
   if (!self->stopping_) self->expiry_->arm();
 }
 

@@ -54,6 +54,8 @@ Timer* Wheel::pop_due_slow(int64_t now, size_t& moves_left) {
 }
 
 bool Wheel::run_cascade(size_t& moves_left) {
+  // The slot's list is walked from both ends at once: each end is a chain of
+  // dependent cache misses, and two chains overlap where one cannot.
   Timer* head = &slots_[cascade_code_];
   while (head->next != head) {
     if (moves_left == 0) return false;
@@ -61,9 +63,20 @@ bool Wheel::run_cascade(size_t& moves_left) {
     Timer* t = head->next;
     head->next = t->next;
     t->next->prev = head;
+    Timer* u = nullptr;
+    if (head->prev != head && moves_left > 0) {
+      --moves_left;
+      u = head->prev;
+      head->prev = u->prev;
+      u->prev->next = head;
+    }
     const Place p = place(cursor_, detail::wheel_key(t));
     assert(p.level < cascade_code_ / kSlots);
     link(t, p.level * kSlots + p.slot);
+    if (u != nullptr) {
+      const Place q = place(cursor_, detail::wheel_key(u));
+      link(u, q.level * kSlots + q.slot);
+    }
   }
   slot_emptied(cascade_code_);
   cascading_ = false;

@@ -127,8 +127,8 @@ class Wheel {
     occupied_[code >> kSlotBits] &= ~(uint64_t{1} << (code & 63));
   }
 
-  // Unlinks and returns the earliest Timer with key < now (ties: insertion
-  // order within the millisecond), or nullptr when none is due or when
+  // Unlinks and returns the earliest Timer with key < now (any order within
+  // one millisecond), or nullptr when none is due or when
   // cascading used up moves_left (then next_deadline() < now says so).
   // Advances the cursor toward now; never moves it back.
   Timer* pop_due(int64_t now, size_t& moves_left) {

@@ -10,6 +10,7 @@ namespace lawnkv {
 std::string client_line(const ServerState& server, const Session& s, int64_t now_ms) {
   std::string flags;
   if (s.subscribed()) flags += 'P';
+  if (s.blocked) flags += 'b';
   if (s.in_multi) flags += 'x';
   if (s.close_after_reply) flags += 'c';
   if (s.no_evict) flags += 'e';

@@ -58,6 +58,22 @@ TEST_CASE("dehydrator: POLL returns due elements in expiry order across TTLs") {
   CHECK(poll_all(d, t0 + 10000) == std::vector<std::string>{"X", "F1", "F2", "M", "S"});
 }
 
+TEST_CASE("dehydrator: elements of one TTL pushed in the same millisecond come out in push order") {
+  // The first arrivals of a TTL sit in the wheel (the TTL is not hot yet) and
+  // far-off deadlines cascade through several levels: order must survive both.
+  for (int64_t ttl : {5, 70, 5000, 400000}) {
+    CAPTURE(ttl);
+    Dehydrator d;
+    const int64_t t0 = 1'700'000'000'000;
+    std::vector<std::string> want;
+    for (int i = 0; i < 200; ++i) {
+      want.push_back("v" + std::to_string(i));
+      d.push("id" + std::to_string(i), want.back(), ttl, t0);
+    }
+    CHECK(poll_all(d, t0 + ttl + 1) == want);
+  }
+}
+
 TEST_CASE("dehydrator: XPOLL lists due ids without removing; XACK removes only due ones") {
   Dehydrator d;
   const int64_t t0 = 1'700'000'000'000;

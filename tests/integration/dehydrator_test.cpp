@@ -1,0 +1,215 @@
+// REDE.* against the running server: every row of the command table, the
+// faults of the ReDe module that lawnkv must not have, and REDE.BPOLL's
+// blocking, timeout, wake-up order and COUNT. Time moves with DEBUG
+// ADVANCE-TIME; nothing sleeps.
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <set>
+#include <string>
+
+#include "../support/poll_until.hpp"
+#include "../support/raw_client.hpp"
+#include "../support/resp_encode.hpp"
+#include "../support/server_process.hpp"
+#include "itest.hpp"
+
+namespace lawnkv::itest {
+namespace {
+
+using namespace std::chrono_literals;
+using test::encode_command;
+using test::RawClient;
+using test::ServerProcess;
+
+void advance(Client& c, long long ms) {
+  REQUIRE(c.call(Argv{"DEBUG", "ADVANCE-TIME", std::to_string(ms)}) == status("OK"));
+}
+
+// Waits until CLIENT LIST shows `n` clients blocked (flag b).
+bool blocked_clients(Client& c, size_t n) {
+  return test::poll_until(std::chrono::steady_clock::now() + 5s, [&] {
+    Reply list = c.call({"CLIENT", "LIST"});
+    size_t blocked = 0;
+    for (size_t pos = 0; (pos = list.text.find("flags=", pos)) != std::string::npos; ++pos) {
+      const size_t end = list.text.find(' ', pos);
+      if (list.text.substr(pos, end - pos).find('b') != std::string::npos) ++blocked;
+    }
+    return blocked == n;
+  });
+}
+
+TEST_CASE("REDE.PUSH, LOOK, PULL, UPDATE, TTN on one key") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  CHECK(c.wire({"REDE.TTN", "q"}) == "$-1\r\n");
+  CHECK(c.wire({"REDE.PUSH", "q", "5000", "hello", "id1"}) == "+OK\r\n");
+  CHECK(c.wire({"REDE.PUSH", "q", "10", "other", "id1"}) == "-ERROR: Element already dehydrating.\r\n");
+  CHECK(c.wire({"TYPE", "q"}) == "+dehy-type\r\n");
+  CHECK(c.wire({"REDE.LOOK", "q", "id1"}) == "$5\r\nhello\r\n");
+  CHECK(c.wire({"REDE.LOOK", "q", "nope"}) == "$-1\r\n");
+  CHECK(c.wire({"REDE.LOOK", "missing", "id1"}) == "$-1\r\n");
+  const long long ttn = c.integer({"REDE.TTN", "q"});
+  CHECK(ttn > 0);
+  CHECK(ttn <= 5001);
+  CHECK(c.wire({"REDE.UPDATE", "q", "id1", "world"}) == "$5\r\nhello\r\n");
+  CHECK(c.wire({"REDE.UPDATE", "q", "nope", "x"}) == "-ERROR: No Such Element.\r\n");
+  CHECK(c.wire({"REDE.UPDATE", "missing", "id1", "x"}) == "-ERROR: No Such dehydrator.\r\n");
+  CHECK(c.wire({"REDE.PULL", "q", "id1"}) == "$5\r\nworld\r\n");
+  CHECK(c.wire({"REDE.PULL", "q", "id1"}) == "$-1\r\n");
+  CHECK(c.wire({"REDE.PULL", "missing", "id1"}) == "$-1\r\n");
+  // An emptied dehydrator stays until DEL, as in ReDe.
+  CHECK(c.integer({"REDE.TTN", "q"}) == -1);
+  CHECK(c.integer({"EXISTS", "q"}) == 1);
+  CHECK(c.integer({"DEL", "q"}) == 1);
+  CHECK(c.wire({"REDE.TTN", "q"}) == "$-1\r\n");
+}
+
+TEST_CASE("REDE.POLL returns due elements in expiry order, never early") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  CHECK(c.wire({"REDE.POLL", "missing"}) == "*0\r\n");
+  REQUIRE(c.wire({"REDE.PUSH", "q", "3000", "c", "3"}) == "+OK\r\n");
+  REQUIRE(c.wire({"REDE.PUSH", "q", "1000", "a", "1"}) == "+OK\r\n");
+  REQUIRE(c.wire({"REDE.PUSH", "q", "2000", "b", "2"}) == "+OK\r\n");
+  CHECK(c.wire({"REDE.POLL", "q"}) == "*0\r\n");
+  advance(c, 2500);
+  CHECK(c.wire({"REDE.POLL", "q"}) == "*2\r\n$1\r\na\r\n$1\r\nb\r\n");
+  CHECK(c.wire({"REDE.POLL", "q"}) == "*0\r\n");
+  advance(c, 1000);
+  CHECK(c.wire({"REDE.POLL", "q"}) == "*1\r\n$1\r\nc\r\n");
+  CHECK(c.integer({"REDE.TTN", "q"}) == -1);
+}
+
+TEST_CASE("REDE.XPOLL lists due ids without removing; REDE.XACK takes due ones") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  CHECK(c.wire({"REDE.XPOLL", "missing"}) == "*0\r\n");
+  CHECK(c.wire({"REDE.XACK", "missing", "x"}) == "*0\r\n");
+  REQUIRE(c.wire({"REDE.PUSH", "q", "100", "A", "a"}) == "+OK\r\n");
+  REQUIRE(c.wire({"REDE.PUSH", "q", "200", "B", "b"}) == "+OK\r\n");
+  REQUIRE(c.wire({"REDE.PUSH", "q", "100000", "C", "c"}) == "+OK\r\n");
+  advance(c, 1000);
+  CHECK(c.wire({"REDE.XPOLL", "q"}) == "*2\r\n$1\r\na\r\n$1\r\nb\r\n");
+  CHECK(c.wire({"REDE.XPOLL", "q"}) == "*2\r\n$1\r\na\r\n$1\r\nb\r\n");
+  CHECK(c.integer({"REDE.TTN", "q"}) == 0);
+  CHECK(c.wire({"REDE.XACK", "q", "a", "c", "zz"}) == "*3\r\n$1\r\nA\r\n$-1\r\n$-1\r\n");
+  CHECK(c.wire({"REDE.XPOLL", "q"}) == "*1\r\n$1\r\nb\r\n");
+  CHECK(c.wire({"REDE.LOOK", "q", "b"}) == "$1\r\nB\r\n");  // due, not yet polled
+}
+
+TEST_CASE("REDE.GIDPUSH generates unique 31-character ids of [0-9A-Z]") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  std::set<std::string> ids;
+  for (int i = 0; i < 1000; ++i) {
+    Reply r = c.call({"REDE.GIDPUSH", "q", "100000", "v"});
+    REQUIRE(r.type == '$');
+    REQUIRE(r.text.size() == 31);
+    for (char ch : r.text) CHECK(((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z')));
+    ids.insert(r.text);
+  }
+  CHECK(ids.size() == 1000);
+  CHECK(c.wire({"REDE.LOOK", "q", *ids.begin()}) == "$1\r\nv\r\n");
+}
+
+TEST_CASE("ReDe's faults are not lawnkv's: bad TTLs, wrong types, 64-bit TTLs, binary ids") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  // A non-integer or negative TTL is an error and creates no key.
+  CHECK(c.wire({"REDE.PUSH", "q", "abc", "v", "id"}) == "-ERR value is not an integer or out of range\r\n");
+  CHECK(c.wire({"REDE.PUSH", "q", "-5", "v", "id"}) == "-ERR TTL must not be negative\r\n");
+  CHECK(c.wire({"REDE.GIDPUSH", "q", "1.5", "v"}) == "-ERR value is not an integer or out of range\r\n");
+  CHECK(c.integer({"EXISTS", "q"}) == 0);
+  // PUSH on a string key: one WRONGTYPE reply, the server stays up.
+  REQUIRE(c.wire({"SET", "s", "x"}) == "+OK\r\n");
+  const std::string wrongtype = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
+  CHECK(c.wire({"REDE.PUSH", "s", "10", "v", "id"}) == wrongtype);
+  CHECK(c.wire({"REDE.POLL", "s"}) == wrongtype);
+  CHECK(c.wire({"REDE.TTN", "s"}) == wrongtype);
+  REQUIRE(c.wire({"REDE.PUSH", "q", "10", "v", "id"}) == "+OK\r\n");
+  CHECK(c.wire({"GET", "q"}) == wrongtype);
+  CHECK(c.wire({"APPEND", "q", "x"}) == wrongtype);
+  // A TTL past 2^32 ms is kept whole.
+  const long long big = (1LL << 33);
+  REQUIRE(c.call(Argv{"REDE.PUSH", "big", std::to_string(big), "v", "id"}) == status("OK"));
+  const long long ttn = c.integer({"REDE.TTN", "big"});
+  CHECK(ttn > big - 60000);
+  CHECK(ttn <= big + 1);
+  // Ids are binary-safe: "a\0b" and "a" are different ids.
+  REQUIRE(c.call(Argv{"REDE.PUSH", "bin", "10", "first", std::string("a\0b", 3)}) == status("OK"));
+  CHECK(c.call(Argv{"REDE.PUSH", "bin", "10", "second", "a"}) == status("OK"));
+  CHECK(c.call(Argv{"REDE.LOOK", "bin", std::string("a\0b", 3)}) == bulk("first"));
+  // RENAME and EXPIRE treat it as any key.
+  REQUIRE(c.wire({"RENAME", "bin", "bin2"}) == "+OK\r\n");
+  CHECK(c.wire({"REDE.LOOK", "bin2", "a"}) == "$6\r\nsecond\r\n");
+  CHECK(c.integer({"EXPIRE", "bin2", "100"}) == 1);
+  CHECK(c.integer({"TTL", "bin2"}) == 100);
+}
+
+TEST_CASE("REDE.BPOLL blocks until an element is due, then replies like POLL") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  REQUIRE(c.wire({"REDE.PUSH", "q", "1000", "due-soon", "a"}) == "+OK\r\n");
+  RawClient waiter(server.port());
+  waiter.send(encode_command({"REDE.BPOLL", "q", "0"}));
+  REQUIRE(blocked_clients(c, 1));
+  advance(c, 1001);
+  CHECK(waiter.read_reply() == "*1\r\n$8\r\ndue-soon\r\n");
+  // The unblocked client is served again at once.
+  CHECK(waiter.call({"PING"}) == "+PONG\r\n");
+  // Something due already: no blocking at all.
+  REQUIRE(c.wire({"REDE.PUSH", "q", "0", "now", "b"}) == "+OK\r\n");
+  advance(c, 1);
+  CHECK(waiter.call({"REDE.BPOLL", "q", "5"}) == "*1\r\n$3\r\nnow\r\n");
+}
+
+TEST_CASE("REDE.BPOLL times out with a nil reply; decimals allowed; bad timeouts refused") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  CHECK(c.wire({"REDE.BPOLL", "q", "abc"}) == "-ERR timeout is not a float or out of range\r\n");
+  CHECK(c.wire({"REDE.BPOLL", "q", "-1"}) == "-ERR timeout is negative\r\n");
+  CHECK(c.wire({"REDE.BPOLL", "q", "1", "COUNT", "0"}) == "-ERR COUNT must be positive\r\n");
+  CHECK(c.wire({"REDE.BPOLL", "q", "1", "LIMIT", "3"}) == "-ERR syntax error\r\n");
+  RawClient waiter(server.port());
+  waiter.send(encode_command({"REDE.BPOLL", "q", "0.5"}));
+  REQUIRE(blocked_clients(c, 1));
+  advance(c, 499);
+  CHECK(blocked_clients(c, 1));
+  advance(c, 2);
+  CHECK(waiter.read_reply() == "*-1\r\n");
+  CHECK(blocked_clients(c, 0));
+}
+
+TEST_CASE("REDE.BPOLL serves blocked clients in the order they blocked, COUNT caps a reply") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  RawClient first(server.port());
+  RawClient second(server.port());
+  first.send(encode_command({"REDE.BPOLL", "q", "0", "COUNT", "2"}));
+  REQUIRE(blocked_clients(c, 1));
+  second.send(encode_command({"REDE.BPOLL", "q", "0"}));
+  REQUIRE(blocked_clients(c, 2));
+  for (const char* id : {"1", "2", "3"}) REQUIRE(c.call(Argv{"REDE.PUSH", "q", "100", std::string("e") + id, id}) == status("OK"));
+  advance(c, 101);
+  CHECK(first.read_reply() == "*2\r\n$2\r\ne1\r\n$2\r\ne2\r\n");
+  CHECK(second.read_reply() == "*1\r\n$2\r\ne3\r\n");
+}
+
+TEST_CASE("a client that disconnects while blocked is forgotten") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  {
+    RawClient gone(server.port());
+    gone.send(encode_command({"REDE.BPOLL", "q", "0"}));
+    REQUIRE(blocked_clients(c, 1));
+  }
+  REQUIRE(test::poll_until(std::chrono::steady_clock::now() + 5s, [&] { return client_count(c) == 1; }));
+  REQUIRE(c.wire({"REDE.PUSH", "q", "1", "x", "1"}) == "+OK\r\n");
+  advance(c, 10);
+  CHECK(c.wire({"REDE.POLL", "q"}) == "*1\r\n$1\r\nx\r\n");
+}
+
+}  // namespace
+}  // namespace lawnkv::itest

@@ -31,7 +31,9 @@
 //   kErrTooBigInline             no '\n' in the first max_inline_len+1 bytes
 //   kErrUnbalancedQuotes         split_args refused the inline line
 // The "too big" checks look at all unconsumed input, as Redis's querybuf does:
-// they fire only when that much has arrived without the line end.
+// they fire only when that much has arrived without the line end (or with a
+// NUL hiding it), so a longer line whose end comes in the same read passes,
+// as it does in Redis.
 //
 // Cost: resumable. After kPending the parser keeps where it stopped (the
 // bulks read so far, how far it searched for a line end), so input arriving

@@ -1,0 +1,305 @@
+// COMMAND [COUNT | LIST | INFO | DOCS | GETKEYS | HELP]: the command table
+// as Redis 7.0 describes it. redis-cli sends COMMAND DOCS when it starts, to
+// build its help and hints.
+//
+// An INFO row: name, arity, flags, first key, last key, key step, ACL
+// categories, tips, key specs, subcommands (rows too). Key specs are
+// simplified: lawnkv's commands all find their keys by position, so each
+// spec is an index begin_search with a range find_keys, derived from the
+// row's key positions; their flags come from command_docs.cpp (or, for a
+// command missing there, from readonly / write). Lists come in table order
+// (alphabetical, subcommands after their parent) where Redis's follow its
+// hash table.
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "commands/errors.hpp"
+#include "commands/server_family.hpp"
+#include "core/glob.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+struct FlagName {
+  uint32_t flag;
+  std::string_view name;
+};
+// In the order Redis 7.0 lists them (sentinel and protected are not shown).
+constexpr FlagName kFlagNames[] = {
+    {kWrite, "write"},           {kReadonly, "readonly"},          {kDenyOom, "denyoom"},
+    {kAdmin, "admin"},           {kPubsub, "pubsub"},              {kNoscript, "noscript"},
+    {kBlocking, "blocking"},     {kLoading, "loading"},            {kStale, "stale"},
+    {kSkipMonitor, "skip_monitor"}, {kSkipSlowlog, "skip_slowlog"}, {kFast, "fast"},
+    {kNoAuth, "no_auth"},        {kMayReplicate, "may_replicate"}, {kNoMandatoryKeys, "no_mandatory_keys"},
+    {kNoAsyncLoading, "no_async_loading"}, {kNoMulti, "no_multi"}, {kMovableKeys, "movablekeys"},
+    {kAllowBusy, "allow_busy"},
+};
+
+// ACL categories in the order Redis 7.0 lists them.
+constexpr std::string_view kCategoryOrder[] = {
+    "@keyspace", "@read",     "@write", "@set",   "@sortedset",  "@list",       "@hash",
+    "@string",   "@bitmap",   "@hyperloglog", "@geo", "@stream", "@pubsub",     "@admin",
+    "@fast",     "@slow",     "@blocking",    "@dangerous", "@connection", "@transaction", "@scripting",
+};
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  while (!s.empty()) {
+    const size_t at = s.find(sep);
+    if (at != 0) out.push_back(s.substr(0, at));
+    if (at == std::string_view::npos) break;
+    s.remove_prefix(at + 1);
+  }
+  return out;
+}
+
+std::vector<std::string_view> categories(const CommandSpec& c) {
+  const std::vector<std::string_view> given = split(c.acl_categories, ' ');
+  std::vector<std::string_view> out;
+  for (std::string_view known : kCategoryOrder)
+    for (std::string_view g : given)
+      if (g == known) out.push_back(known);
+  for (std::string_view g : given)  // any Redis does not know, last
+    if (std::find(std::begin(kCategoryOrder), std::end(kCategoryOrder), g) == std::end(kCategoryOrder))
+      out.push_back(g);
+  return out;
+}
+
+// The command (or "parent|sub" subcommand) named name, any case; nullptr if
+// there is none (Redis's lookupCommandBySds).
+const CommandSpec* find_by_fullname(const CommandTable& t, std::string_view name) {
+  const size_t bar = name.find('|');
+  const CommandSpec* c = t.find(name.substr(0, bar));
+  if (!c || bar == std::string_view::npos) return c;
+  const std::string_view sub = name.substr(bar + 1);
+  if (sub.find('|') != std::string_view::npos) return nullptr;
+  return c->subcommand(to_lower(sub));
+}
+
+// The key positions of a row, one spec each, as (index, lastkey, keystep).
+struct KeySpec {
+  int index, lastkey, keystep;
+};
+std::vector<KeySpec> key_specs(const CommandSpec& c) {
+  if (c.first_key <= 0) return {};
+  if (c.last_key < 0 || c.last_key == c.first_key)
+    return {{c.first_key, c.last_key < 0 ? c.last_key : 0, c.key_step}};
+  std::vector<KeySpec> out;
+  for (int pos = c.first_key; pos <= c.last_key; pos += c.key_step > 0 ? c.key_step : 1) out.push_back({pos, 0, 1});
+  return out;
+}
+
+void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags) {
+  auto& r = call.reply;
+  const std::vector<std::string_view> names = split(flags, ' ');
+  r.map(3);
+  r.bulk("flags");
+  r.set(names.size());
+  for (std::string_view f : names) r.simple(f);
+  r.bulk("begin_search");
+  r.map(2);
+  r.bulk("type");
+  r.bulk("index");
+  r.bulk("spec");
+  r.map(1);
+  r.bulk("index");
+  r.integer(ks.index);
+  r.bulk("find_keys");
+  r.map(2);
+  r.bulk("type");
+  r.bulk("range");
+  r.bulk("spec");
+  r.map(3);
+  r.bulk("lastkey");
+  r.integer(ks.lastkey);
+  r.bulk("keystep");
+  r.integer(ks.keystep);
+  r.bulk("limit");
+  r.integer(0);
+}
+
+// One COMMAND INFO row; null for an unknown command.
+void reply_info(Call& call, const CommandSpec* c) {
+  auto& r = call.reply;
+  if (!c) return r.null();
+  const CommandMeta* meta = command_meta(c->name);
+  r.array(10);
+  r.bulk(c->name);
+  r.integer(c->arity);
+  size_t nflags = 0;
+  for (const auto& f : kFlagNames) nflags += c->has(f.flag);
+  r.set(nflags);
+  for (const auto& f : kFlagNames)
+    if (c->has(f.flag)) r.simple(f.name);
+  r.integer(c->first_key);
+  r.integer(c->last_key);
+  r.integer(c->key_step);
+  const auto cats = categories(*c);
+  r.set(cats.size());
+  for (std::string_view cat : cats) r.simple(cat);
+  const auto tips = split(meta ? meta->tips : std::string_view{}, ' ');
+  r.set(tips.size());
+  for (std::string_view tip : tips) r.bulk(tip);
+  const auto specs = key_specs(*c);
+  const auto flags = split(meta ? meta->key_flags : std::string_view{}, ';');
+  const std::string_view derived = c->has(kWrite) ? "RW update" : c->has(kReadonly) ? "RO access" : "RO";
+  r.set(specs.size());
+  for (size_t i = 0; i < specs.size(); ++i) reply_key_spec(call, specs[i], i < flags.size() ? flags[i] : derived);
+  if (c->subcommands.empty()) return r.set(0);
+  r.array(c->subcommands.size());
+  for (const CommandSpec& sub : c->subcommands) reply_info(call, &sub);
+}
+
+// The group of a command missing from command_docs.cpp, from its categories.
+std::string_view derived_group(const CommandSpec& c) {
+  static constexpr std::pair<std::string_view, std::string_view> kGroups[] = {
+      {"@string", "string"}, {"@keyspace", "generic"}, {"@connection", "connection"},
+      {"@pubsub", "pubsub"}, {"@transaction", "transactions"}};
+  for (const auto& [cat, group] : kGroups)
+    if (c.acl_categories.find(cat) != std::string::npos) return group;
+  return "server";
+}
+
+// One COMMAND DOCS entry: summary, since, group, complexity, subcommands.
+void reply_docs(Call& call, const CommandSpec& c) {
+  auto& r = call.reply;
+  const CommandMeta* meta = command_meta(c.name);
+  r.map(4 + (c.subcommands.empty() ? 0 : 1));
+  r.bulk("summary");
+  r.bulk(meta ? meta->summary : "A lawnkv command");
+  r.bulk("since");
+  r.bulk(meta ? meta->since : config::kLawnkvVersion);
+  r.bulk("group");
+  r.bulk(meta ? meta->group : derived_group(c));
+  r.bulk("complexity");
+  r.bulk(meta ? meta->complexity : "O(1)");
+  if (c.subcommands.empty()) return;
+  r.bulk("subcommands");
+  r.map(c.subcommands.size());
+  for (const CommandSpec& sub : c.subcommands) {
+    r.bulk(sub.name);
+    reply_docs(call, sub);
+  }
+}
+
+/* COMMAND */
+void command_command(Call& call) {
+  const auto& all = call.server.commands.all();
+  call.reply.array(all.size());
+  for (const auto& [name, c] : all) reply_info(call, &c);
+}
+
+/* COMMAND COUNT */
+void command_count_command(Call& call) { call.reply.integer(static_cast<int64_t>(call.server.commands.all().size())); }
+
+/* COMMAND INFO [command-name ...] */
+void command_info_command(Call& call) {
+  if (call.argv.size() == 2) return command_command(call);
+  call.reply.array(call.argv.size() - 2);
+  for (size_t i = 2; i < call.argv.size(); ++i) reply_info(call, find_by_fullname(call.server.commands, call.argv[i]));
+}
+
+/* COMMAND DOCS [command-name ...]
+ * Unknown names are left out. */
+void command_docs_command(Call& call) {
+  std::vector<const CommandSpec*> found;
+  if (call.argv.size() == 2) {
+    for (const auto& [name, c] : call.server.commands.all()) found.push_back(&c);
+  } else {
+    for (size_t i = 2; i < call.argv.size(); ++i)
+      if (const CommandSpec* c = find_by_fullname(call.server.commands, call.argv[i])) found.push_back(c);
+  }
+  call.reply.map(found.size());
+  for (const CommandSpec* c : found) {
+    call.reply.bulk(c->name);
+    reply_docs(call, *c);
+  }
+}
+
+/* COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern] */
+void command_list_command(Call& call) {
+  enum { kNone, kModule, kAclCat, kPattern } filter = kNone;
+  std::string_view arg;
+  for (size_t i = 2; i < call.argv.size(); i += 3) {
+    // Redis takes one FILTERBY, as the last three arguments.
+    if (!iequals(call.argv[i], "filterby") || call.argv.size() - 1 - i != 2) return call.error(err::kSyntax);
+    const std::string_view type = call.argv[i + 1];
+    if (iequals(type, "module")) filter = kModule;
+    else if (iequals(type, "aclcat")) filter = kAclCat;
+    else if (iequals(type, "pattern")) filter = kPattern;
+    else return call.error(err::kSyntax);
+    arg = call.argv[i + 2];
+  }
+  const std::string category = "@" + to_lower(arg);
+  auto keep = [&](const CommandSpec& c) {
+    switch (filter) {
+      case kNone: return true;
+      case kModule: return false;  // lawnkv loads no modules
+      case kAclCat:
+        for (std::string_view cat : split(c.acl_categories, ' '))
+          if (cat == category) return true;
+        return false;
+      case kPattern: return glob_match(arg, c.name, true);
+    }
+    return false;
+  };
+  std::vector<std::string_view> names;
+  for (const auto& [name, c] : call.server.commands.all()) {
+    if (keep(c)) names.push_back(c.name);
+    for (const CommandSpec& sub : c.subcommands)
+      if (keep(sub)) names.push_back(sub.name);
+  }
+  call.reply.array_of_bulks(names);
+}
+
+/* COMMAND GETKEYS command [arg ...] */
+void command_getkeys_command(Call& call) {
+  const auto args = call.argv.subspan(2);
+  const CommandSpec* c = call.server.commands.find(args[0]);
+  if (c && !c->subcommands.empty() && args.size() >= 2) c = c->subcommand(to_lower(args[1]));
+  if (!c) return call.error("ERR Invalid command specified");
+  if (c->first_key <= 0) return call.error("ERR The command has no key arguments");
+  const long argc = static_cast<long>(args.size());
+  if ((c->arity > 0 && c->arity != argc) || argc < -c->arity)
+    return call.error("ERR Invalid number of arguments specified for command");
+  const long last = c->last_key < 0 ? argc + c->last_key : c->last_key;
+  std::vector<std::string_view> keys;
+  for (long pos = c->first_key; pos <= last && pos < argc; pos += c->key_step > 0 ? c->key_step : 1)
+    keys.push_back(args[static_cast<size_t>(pos)]);
+  if (keys.empty() && !c->has(kNoMandatoryKeys)) return call.error("ERR Invalid arguments specified for command");
+  call.reply.array_of_bulks(keys);
+}
+
+/* COMMAND HELP */
+void command_help_command(Call& call) {
+  reply_help(call, "COMMAND",
+             {"(no subcommand)", "    Return details about all commands.", "COUNT",
+              "    Return the total number of commands in this server.", "LIST",
+              "    Return a list of all commands in this server.", "INFO [<command-name> ...]",
+              "    Return details about the given commands, or about all of them.", "DOCS [<command-name> ...]",
+              "    Return documentation details about the given commands, or about all of them.",
+              "GETKEYS <full-command>", "    Return the keys from a full command."});
+}
+
+}  // namespace
+
+void register_command_command(CommandTable& t) {
+  constexpr uint32_t kMeta = kLoading | kStale;
+  const std::string acl = "@slow @connection";
+  CommandSpec command = server_row("command", -1, kMeta, command_command, acl);
+  command.subcommands = {
+      server_row("command|count", 2, kMeta, command_count_command, acl),
+      server_row("command|docs", -2, kMeta, command_docs_command, acl),
+      server_row("command|getkeys", -4, kMeta, command_getkeys_command, acl),
+      server_row("command|help", 2, kMeta, command_help_command, acl),
+      server_row("command|info", -2, kMeta, command_info_command, acl),
+      server_row("command|list", -2, kMeta, command_list_command, acl),
+  };
+  t.add(std::move(command));
+}
+
+}  // namespace lawnkv

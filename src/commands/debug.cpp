@@ -1,0 +1,116 @@
+// DEBUG: test hooks, refused unless enable-debug-command allows them (yes,
+// or local for loopback clients), with Redis 7.0's refusal text.
+//
+//   DEBUG SLEEP seconds           blocks the whole server, as Redis
+//   DEBUG SET-ACTIVE-EXPIRE 0|1   turns the expiry engine off / on, so a test
+//                                 can watch lazy expiry alone
+//   DEBUG ADVANCE-TIME ms         lawnkv's: moves the server clock by ms
+//                                 (negative: back), so expiry tests need not
+//                                 sleep
+//   DEBUG OBJECT key              a line about the key's value
+//   DEBUG HELP
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "commands/args.hpp"
+#include "commands/errors.hpp"
+#include "commands/lookup.hpp"
+#include "commands/server_family.hpp"
+#include "core/numbers.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+constexpr std::string_view kDebugRefused =
+    "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you can run it "
+    "from a local connection, otherwise you need to set this option in the configuration file, and then "
+    "restart the server.";
+
+bool is_local(const Session& s) {
+  const std::string peer = s.peer_address();
+  return peer.rfind("127.", 0) == 0 || peer.rfind("[::1]", 0) == 0 || peer.rfind("::1", 0) == 0;
+}
+
+// Redis's allowProtectedAction for enable-debug-command.
+bool debug_allowed(const Call& call) {
+  const std::string& mode = call.cfg().enable_debug_command;
+  return mode == "yes" || (mode == "local" && is_local(call.session));
+}
+
+// The encoding Redis would give a string value.
+std::string_view string_encoding(const std::string& s) {
+  long long n;
+  if (s.size() <= 20 && string_to_ll(s, &n)) return "int";
+  return s.size() <= 44 ? "embstr" : "raw";
+}
+
+void debug_help(Call& call) {
+  reply_help(call, "DEBUG",
+             {"ADVANCE-TIME <milliseconds>",
+              "    lawnkv: move the server clock by <milliseconds> (negative moves it back).",
+              "OBJECT <key>", "    Show low level info about the key and its value.", "SET-ACTIVE-EXPIRE <0|1>",
+              "    Turn the expiry engine off or on; keys then expire only when accessed.", "SLEEP <seconds>",
+              "    Stop the server for <seconds> (a decimal number)."});
+}
+
+/* DEBUG SLEEP seconds */
+void debug_sleep(Call& call) {
+  // strtod as Redis: a text that is not a number sleeps 0 seconds.
+  const double seconds = std::strtod(std::string(call.argv[2]).c_str(), nullptr);
+  if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  call.reply.simple("OK");
+}
+
+/* DEBUG SET-ACTIVE-EXPIRE 0|1 */
+void debug_set_active_expire(Call& call) {
+  call.server.active_expire = std::atoi(std::string(call.argv[2]).c_str()) != 0;
+  call.reply.simple("OK");
+}
+
+/* DEBUG ADVANCE-TIME milliseconds */
+void debug_advance_time(Call& call) {
+  long long ms;
+  if (!integer_or_reply(call, call.argv[2], &ms)) return;
+  call.server.clock.advance_ms(ms);
+  call.reply.simple("OK");
+}
+
+/* DEBUG OBJECT key */
+void debug_object(Call& call) {
+  const store::Entry* e = lookup_write(call, call.argv[2]);
+  if (!e) return call.error(err::kNoSuchKey);
+  const bool is_string = e->type == store::Type::kString;
+  char buf[256];
+  std::snprintf(buf, sizeof(buf), "Value at:%p refcount:1 encoding:%s serializedlength:%zu lru:0 lru_seconds_idle:0",
+                static_cast<const void*>(e), is_string ? std::string(string_encoding(e->str)).c_str() : "dehydrator",
+                is_string ? e->str.size() : static_cast<size_t>(e->obj ? e->obj->memory_bytes() : 0));
+  call.reply.simple(buf);
+}
+
+/* DEBUG subcommand [argument ...] */
+void debug_command(Call& call) {
+  if (!debug_allowed(call)) return call.error(kDebugRefused);
+  const std::string_view sub = call.argv[1];
+  const size_t argc = call.argv.size();
+  if (iequals(sub, "help") && argc == 2) return debug_help(call);
+  if (iequals(sub, "sleep") && argc == 3) return debug_sleep(call);
+  if (iequals(sub, "set-active-expire") && argc == 3) return debug_set_active_expire(call);
+  if (iequals(sub, "advance-time") && argc == 3) return debug_advance_time(call);
+  if (iequals(sub, "object") && argc == 3) return debug_object(call);
+  call.error("ERR unknown subcommand or wrong number of arguments for '" + std::string(sub) +
+             "'. Try DEBUG HELP.");
+}
+
+}  // namespace
+
+void register_debug_command(CommandTable& t) {
+  t.add(server_row("debug", -2, kAdmin | kNoscript | kLoading | kStale | kProtected, debug_command,
+                   "@admin @slow @dangerous"));
+}
+
+}  // namespace lawnkv

@@ -1,0 +1,124 @@
+// MEMORY USAGE, STATS, PURGE, HELP, and the memory figures INFO shares.
+//
+// lawnkv uses the system allocator, so sizes are malloc's (mallinfo2) and a
+// key's usage is what its entry holds: the Entry, the key and value bytes
+// kept outside it, and its slot in the dictionary. Redis reports jemalloc's
+// size classes instead, so the numbers differ from redis-server's.
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "commands/args.hpp"
+#include "commands/errors.hpp"
+#include "commands/lookup.hpp"
+#include "commands/server_family.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+// Bytes a string holds outside itself (none while it fits the short-string
+// buffer).
+uint64_t heap_bytes(const std::string& s) {
+  return s.capacity() > std::string().capacity() ? s.capacity() + 1 : 0;
+}
+
+/* MEMORY USAGE key [SAMPLES count]
+ * SAMPLES is checked as Redis checks it; lawnkv measures every value whole.
+ * A key past its deadline is gone (null), as for every other command. */
+void memory_usage_command(Call& call) {
+  for (size_t j = 3; j < call.argv.size(); ++j) {
+    if (iequals(call.argv[j], "samples") && j + 1 < call.argv.size()) {
+      long long samples;
+      if (!integer_or_reply(call, call.argv[j + 1], &samples)) return;
+      if (samples < 0) return call.error(err::kSyntax);
+      ++j;
+    } else {
+      return call.error(err::kSyntax);
+    }
+  }
+  const store::Entry* e = lookup_write(call, call.argv[2]);
+  if (!e) return call.reply.null();
+  call.reply.integer(static_cast<int64_t>(entry_bytes(*e)));
+}
+
+/* MEMORY STATS */
+void memory_stats_command(Call& call) {
+  const uint64_t allocated = allocated_bytes();
+  const uint64_t rss = resident_bytes();
+  const uint64_t keys = call.server.keyspace.total_keys();
+  uint64_t clients = 0, index = 0;
+  for (const auto& [id, s] : call.server.sessions) clients += s->query_buffer_bytes() + s->output_buffer_bytes();
+  for (int db = 0; db < call.server.keyspace.databases(); ++db)
+    index += call.server.keyspace.db(db).index_memory_bytes();
+  auto& r = call.reply;
+  r.map(8);
+  r.bulk("total.allocated");
+  r.integer(static_cast<int64_t>(allocated));
+  r.bulk("clients.normal");
+  r.integer(static_cast<int64_t>(clients));
+  r.bulk("keys.count");
+  r.integer(static_cast<int64_t>(keys));
+  r.bulk("keys.bytes-per-key");
+  r.integer(static_cast<int64_t>(keys ? allocated / keys : 0));
+  r.bulk("expiry-index.bytes");
+  r.integer(static_cast<int64_t>(index));
+  r.bulk("rss.bytes");
+  r.integer(static_cast<int64_t>(rss));
+  r.bulk("fragmentation");
+  r.dbl(allocated ? static_cast<double>(rss) / static_cast<double>(allocated) : 0);
+  r.bulk("fragmentation.bytes");
+  r.integer(static_cast<int64_t>(rss) - static_cast<int64_t>(allocated));
+}
+
+/* MEMORY PURGE */
+void memory_purge_command(Call& call) {
+  malloc_trim(0);
+  call.reply.simple("OK");
+}
+
+/* MEMORY HELP */
+void memory_help_command(Call& call) {
+  reply_help(call, "MEMORY",
+             {"PURGE", "    Return free memory held by the allocator to the system.", "STATS",
+              "    Return a map of memory figures of the server.", "USAGE <key> [SAMPLES <count>]",
+              "    Return the bytes <key> and its value take (SAMPLES is accepted; values are measured whole)."});
+}
+
+}  // namespace
+
+uint64_t allocated_bytes() {
+  const struct mallinfo2 mi = mallinfo2();
+  return mi.uordblks + mi.hblkhd;
+}
+
+uint64_t resident_bytes() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%lu %lu", &size, &resident);
+  std::fclose(f);
+  return n == 2 ? resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+uint64_t entry_bytes(const store::Entry& e) {
+  uint64_t n = sizeof(store::Entry) + sizeof(store::Entry*) + heap_bytes(e.key);
+  if (e.type == store::Type::kString) n += heap_bytes(e.str);
+  else if (e.obj) n += e.obj->memory_bytes();
+  return n;
+}
+
+void register_memory_command(CommandTable& t) {
+  CommandSpec memory = server_row("memory", -2, 0, nullptr, "@slow");
+  memory.subcommands = {
+      server_row("memory|usage", -3, kReadonly, memory_usage_command, "@read @slow", 2, 2, 1),
+      server_row("memory|stats", 2, 0, memory_stats_command, "@slow"),
+      server_row("memory|purge", 2, 0, memory_purge_command, "@slow"),
+      server_row("memory|help", 2, kLoading | kStale, memory_help_command, "@slow"),
+  };
+  t.add(std::move(memory));
+}
+
+}  // namespace lawnkv

@@ -1,0 +1,147 @@
+// Server commands over the whole keyspace or process: DBSIZE, FLUSHDB,
+// FLUSHALL, TIME, LASTSAVE, SAVE, BGSAVE, SHUTDOWN. The family's other
+// commands live one per file (info.cpp, config_command.cpp,
+// command_command.cpp, debug.cpp, memory.cpp); register_server_commands
+// gathers them.
+//
+// lawnkv keeps no files: LASTSAVE reports the start-up time (as Redis does
+// before its first save), SAVE and BGSAVE reply an error saying nothing is
+// saved, and SHUTDOWN SAVE stops like SHUTDOWN NOSAVE.
+
+#include <cstdio>
+
+#include "commands/errors.hpp"
+#include "commands/families.hpp"
+#include "commands/server_family.hpp"
+#include "core/numbers.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+constexpr std::string_view kNoFiles = "ERR lawnkv keeps no files: there is nothing to save";
+constexpr std::string_view kNoShutdownInProgress = "ERR No shutdown in progress.";
+
+// FLUSHDB / FLUSHALL take nothing, SYNC or ASYNC (both flush at once here).
+bool flush_mode_ok_or_reply(Call& call) {
+  if (call.argv.size() == 1) return true;
+  if (call.argv.size() == 2 && (iequals(call.argv[1], "sync") || iequals(call.argv[1], "async"))) return true;
+  call.error(err::kSyntax);
+  return false;
+}
+
+// Empties db. WATCHers of a key alive in it see it change (Redis's
+// touchAllWatchedKeysInDb); keys already expired are not a change.
+void op_flush_db(ServerState& server, int db, int64_t now_ms) {
+  store::Db& d = server.keyspace.db(db);
+  server.keyspace.watches().touch_db(db, [&](std::string_view key) { return d.contains_live(key, now_ms); });
+  d.clear();
+}
+
+/* DBSIZE */
+void dbsize_command(Call& call) { call.reply.integer(static_cast<int64_t>(call.db().size())); }
+
+/* FLUSHDB [ASYNC | SYNC] */
+void flushdb_command(Call& call) {
+  if (!flush_mode_ok_or_reply(call)) return;
+  op_flush_db(call.server, call.session.db, call.now_ms);
+  call.reply.simple("OK");
+}
+
+/* FLUSHALL [ASYNC | SYNC] */
+void flushall_command(Call& call) {
+  if (!flush_mode_ok_or_reply(call)) return;
+  for (int db = 0; db < call.server.keyspace.databases(); ++db) op_flush_db(call.server, db, call.now_ms);
+  call.reply.simple("OK");
+}
+
+/* TIME */
+void time_command(Call& call) {
+  const int64_t us = call.server.clock.now_us();
+  call.reply.array(2);
+  call.reply.bulk(ll_to_string(us / 1000000));
+  call.reply.bulk(ll_to_string(us % 1000000));
+}
+
+/* LASTSAVE */
+void lastsave_command(Call& call) { call.reply.integer(call.server.start_ms / 1000); }
+
+/* SAVE */
+void save_command(Call& call) { call.error(kNoFiles); }
+
+/* BGSAVE [SCHEDULE] */
+void bgsave_command(Call& call) {
+  if (call.argv.size() > 2 || (call.argv.size() == 2 && !iequals(call.argv[1], "schedule"))) {
+    call.error(err::kSyntax);
+    return;
+  }
+  call.error(kNoFiles);
+}
+
+/* SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT]
+ * On success nothing is replied: the server stops and closes the
+ * connection, as redis-server does. */
+void shutdown_command(Call& call) {
+  bool nosave = false, save = false, other = false, abort = false;
+  for (size_t i = 1; i < call.argv.size(); ++i) {
+    const std::string_view a = call.argv[i];
+    if (iequals(a, "nosave")) nosave = true;
+    else if (iequals(a, "save")) save = true;
+    else if (iequals(a, "now") || iequals(a, "force")) other = true;
+    else if (iequals(a, "abort")) abort = true;
+    else return call.error(err::kSyntax);
+  }
+  if ((abort && (nosave || save || other)) || (nosave && save)) return call.error(err::kSyntax);
+  // A shutdown here is immediate, so none is ever in progress to abort.
+  if (abort) return call.error(kNoShutdownInProgress);
+  call.server.shutdown_requested = true;
+}
+
+}  // namespace
+
+CommandSpec server_row(std::string name, int arity, uint32_t flags, Handler h, std::string acl, int first_key,
+                       int last_key, int key_step) {
+  return CommandSpec{std::move(name), arity, flags, first_key, last_key, key_step, h, std::move(acl), {}};
+}
+
+void reply_help(Call& call, std::string_view name, std::initializer_list<std::string_view> lines) {
+  call.reply.array(lines.size() + 3);
+  call.reply.simple(std::string(name) + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+  for (std::string_view line : lines) call.reply.simple(line);
+  call.reply.simple("HELP");
+  call.reply.simple("    Prints this help.");
+}
+
+std::string bytes_to_human(uint64_t n) {
+  if (n < 1024) return std::to_string(n) + "B";
+  double scale = 1024;
+  for (char unit : {'K', 'M', 'G', 'T', 'P'}) {
+    if (static_cast<double>(n) < scale * 1024) {
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%.2f%c", static_cast<double>(n) / scale, unit);
+      return buf;
+    }
+    scale *= 1024;
+  }
+  return std::to_string(n) + "B";
+}
+
+void register_server_commands(CommandTable& t) {
+  constexpr uint32_t kAdminNoScript = kAdmin | kNoscript;
+  t.add(server_row("dbsize", 1, kReadonly | kFast, dbsize_command, "@keyspace @read @fast"));
+  t.add(server_row("flushdb", -1, kWrite, flushdb_command, "@keyspace @write @slow @dangerous"));
+  t.add(server_row("flushall", -1, kWrite, flushall_command, "@keyspace @write @slow @dangerous"));
+  t.add(server_row("time", 1, kLoading | kStale | kFast, time_command, "@fast"));
+  t.add(server_row("lastsave", 1, kLoading | kStale | kFast, lastsave_command, "@admin @fast @dangerous"));
+  t.add(server_row("save", 1, kAdminNoScript | kNoAsyncLoading | kNoMulti, save_command, "@admin @slow @dangerous"));
+  t.add(server_row("bgsave", -1, kAdminNoScript | kNoAsyncLoading, bgsave_command, "@admin @slow @dangerous"));
+  t.add(server_row("shutdown", -1, kAdminNoScript | kLoading | kStale | kNoMulti | kAllowBusy | kSentinel,
+                   shutdown_command, "@admin @slow @dangerous"));
+  register_info_command(t);
+  register_config_command(t);
+  register_command_command(t);
+  register_debug_command(t);
+  register_memory_command(t);
+}
+
+}  // namespace lawnkv

@@ -233,6 +233,7 @@ TEST_CASE("active expiry reaps keys nobody touches, once their deadline passes")
   CHECK(test::poll_until(SteadyClock::now() + 5s, [&] { return dbsize(c) == 50; }));
   CHECK(keyspace_db0(c) == std::pair<long long, long long>{50, 0});
   CHECK(expired_keys(c) == 200);
+  CHECK(info_int(c.call({"INFO", "expiry"}).text, "expired_lag_samples") == 200);
   CHECK(c.call({"GET", "keep:7"}) == bulk("v"));
   CHECK(c.call({"EXISTS", "ttl:0", "at:99"}) == integer(0));
   CHECK(expired_keys(c) == 200);
@@ -248,6 +249,14 @@ TEST_CASE("active expiry wakes for the next deadline in real time") {
   CHECK(test::poll_until(SteadyClock::now() + 5s, [&] { return dbsize(c) == 1; }));
   CHECK(expired_keys(c) == 1);
   CHECK(c.call({"EXISTS", "later"}) == integer(1));
+  // lawnkv's expiry lag (INFO expiry: reap time - deadline) of that one key: at least
+  // 1 ms (never early), and on time; the bound is generous for a loaded CI.
+  const std::string stats = c.call({"INFO", "expiry"}).text;
+  CHECK(info_int(stats, "expired_lag_samples") == 1);
+  const long long lag = info_int(stats, "expired_lag_max_ms");
+  MESSAGE("expiry lag of a key with a real 30 ms TTL: ", lag, " ms");
+  CHECK(lag >= 1);
+  CHECK(lag <= 100);
 }
 
 TEST_CASE("with active expiry off keys stay until accessed; expired_keys counts each key once") {
@@ -277,6 +286,10 @@ TEST_CASE("with active expiry off keys stay until accessed; expired_keys counts 
   set_active_expire(c, true);
   CHECK(test::poll_until(SteadyClock::now() + 5s, [&] { return dbsize(c) == 0; }));
   CHECK(expired_keys(c) == 20);
+  const std::string expiry = c.call({"INFO", "expiry"}).text;
+  CHECK(info_int(expiry, "expired_active") == 12);
+  CHECK(info_int(expiry, "expired_lazy") == 8);
+  CHECK(info_int(expiry, "expired_lag_samples") == 12);
   CHECK(keyspace_db0(c) == std::pair<long long, long long>{0, 0});
   for (int i = 0; i < 20; ++i) CHECK(c.call(Argv{"GET", "k" + std::to_string(i)}) == nil());
   CHECK(expired_keys(c) == 20);

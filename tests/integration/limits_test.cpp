@@ -99,6 +99,8 @@ TEST_CASE("protocol errors: Redis's replies and closes") {
           {"unknown command with NUL bytes in its name and arguments",
            encode_command({std::string("n\0ul", 4), std::string("a\0b", 3), "c"}), 1,
            "-ERR unknown command 'n', with args beginning with: 'a' 'c' \r\n", false},
+          {"unknown subcommand with a NUL byte", encode_command({"CLIENT", std::string("x\0y", 3), "z"}), 1,
+           "-ERR unknown subcommand 'x'. Try CLIENT HELP.\r\n", false},
           {"unknown command with CR LF in its name", encode_command({"a\r\nb", "x\ny"}), 1,
            "-ERR unknown command 'a  b', with args beginning with: 'x y' \r\n", false},
           {"wrong arity", encode_command({"GET"}), 1, "-ERR wrong number of arguments for 'get' command\r\n",

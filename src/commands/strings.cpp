@@ -10,8 +10,11 @@
 // SET ... GET) reply before they change the key, the others after.
 
 #include <climits>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "commands/args.hpp"
 #include "commands/errors.hpp"

@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../support/poll_until.hpp"
 #include "../support/raw_client.hpp"
@@ -77,6 +79,57 @@ TEST_CASE("a watched key that expires before EXEC aborts the transaction") {
     });
     CHECK(exec == "*1\r\n+OK\r\n");
     CHECK(admin.call({"GET", "side"}) == bulk("1"));
+  }
+}
+
+// WATCH on keys that are already expired when watched (stored with a past
+// PXAT, active expiry off), side by side with redis-server: each step runs
+// on client A or B of both servers, and the replies must be the same bytes.
+TEST_CASE("WATCH on a key already expired when watched, as redis-server") {
+  struct Step {
+    char client;  // 'A' or 'B'
+    Argv argv;
+  };
+  const Argv kMulti{"MULTI"}, kSide{"SET", "side", "1"}, kExec{"EXEC"};
+  const std::vector<std::pair<std::string, std::vector<Step>>> scripts = {
+      {"nothing touches it",
+       {{'A', {"SET", "k", "v", "PXAT", "1"}}, {'A', {"WATCH", "k"}}, {'A', kMulti}, {'A', kSide}, {'A', kExec}}},
+      {"another client reads it (lazy expiry deletes it)",
+       {{'A', {"SET", "k", "v", "PXAT", "1"}},
+        {'A', {"WATCH", "k"}},
+        {'B', {"GET", "k"}},
+        {'A', kMulti},
+        {'A', kSide},
+        {'A', kExec}}},
+      {"another client overwrites it",
+       {{'A', {"SET", "k", "v", "PXAT", "1"}},
+        {'A', {"WATCH", "k"}},
+        {'B', {"SET", "k", "v2"}},
+        {'A', kMulti},
+        {'A', kSide},
+        {'A', kExec}}},
+      {"another client stores an expired key where none was",
+       {{'A', {"DEL", "k"}}, {'A', {"WATCH", "k"}}, {'B', {"SET", "k", "v", "PXAT", "1"}}, {'A', kMulti},
+        {'A', kSide}, {'A', kExec}}},
+      {"the watching client reads it inside the transaction",
+       {{'A', {"SET", "k", "v", "PXAT", "1"}}, {'A', {"WATCH", "k"}}, {'A', kMulti}, {'A', {"GET", "k"}},
+        {'A', kExec}}},
+  };
+  for (const auto& [name, steps] : scripts) {
+    INFO("script: ", name);
+    auto lawnkv = ServerProcess::lawnkv();
+    auto redis = ServerProcess::redis();
+    RawClient la(lawnkv.port()), lb(lawnkv.port()), ra(redis.port()), rb(redis.port());
+    REQUIRE(la.call({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}) == "+OK\r\n");
+    REQUIRE(ra.call({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}) == "+OK\r\n");
+    for (const Step& step : steps) {
+      std::string cmd;
+      for (const auto& a : step.argv) cmd += a + " ";
+      INFO("step: ", step.client, ": ", cmd);
+      const std::string from_lawnkv = (step.client == 'A' ? la : lb).call(step.argv);
+      const std::string from_redis = (step.client == 'A' ? ra : rb).call(step.argv);
+      CHECK(from_lawnkv == from_redis);
+    }
   }
 }
 

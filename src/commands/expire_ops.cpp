@@ -31,7 +31,9 @@ bool conditions_hold(unsigned conditions, int64_t current, int64_t deadline) {
 bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> opts,
                                 unsigned* conditions) {
   unsigned c = 0;
-  for (std::string_view opt : opts) {
+  for (std::string_view arg : opts) {
+    // Redis compares the words as C strings: "nx\0junk" is NX.
+    const std::string_view opt = arg.substr(0, arg.find('\0'));
     if (iequals(opt, "nx")) {
       c |= kExpireNx;
     } else if (iequals(opt, "xx")) {
@@ -41,8 +43,7 @@ bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> op
     } else if (iequals(opt, "lt")) {
       c |= kExpireLt;
     } else {
-      // Redis prints the option as a C string: it ends at a NUL byte.
-      call.error("ERR Unsupported option " + std::string(opt.substr(0, opt.find('\0'))));
+      call.error("ERR Unsupported option " + std::string(opt));
       return false;
     }
   }

@@ -23,6 +23,12 @@ constexpr std::string_view kIntRange =
 constexpr std::string_view kInvalidFirstDb = "ERR invalid first DB index";
 constexpr std::string_view kInvalidSecondDb = "ERR invalid second DB index";
 
+// The argument as Redis's C string functions see it: up to a NUL byte.
+std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
+
+// True if arg is the option word (strcasecmp, so "count\0x" is "count").
+bool is_option(std::string_view arg, std::string_view word) { return iequals(c_string(arg), word); }
+
 // An int as Redis's getIntFromObjectOrReply reads it: a 64-bit integer (else
 // msg, or kNotInteger), then within int range (else msg, or kIntRange).
 bool int_or_reply(Call& call, std::string_view arg, int* out, std::string_view msg = {}) {
@@ -80,18 +86,18 @@ bool scan_options_or_reply(Call& call, size_t first, ScanOptions* opts) {
   const auto& argv = call.argv;
   for (size_t i = first; i < argv.size(); i += 2) {
     const bool has_value = i + 1 < argv.size();
-    if (has_value && iequals(argv[i], "count")) {
+    if (has_value && is_option(argv[i], "count")) {
       if (!integer_or_reply(call, argv[i + 1], &opts->count)) return false;
       if (opts->count < 1) {
         call.error(err::kSyntax);
         return false;
       }
-    } else if (has_value && iequals(argv[i], "match")) {
+    } else if (has_value && is_option(argv[i], "match")) {
       opts->pattern = argv[i + 1];
       opts->use_pattern = opts->pattern != "*";
-    } else if (has_value && iequals(argv[i], "type")) {
+    } else if (has_value && is_option(argv[i], "type")) {
       opts->has_type = true;
-      opts->type = argv[i + 1];
+      opts->type = c_string(argv[i + 1]);  // compared with strcasecmp
     } else {
       call.error(err::kSyntax);
       return false;
@@ -168,9 +174,9 @@ void copy_command(Call& call) {
   int dst_db = call.session.db;
   bool replace = false;
   for (size_t i = 3; i < call.argv.size(); ++i) {
-    if (iequals(call.argv[i], "replace")) {
+    if (is_option(call.argv[i], "replace")) {
       replace = true;
-    } else if (iequals(call.argv[i], "db") && i + 1 < call.argv.size()) {
+    } else if (is_option(call.argv[i], "db") && i + 1 < call.argv.size()) {
       if (!db_number_or_reply(call, call.argv[++i], &dst_db)) return;
     } else {
       return call.error(err::kSyntax);

@@ -29,6 +29,27 @@ std::unique_ptr<store::Entry> clone_entry(const store::Entry& src, std::string_v
   return copy;
 }
 
+// Before SWAPDB: what the WATCHes of db `emptied` see when its contents are
+// replaced by those of db `incoming` (Redis's touchAllWatchedKeysInDb). A
+// watched key present on either side is a change, unless it is expired on
+// the incoming side: then a watcher that saw it expired sees no change.
+// (WatchTable::touch_db's predicate is used to list the watched keys.)
+void touch_watched_for_swap(store::Keyspace& ks, int emptied, int incoming, int64_t now_ms) {
+  std::vector<std::string> watched;
+  ks.watches().touch_db(emptied, [&](std::string_view key) {
+    watched.emplace_back(key);
+    return false;
+  });
+  for (const std::string& key : watched) {
+    const bool was_there = ks.db(emptied).peek(key) != nullptr;
+    const store::Entry* next = ks.db(incoming).peek(key);
+    if (next != nullptr && !next->expired_at(now_ms))
+      ks.watches().touch(emptied, key, true);   // a live value arrives: every watcher
+    else if (was_there)
+      ks.watches().touch(emptied, key, false);  // the key leaves, or arrives expired
+  }
+}
+
 }  // namespace
 
 std::string_view type_name(const store::Entry* e) {
@@ -103,13 +124,8 @@ MoveStatus op_move(Call& call, std::string_view key, int dst_db) {
 
 void op_swap_dbs(Call& call, int a, int b) {
   store::Keyspace& ks = call.server.keyspace;
-  // A watched key of either db is touched if it is in either db: its value
-  // as the watcher's db shows it is about to change (or appear, or vanish).
-  auto in_either = [&](std::string_view key) {
-    return ks.db(a).peek(key) != nullptr || ks.db(b).peek(key) != nullptr;
-  };
-  ks.watches().touch_db(a, in_either);
-  ks.watches().touch_db(b, in_either);
+  touch_watched_for_swap(ks, a, b, call.now_ms);
+  touch_watched_for_swap(ks, b, a, call.now_ms);
   ks.swap_dbs(a, b);
 }
 

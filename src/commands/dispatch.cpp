@@ -17,15 +17,18 @@ std::string sanitized(std::string s) {
   return s;
 }
 
+// Redis formats arguments with %s: each stops at its first NUL byte.
+std::string_view c_string(std::string_view s) { return s.substr(0, s.find('\0')); }
+
 std::string unknown_command_text(std::span<const std::string_view> argv) {
   std::string args;
   for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
     const size_t room = 128 - args.size();
     args += '\'';
-    args.append(argv[i].substr(0, room));
+    args.append(c_string(argv[i]).substr(0, room));
     args += "' ";
   }
-  return sanitized("ERR unknown command '" + std::string(argv[0].substr(0, 128)) +
+  return sanitized("ERR unknown command '" + std::string(c_string(argv[0]).substr(0, 128)) +
                    "', with args beginning with: " + args);
 }
 
@@ -68,7 +71,8 @@ void queue(Session& session, std::span<const std::string_view> argv) {
 }  // namespace
 
 const CommandSpec* resolve_or_reply(const CommandTable& table, resp::Writer& reply,
-                                    std::span<const std::string_view> argv) {
+                                    std::span<const std::string_view> argv, const CommandSpec** known) {
+  if (known) *known = nullptr;
   const CommandSpec* spec = table.find(argv[0]);
   if (!spec) {
     reply.error(unknown_command_text(argv));
@@ -77,12 +81,13 @@ const CommandSpec* resolve_or_reply(const CommandTable& table, resp::Writer& rep
   if (!spec->subcommands.empty() && argv.size() >= 2) {
     const CommandSpec* sub = spec->subcommand(to_lower(argv[1]));
     if (!sub) {
-      reply.error(sanitized("ERR unknown subcommand '" + std::string(argv[1].substr(0, 128)) +
+      reply.error(sanitized("ERR unknown subcommand '" + std::string(c_string(argv[1]).substr(0, 128)) +
                             "'. Try " + upper(spec->name) + " HELP."));
       return nullptr;
     }
     spec = sub;
   }
+  if (known) *known = spec;
   if (!arity_ok(*spec, argv.size())) {
     reply.error(arity_text(*spec));
     return nullptr;
@@ -107,9 +112,10 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
 
 void dispatch(ServerState& server, Session& session, resp::Writer& reply,
               std::span<const std::string_view> argv, int64_t now_ms) {
-  const CommandSpec* spec = resolve_or_reply(server.commands, reply, argv);
+  const CommandSpec* known;
+  const CommandSpec* spec = resolve_or_reply(server.commands, reply, argv, &known);
   auto reject = [&](std::string_view text) {
-    if (spec) ++server.commands.stats(*spec).rejected_calls;
+    if (known) ++server.commands.stats(*known).rejected_calls;
     if (session.in_multi) session.multi_aborted = true;
     if (!text.empty()) reply.error(text);
   };

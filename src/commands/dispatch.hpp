@@ -20,8 +20,10 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
 
 // Finds the row that would run argv (the subcommand's for containers) or
 // replies the unknown-command / unknown-subcommand / arity error and returns
-// nullptr. The reply is written only through `reply`.
+// nullptr. *known (if given) is the row found even when its arity failed, so
+// the rejection counts against it, as Redis's rejected_calls.
 const CommandSpec* resolve_or_reply(const CommandTable& table, resp::Writer& reply,
-                                    std::span<const std::string_view> argv);
+                                    std::span<const std::string_view> argv,
+                                    const CommandSpec** known = nullptr);
 
 }  // namespace lawnkv

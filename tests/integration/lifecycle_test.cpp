@@ -1,5 +1,6 @@
 // Starting and stopping: SHUTDOWN, SIGTERM and SIGINT end the server with
-// exit code 0 (also with clients connected and requests half sent); a bad
+// exit code 0 (also with clients connected, requests half sent, and
+// replies waiting for a client that does not read); a bad
 // configuration stops start-up with exit code 1 and a message naming the
 // line, as redis-server does (both binaries are run on the same input).
 
@@ -18,6 +19,7 @@
 #include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "../support/raw_client.hpp"
+#include "../support/resp_encode.hpp"
 #include "../support/server_process.hpp"
 #include "itest.hpp"
 
@@ -89,6 +91,13 @@ TEST_CASE("SIGTERM and SIGINT stop the server cleanly with exit code 0") {
     for (auto& c : clients) REQUIRE(c.call({"SET", "k", "v", "PX", "100000"}) == status("OK"));
     RawClient pending(server.port());
     pending.send("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$100\r\nonly part");
+    // A client that does not read, with megabytes of replies waiting.
+    REQUIRE(clients[0].call(Argv{"SET", "big", std::string(1024 * 1024, 'b')}) == status("OK"));
+    RawClient stalled(server.port());
+    std::string gets;
+    for (int i = 0; i < 100; ++i) gets += test::encode_command({"GET", "big"});
+    stalled.send(gets);
+    REQUIRE(clients[0].call({"PING"}) == status("PONG"));
 
     server.signal(sig);
     std::optional<int> status_code = server.wait_exit(10s);

@@ -235,6 +235,12 @@ TEST_CASE("HELLO 3 switches to RESP3 and HELLO 2 back") {
   CHECK(c.call({"GET", "k"}) == "$1\r\nv\r\n");
   CHECK(c.call({"MGET", "k", "missing"}) == "*2\r\n$1\r\nv\r\n_\r\n");
   CHECK(c.call({"EXISTS", "k"}) == ":1\r\n");
+  // An aborted EXEC is RESP3's null, too.
+  REQUIRE(c.call({"WATCH", "k"}) == "+OK\r\n");
+  REQUIRE(Client(server.port()).call({"SET", "k", "v"}) == status("OK"));
+  REQUIRE(c.call({"MULTI"}) == "+OK\r\n");
+  REQUIRE(c.call({"GET", "k"}) == "+QUEUED\r\n");
+  CHECK(c.call({"EXEC"}) == "_\r\n");
 
   std::string hello2 = c.call({"HELLO", "2"});
   CHECK_MESSAGE(hello2.substr(0, 1) == "*", escape_bytes(hello2));

@@ -1,6 +1,8 @@
 #include "pubsub/hub.hpp"
 
 #include <algorithm>
+#include <initializer_list>
+#include <utility>
 
 #include "core/glob.hpp"
 #include "resp/writer.hpp"
@@ -9,113 +11,152 @@ namespace lawnkv::pubsub {
 
 namespace {
 
-bool add(std::vector<Session*>& list, Session* s) {
-  if (std::find(list.begin(), list.end(), s) != list.end()) return false;
-  list.push_back(s);
-  return true;
-}
+// A message frame in both protocols: they differ only in the header byte
+// ('*' array in RESP2, '>' push in RESP3), so it is written once.
+class Frame {
+ public:
+  Frame(std::initializer_list<std::string_view> parts) {
+    resp::Writer w(resp2_, 2);
+    w.array(parts.size());
+    for (std::string_view part : parts) w.bulk(part);
+  }
+  std::string_view for_protocol(int protocol) {
+    if (protocol == 2) return resp2_;
+    if (resp3_.empty()) {
+      resp3_ = resp2_;
+      resp3_[0] = '>';
+    }
+    return resp3_;
+  }
 
-template <class Map>
-bool remove(Map& map, std::string_view name, Session* s) {
-  auto it = map.find(name);
-  if (it == map.end()) return false;
-  auto& list = it->second;
-  auto pos = std::find(list.begin(), list.end(), s);
-  if (pos == list.end()) return false;
-  list.erase(pos);
-  if (list.empty()) map.erase(it);
-  return true;
-}
+ private:
+  std::string resp2_, resp3_;
+};
 
 }  // namespace
 
+bool Hub::add(StringMap<std::vector<Session*>>& table, StringMap<uint64_t>& mine, Session& s,
+              std::string_view name) {
+  if (!mine.emplace(std::string(name), next_seq_).second) return false;
+  ++next_seq_;
+  auto it = table.find(name);
+  if (it == table.end()) it = table.emplace(std::string(name), std::vector<Session*>()).first;
+  it->second.push_back(&s);
+  return true;
+}
+
+bool Hub::remove(StringMap<std::vector<Session*>>& table, StringMap<uint64_t>& mine, Session& s,
+                 std::string_view name) {
+  auto own = mine.find(name);
+  if (own == mine.end()) return false;
+  mine.erase(own);
+  auto it = table.find(name);
+  auto& list = it->second;
+  list.erase(std::find(list.begin(), list.end(), &s));
+  if (list.empty()) table.erase(it);
+  return true;
+}
+
 bool Hub::subscribe(Session& s, std::string_view channel) {
-  if (!add(channels_[std::string(channel)], &s)) return false;
-  by_session_channels_[&s].emplace(channel);
+  if (!add(channels_, by_session_[&s].channels, s, channel)) return false;
   ++s.subscribed_channels;
   return true;
 }
 
 bool Hub::unsubscribe(Session& s, std::string_view channel) {
-  if (!remove(channels_, channel, &s)) return false;
-  auto it = by_session_channels_.find(&s);
-  it->second.erase(std::string(channel));
-  if (it->second.empty()) by_session_channels_.erase(it);
+  auto it = by_session_.find(&s);
+  if (it == by_session_.end() || !remove(channels_, it->second.channels, s, channel)) return false;
   --s.subscribed_channels;
+  if (!s.subscribed()) by_session_.erase(it);
   return true;
 }
 
 bool Hub::psubscribe(Session& s, std::string_view pattern) {
-  if (!add(patterns_[std::string(pattern)], &s)) return false;
-  by_session_patterns_[&s].emplace(pattern);
+  if (!add(patterns_, by_session_[&s].patterns, s, pattern)) return false;
   ++s.subscribed_patterns;
-  ++pattern_subscriptions_;
   return true;
 }
 
 bool Hub::punsubscribe(Session& s, std::string_view pattern) {
-  if (!remove(patterns_, pattern, &s)) return false;
-  auto it = by_session_patterns_.find(&s);
-  it->second.erase(std::string(pattern));
-  if (it->second.empty()) by_session_patterns_.erase(it);
+  auto it = by_session_.find(&s);
+  if (it == by_session_.end() || !remove(patterns_, it->second.patterns, s, pattern)) return false;
   --s.subscribed_patterns;
-  --pattern_subscriptions_;
+  if (!s.subscribed()) by_session_.erase(it);
   return true;
 }
 
 void Hub::unsubscribe_all(Session& s) {
-  for (const std::string& c : channels_of(s)) unsubscribe(s, c);
-  for (const std::string& p : patterns_of(s)) punsubscribe(s, p);
+  auto it = by_session_.find(&s);
+  if (it == by_session_.end()) return;
+  Subscriptions& mine = it->second;
+  for (auto& [channel, seq] : mine.channels) {
+    auto& list = channels_.find(channel)->second;
+    list.erase(std::find(list.begin(), list.end(), &s));
+    if (list.empty()) channels_.erase(channel);
+  }
+  for (auto& [pattern, seq] : mine.patterns) {
+    auto& list = patterns_.find(pattern)->second;
+    list.erase(std::find(list.begin(), list.end(), &s));
+    if (list.empty()) patterns_.erase(pattern);
+  }
+  s.subscribed_channels = 0;
+  s.subscribed_patterns = 0;
+  by_session_.erase(it);
+}
+
+std::vector<std::string> Hub::in_order(const StringMap<uint64_t>& names) {
+  std::vector<std::pair<uint64_t, const std::string*>> order;
+  order.reserve(names.size());
+  for (const auto& [name, seq] : names) order.emplace_back(seq, &name);
+  std::sort(order.begin(), order.end());
+  std::vector<std::string> out;
+  out.reserve(order.size());
+  for (const auto& [seq, name] : order) out.push_back(*name);
+  return out;
 }
 
 std::vector<std::string> Hub::channels_of(const Session& s) const {
-  auto it = by_session_channels_.find(&s);
-  if (it == by_session_channels_.end()) return {};
-  return {it->second.begin(), it->second.end()};
+  auto it = by_session_.find(&s);
+  return it == by_session_.end() ? std::vector<std::string>() : in_order(it->second.channels);
 }
 
 std::vector<std::string> Hub::patterns_of(const Session& s) const {
-  auto it = by_session_patterns_.find(&s);
-  if (it == by_session_patterns_.end()) return {};
-  return {it->second.begin(), it->second.end()};
+  auto it = by_session_.find(&s);
+  return it == by_session_.end() ? std::vector<std::string>() : in_order(it->second.patterns);
 }
 
 size_t Hub::publish(std::string_view channel, std::string_view message) {
   size_t receivers = 0;
-  std::string frame;
   if (auto it = channels_.find(channel); it != channels_.end()) {
-    for (Session* s : it->second) {
-      frame.clear();
-      resp::Writer w(frame, s->protocol);
-      w.push(3);
-      w.bulk("message");
-      w.bulk(channel);
-      w.bulk(message);
-      s->deliver(frame);
-      ++receivers;
-    }
+    const std::vector<Session*> targets = it->second;
+    Frame frame{"message", channel, message};
+    for (Session* s : targets) s->deliver(frame.for_protocol(s->protocol));
+    receivers += targets.size();
   }
-  for (auto& [pattern, sessions] : patterns_) {
-    if (!glob_match(pattern, channel)) continue;
-    for (Session* s : sessions) {
-      frame.clear();
-      resp::Writer w(frame, s->protocol);
-      w.push(4);
-      w.bulk("pmessage");
-      w.bulk(pattern);
-      w.bulk(channel);
-      w.bulk(message);
-      s->deliver(frame);
-      ++receivers;
-    }
+  if (patterns_.empty()) return receivers;
+  // Matching first, delivering after: a delivery may erase patterns.
+  std::vector<std::pair<std::string, std::vector<Session*>>> matched;
+  for (const auto& [pattern, subs] : patterns_)
+    if (glob_match(pattern, channel)) matched.emplace_back(pattern, subs);
+  for (const auto& [pattern, targets] : matched) {
+    Frame frame{"pmessage", pattern, channel, message};
+    for (Session* s : targets) s->deliver(frame.for_protocol(s->protocol));
+    receivers += targets.size();
   }
   return receivers;
+}
+
+std::vector<std::string> Hub::active_channels() const {
+  std::vector<std::string> out;
+  out.reserve(channels_.size());
+  for (const auto& [name, subs] : channels_) out.push_back(name);
+  return out;
 }
 
 std::vector<std::string> Hub::active_channels(std::string_view pattern) const {
   std::vector<std::string> out;
   for (const auto& [name, subs] : channels_)
-    if (pattern.empty() || glob_match(pattern, name)) out.push_back(name);
+    if (glob_match(pattern, name)) out.push_back(name);
   return out;
 }
 

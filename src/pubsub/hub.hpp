@@ -1,11 +1,26 @@
 #pragma once
 // Pub/Sub channels and patterns: who is subscribed to what, and delivery of
 // published messages as RESP2 arrays or RESP3 push frames.
+//
+// Delivery order is Redis 7.0's: the channel's subscribers in the order they
+// subscribed, then, for every pattern that matches the channel, that
+// pattern's subscribers in the order they subscribed (the order of the
+// patterns among themselves is unspecified, as in Redis, where it is a hash
+// table's).
+//
+// A delivery may close its subscriber (client-output-buffer-limit), and
+// closing unsubscribes it from everything: publish() walks copies of the
+// subscriber lists, so the hub may change under it. A closed session stays
+// in memory until the loop's close callback, after publish() has returned.
+//
+// Counts follow Redis: a SUBSCRIBE reply carries the session's channels plus
+// patterns; PUBSUB NUMPAT is the number of distinct patterns with at least
+// one subscriber (Redis 7.0 counts pattern dict entries, not subscriptions).
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "commands/session.hpp"
@@ -23,15 +38,22 @@ class Hub final : public Publisher {
   // Everything s is subscribed to (disconnect, RESET), without replies.
   void unsubscribe_all(Session& s);
 
+  // What s is subscribed to, in the order it subscribed.
   std::vector<std::string> channels_of(const Session& s) const;
   std::vector<std::string> patterns_of(const Session& s) const;
 
+  // Delivers message to the channel's subscribers, then to the subscribers of
+  // every matching pattern; returns how many deliveries were made (a session
+  // subscribed to the channel and to two matching patterns counts three).
   size_t publish(std::string_view channel, std::string_view message) override;
+  bool has_subscribers() const override { return !channels_.empty() || !patterns_.empty(); }
 
   // PUBSUB CHANNELS / NUMSUB / NUMPAT
-  std::vector<std::string> active_channels(std::string_view pattern) const;  // "" = all
+  // Channels with at least one subscriber; with a pattern, those it matches.
+  std::vector<std::string> active_channels() const;
+  std::vector<std::string> active_channels(std::string_view pattern) const;
   size_t subscribers(std::string_view channel) const;
-  size_t pattern_count() const { return pattern_subscriptions_; }
+  size_t pattern_count() const { return patterns_.size(); }
 
  private:
   struct StringHash {
@@ -41,11 +63,25 @@ class Hub final : public Publisher {
   template <class V>
   using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
 
+  // One session's subscriptions: name -> sequence number of the subscription,
+  // so that listing them can give them back in the order they were made.
+  struct Subscriptions {
+    StringMap<uint64_t> channels;
+    StringMap<uint64_t> patterns;
+  };
+
+  // Adds s to table[name] and to mine; false if it was there.
+  bool add(StringMap<std::vector<Session*>>& table, StringMap<uint64_t>& mine, Session& s,
+           std::string_view name);
+  // Removes s from table[name] (dropping the name when it empties) and from mine.
+  bool remove(StringMap<std::vector<Session*>>& table, StringMap<uint64_t>& mine, Session& s,
+              std::string_view name);
+  static std::vector<std::string> in_order(const StringMap<uint64_t>& names);
+
   StringMap<std::vector<Session*>> channels_;   // channel -> subscribers, in order
   StringMap<std::vector<Session*>> patterns_;   // pattern -> subscribers, in order
-  std::unordered_map<const Session*, std::unordered_set<std::string>> by_session_channels_;
-  std::unordered_map<const Session*, std::unordered_set<std::string>> by_session_patterns_;
-  size_t pattern_subscriptions_ = 0;
+  std::unordered_map<const Session*, Subscriptions> by_session_;
+  uint64_t next_seq_ = 0;
 };
 
 }  // namespace lawnkv::pubsub

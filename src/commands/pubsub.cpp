@@ -1,0 +1,171 @@
+// Pub/Sub commands: SUBSCRIBE UNSUBSCRIBE PSUBSCRIBE PUNSUBSCRIBE PUBLISH
+// PUBSUB (CHANNELS NUMSUB NUMPAT HELP).
+//
+// Every (un)subscription is confirmed by its own frame, as Redis does:
+// [kind, name, count] where count is the client's channels plus patterns
+// after the change; a RESP2 array, a RESP3 push (">3"). An UNSUBSCRIBE or
+// PUNSUBSCRIBE without arguments from a client with nothing to drop still
+// gets one frame, with a null name. What a RESP2 client may send while
+// subscribed is decided by dispatch; PING's subscribed form and RESET live
+// with the connection commands. Sharded Pub/Sub (SSUBSCRIBE, SPUBLISH,
+// PUBSUB SHARD*) is not served.
+
+#include <string>
+#include <vector>
+
+#include "commands/context.hpp"
+#include "commands/families.hpp"
+#include "pubsub/hub.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+pubsub::Hub& hub(Call& call) { return *call.server.hub; }
+
+// [kind, name or null, count]
+void reply_subscription(Call& call, std::string_view kind, const std::string_view* name) {
+  const Session& s = call.session;
+  call.reply.push(3);
+  call.reply.bulk(kind);
+  if (name) {
+    call.reply.bulk(*name);
+  } else {
+    call.reply.null();
+  }
+  call.reply.integer(static_cast<int64_t>(s.subscribed_channels + s.subscribed_patterns));
+}
+
+using Change = bool (pubsub::Hub::*)(Session&, std::string_view);
+
+// SUBSCRIBE / PSUBSCRIBE: each argument in turn, confirmed even when the
+// client was already subscribed.
+void subscribe_generic(Call& call, Change change, std::string_view kind) {
+  for (size_t i = 1; i < call.argv.size(); ++i) {
+    (hub(call).*change)(call.session, call.argv[i]);
+    reply_subscription(call, kind, &call.argv[i]);
+  }
+}
+
+// UNSUBSCRIBE / PUNSUBSCRIBE: the named ones (confirmed whether or not they
+// were subscribed), or with no argument every current one.
+void unsubscribe_generic(Call& call, Change change, std::string_view kind,
+                         std::vector<std::string> (pubsub::Hub::*current)(const Session&) const) {
+  if (call.argv.size() > 1) {
+    for (size_t i = 1; i < call.argv.size(); ++i) {
+      (hub(call).*change)(call.session, call.argv[i]);
+      reply_subscription(call, kind, &call.argv[i]);
+    }
+    return;
+  }
+  const std::vector<std::string> names = (hub(call).*current)(call.session);
+  for (const std::string& name : names) {
+    (hub(call).*change)(call.session, name);
+    const std::string_view view = name;
+    reply_subscription(call, kind, &view);
+  }
+  if (names.empty()) reply_subscription(call, kind, nullptr);
+}
+
+/* SUBSCRIBE channel [channel ...] */
+void subscribe_command(Call& call) { subscribe_generic(call, &pubsub::Hub::subscribe, "subscribe"); }
+
+/* UNSUBSCRIBE [channel [channel ...]] */
+void unsubscribe_command(Call& call) {
+  unsubscribe_generic(call, &pubsub::Hub::unsubscribe, "unsubscribe", &pubsub::Hub::channels_of);
+}
+
+/* PSUBSCRIBE pattern [pattern ...] */
+void psubscribe_command(Call& call) { subscribe_generic(call, &pubsub::Hub::psubscribe, "psubscribe"); }
+
+/* PUNSUBSCRIBE [pattern [pattern ...]] */
+void punsubscribe_command(Call& call) {
+  unsubscribe_generic(call, &pubsub::Hub::punsubscribe, "punsubscribe", &pubsub::Hub::patterns_of);
+}
+
+/* PUBLISH channel message */
+void publish_command(Call& call) {
+  // A RESP3 client subscribed to the channel gets its message before this
+  // reply, as from Redis: both go to the same output, in this order.
+  const size_t receivers = hub(call).publish(call.argv[1], call.argv[2]);
+  call.reply.integer(static_cast<int64_t>(receivers));
+}
+
+// Redis's addReplySubcommandSyntaxError, for a subcommand given too many
+// arguments where its arity is "at least".
+void subcommand_syntax_error(Call& call) {
+  std::string parent(call.argv[0]);
+  for (char& c : parent)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  call.error("ERR unknown subcommand or wrong number of arguments for '" +
+             std::string(call.argv[1].substr(0, 128)) + "'. Try " + parent + " HELP.");
+}
+
+/* PUBSUB CHANNELS [pattern] */
+void pubsub_channels_command(Call& call) {
+  if (call.argv.size() > 3) return subcommand_syntax_error(call);
+  const std::vector<std::string> names =
+      call.argv.size() == 3 ? hub(call).active_channels(call.argv[2]) : hub(call).active_channels();
+  call.reply.array_of_bulks(names);
+}
+
+/* PUBSUB NUMSUB [channel [channel ...]] */
+void pubsub_numsub_command(Call& call) {
+  // An array of channel, count pairs in both protocols, as Redis 7.0.
+  call.reply.array((call.argv.size() - 2) * 2);
+  for (size_t i = 2; i < call.argv.size(); ++i) {
+    call.reply.bulk(call.argv[i]);
+    call.reply.integer(static_cast<int64_t>(hub(call).subscribers(call.argv[i])));
+  }
+}
+
+/* PUBSUB NUMPAT */
+void pubsub_numpat_command(Call& call) { call.reply.integer(static_cast<int64_t>(hub(call).pattern_count())); }
+
+/* PUBSUB HELP */
+void pubsub_help_command(Call& call) {
+  // Redis 7.0's text without the SHARDCHANNELS and SHARDNUMSUB entries,
+  // which lawnkv does not serve.
+  static constexpr std::string_view kLines[] = {
+      "PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "CHANNELS [<pattern>]",
+      "    Return the currently active channels matching a <pattern> (default: '*').",
+      "NUMPAT",
+      "    Return number of subscriptions to patterns.",
+      "NUMSUB [<channel> ...]",
+      "    Return the number of subscribers for the specified channels, excluding",
+      "    pattern subscriptions(default: no channels).",
+      "HELP",
+      "    Prints this help.",
+  };
+  call.reply.array(std::size(kLines));
+  for (auto line : kLines) call.reply.simple(line);
+}
+
+CommandSpec row(std::string name, int arity, uint32_t flags, Handler h, std::string acl) {
+  return CommandSpec{std::move(name), arity, flags, 0, 0, 0, h, std::move(acl), {}};
+}
+
+}  // namespace
+
+void register_pubsub_commands(CommandTable& t) {
+  const uint32_t sub = kPubsub | kNoscript | kLoading | kStale;
+  t.add(row("subscribe", -2, sub, subscribe_command, "@pubsub @slow"));
+  t.add(row("unsubscribe", -1, sub, unsubscribe_command, "@pubsub @slow"));
+  t.add(row("psubscribe", -2, sub, psubscribe_command, "@pubsub @slow"));
+  t.add(row("punsubscribe", -1, sub, punsubscribe_command, "@pubsub @slow"));
+  t.add(row("publish", 3, kPubsub | kLoading | kStale | kFast, publish_command,
+            "@pubsub @fast"));
+
+  const uint32_t query = kPubsub | kLoading | kStale;
+  CommandSpec pubsub = row("pubsub", -2, 0, nullptr, "@slow");
+  pubsub.subcommands = {
+      row("pubsub|channels", -2, query, pubsub_channels_command, "@pubsub @slow"),
+      row("pubsub|numsub", -2, query, pubsub_numsub_command, "@pubsub @slow"),
+      row("pubsub|numpat", 2, query, pubsub_numpat_command, "@pubsub @slow"),
+      row("pubsub|help", 2, kLoading | kStale, pubsub_help_command, "@slow"),
+  };
+  t.add(std::move(pubsub));
+}
+
+}  // namespace lawnkv

@@ -9,12 +9,14 @@
 
 #include <cerrno>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "../support/escape.hpp"
 #include "../support/net.hpp"
 #include "../support/poll_until.hpp"
+#include "../support/process.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_encode.hpp"
 #include "../support/server_process.hpp"
@@ -195,6 +197,48 @@ TEST_CASE("a client that pipelines and never reads does not stall the others") {
   ::close(fd);
   CHECK(test::poll_until(SteadyClock::now() + 10s, [&] { return client_count(other) == 1; }));
   CHECK(other.call({"GET", "n"}) == bulk("200"));
+  CHECK(serves(server.port()));
+}
+
+// Clients that send requests and close without reading the replies: the
+// server's writes then fail (EPIPE, ECONNRESET), which must close those
+// connections only. A process that does not ignore SIGPIPE dies here.
+TEST_CASE("clients that close before reading their replies do not take the server down") {
+  auto server = ServerProcess::lawnkv();
+  Client observer(server.port());
+  REQUIRE(observer.call(Argv{"SET", "big", std::string(4 * 1024 * 1024, 'b')}) == status("OK"));
+  std::string gets;
+  for (int i = 0; i < 4; ++i) gets += encode_command({"GET", "big"});
+
+  for (int round = 0; round < 20; ++round) {
+    INFO("round ", round);
+    const int fd = test::connect_loopback(server.port());
+    REQUIRE(fd >= 0);
+    if (round % 2 == 1) {
+      // Odd rounds reset the connection at close instead of a FIN.
+      linger reset{1, 0};
+      ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    }
+    REQUIRE(send_what_fits(fd, gets) == gets.size());
+    ::close(fd);
+    // The server has seen the close once only the observer is left.
+    bool observer_lost = false;
+    bool settled = test::poll_until(SteadyClock::now() + 10s, [&] {
+      try {
+        return client_count(observer) == 1;
+      } catch (const std::exception&) {
+        observer_lost = true;
+        return true;
+      }
+    });
+    if (observer_lost) {
+      std::optional<int> exit = server.wait_exit(2000ms);
+      FAIL("the server dropped the observer too; ",
+           exit ? "it exited: " + test::describe_status(*exit) : std::string("it still runs"));
+    }
+    REQUIRE(settled);
+  }
+  CHECK(observer.call({"STRLEN", "big"}) == integer(4 * 1024 * 1024));
   CHECK(serves(server.port()));
 }
 

@@ -1,0 +1,214 @@
+#include "pubsub_scenario.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "../support/escape.hpp"
+#include "../support/raw_client.hpp"
+#include "../support/resp_encode.hpp"
+#include "core/split_args.hpp"
+#include "reply_forms.hpp"
+
+namespace lawnkv::test {
+
+namespace {
+
+constexpr std::chrono::milliseconds kTimeout{3000};
+constexpr std::string_view kSyncBulk = "$8\r\n__sync__\r\n";
+constexpr std::string_view kSyncPong = "*2\r\n$4\r\npong\r\n$8\r\n__sync__\r\n";
+
+struct Line {
+  int number = 0;     // in the script, 1-based
+  int conn = 1;
+  bool sorted = false;
+  std::vector<std::string> argv;
+};
+
+std::vector<Line> parse_script(const Scenario& s) {
+  std::vector<Line> lines;
+  std::istringstream in{std::string(s.script)};
+  int number = 0;
+  for (std::string text; std::getline(in, text);) {
+    ++number;
+    std::string_view rest = text;
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+    if (rest.empty() || rest.front() == '#') continue;
+    Line line;
+    line.number = number;
+    if (rest.starts_with("@sorted ")) {
+      line.sorted = true;
+      rest.remove_prefix(8);
+    }
+    const size_t colon = rest.find(": ");
+    if (colon != std::string_view::npos && colon > 0 &&
+        std::all_of(rest.begin(), rest.begin() + static_cast<long>(colon),
+                    [](char c) { return c >= '0' && c <= '9'; })) {
+      line.conn = std::stoi(std::string(rest.substr(0, colon)));
+      rest.remove_prefix(colon + 2);
+    }
+    auto argv = split_args(rest);
+    if (!argv || argv->empty())
+      throw std::runtime_error(s.name + ":" + std::to_string(number) + ": cannot parse '" + text + "'");
+    line.argv = std::move(*argv);
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
+// One server's connections for a scenario.
+class Side {
+ public:
+  Side(uint16_t port, const std::set<int>& resp3) : port_(port), resp3_(resp3) {}
+
+  // Runs line and returns every open connection's output, by connection.
+  std::map<int, std::vector<std::string>> step(const Line& line) {
+    std::map<int, std::vector<std::string>> out;
+    Conn& acting = conn(line.conn);
+    const std::string name = upper(line.argv[0]);
+    try {
+      acting.client.send(encode_command(line.argv));
+      if (acting.in_multi && name != "EXEC" && name != "DISCARD" && name != "RESET") {
+        out[line.conn].push_back(acting.client.read_reply());  // +QUEUED or an error
+      } else if (name == "MULTI") {
+        const std::string reply = acting.client.read_reply();
+        acting.in_multi = reply == "+OK\r\n";
+        out[line.conn].push_back(reply);
+      } else {
+        acting.in_multi = false;
+      }
+    } catch (const std::exception& e) {
+      out[line.conn].push_back(std::string("<") + e.what() + ">");
+      conns_.erase(line.conn);
+    }
+    // The acting connection first: once its command has replied, whatever
+    // it published is in the other connections' output, ahead of their PING.
+    std::vector<int> order{line.conn};
+    for (const auto& [n, c] : conns_)
+      if (n != line.conn) order.push_back(n);
+    for (int n : order) {
+      auto it = conns_.find(n);
+      if (it == conns_.end() || it->second.in_multi) continue;
+      if (!sync(it->second.client, out[n])) conns_.erase(it);
+    }
+    return out;
+  }
+
+  // RESET on every connection (dropping their subscriptions now rather than
+  // when the server notices the close), then closes them.
+  void finish() {
+    for (auto& [n, c] : conns_) {
+      try {
+        c.client.send(encode_command({"RESET"}));
+        while (c.client.read_reply() != "+RESET\r\n") {
+        }
+      } catch (const std::exception&) {
+      }
+    }
+    conns_.clear();
+  }
+
+ private:
+  struct Conn {
+    RawClient client;
+    bool in_multi = false;
+  };
+
+  Conn& conn(int n) {
+    auto it = conns_.find(n);
+    if (it != conns_.end()) return it->second;
+    RawClient client(port_, kTimeout);
+    if (resp3_.count(n)) client.call({"HELLO", "3"});
+    return conns_.emplace(n, Conn{std::move(client)}).first->second;
+  }
+
+  // Appends what c received before the reply to PING __sync__; false (with a
+  // note appended) when the connection failed.
+  static bool sync(RawClient& c, std::vector<std::string>& frames) {
+    try {
+      c.send(encode_command({"PING", "__sync__"}));
+      for (;;) {
+        std::string frame = c.read_reply();
+        if (frame == kSyncBulk || frame == kSyncPong) return true;
+        frames.push_back(std::move(frame));
+      }
+    } catch (const std::exception& e) {
+      frames.push_back(std::string("<") + e.what() + ">");
+      return false;
+    }
+  }
+
+  uint16_t port_;
+  const std::set<int>& resp3_;
+  std::map<int, Conn> conns_;
+};
+
+void configure(uint16_t port, std::string_view flags, bool active_expire) {
+  RawClient admin(port, kTimeout);
+  admin.call({"FLUSHALL"});
+  const std::string set = admin.call({"CONFIG", "SET", "notify-keyspace-events", flags});
+  REQUIRE_MESSAGE(set == "+OK\r\n", "CONFIG SET notify-keyspace-events " << flags << ": " << escape_bytes(set));
+  const std::string debug = admin.call({"DEBUG", "SET-ACTIVE-EXPIRE", active_expire ? "1" : "0"});
+  REQUIRE_MESSAGE(debug == "+OK\r\n", "DEBUG SET-ACTIVE-EXPIRE: " << escape_bytes(debug));
+}
+
+std::string describe(const std::vector<std::string>& frames) {
+  if (frames.empty()) return "(nothing)";
+  std::string out;
+  for (const auto& f : frames) out += "\n      " + escape_bytes(f);
+  return out;
+}
+
+}  // namespace
+
+ScenarioCounts run_scenario(ServerProcess& lawnkv, ServerProcess& redis, const Scenario& s) {
+  const std::vector<Line> lines = parse_script(s);
+  configure(lawnkv.port(), s.notify_flags, false);
+  configure(redis.port(), s.notify_flags, false);
+  ScenarioCounts counts;
+  Side ours(lawnkv.port(), s.resp3), theirs(redis.port(), s.resp3);
+  for (const Line& line : lines) {
+    ++counts.steps;
+    auto got = ours.step(line);
+    auto want = theirs.step(line);
+    std::set<int> conns;
+    for (auto& [n, f] : got) conns.insert(n);
+    for (auto& [n, f] : want) conns.insert(n);
+    for (auto& [n, f] : want) counts.frames += static_cast<int>(f.size());
+    for (int n : conns) {
+      auto& g = got[n];
+      auto& w = want[n];
+      if (line.sorted) {
+        for (auto& f : g) f = sorted_form(f);
+        for (auto& f : w) f = sorted_form(f);
+        std::sort(g.begin(), g.end());
+        std::sort(w.begin(), w.end());
+      }
+      if (g == w) continue;
+      ++counts.mismatches;
+      std::string command;
+      for (const auto& a : line.argv) command += (command.empty() ? "" : " ") + a;
+      CHECK_MESSAGE(g == w, s.name << " (notify-keyspace-events '" << s.notify_flags << "') line "
+                                   << line.number << ": " << line.conn << ": " << command
+                                   << "\n  connection " << n << " of redis-server received:" << describe(w)
+                                   << "\n  connection " << n << " of lawnkv received:" << describe(g));
+    }
+  }
+  ours.finish();
+  theirs.finish();
+  configure(lawnkv.port(), "", true);
+  configure(redis.port(), "", true);
+  return counts;
+}
+
+}  // namespace lawnkv::test

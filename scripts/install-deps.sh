@@ -9,7 +9,7 @@ want=(g++ make pkg-config libuv1-dev)
 case "${1:-run}" in
   run) ;;
   test) want+=(libhiredis-dev doctest-dev redis-server redis-tools) ;;
-  bench) want+=(libhiredis-dev doctest-dev redis-server redis-tools libbenchmark-dev gnuplot-nox) ;;
+  bench) want+=(libhiredis-dev doctest-dev redis-server redis-tools libbenchmark-dev gnuplot-nox python3) ;;
   *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac
 

@@ -1,0 +1,375 @@
+#!/usr/bin/env bash
+# lawnkv against redis-server, side by side, measured the same way in one run.
+#
+#   scripts/bench.sh [part ...]          (make bench runs it with no argument)
+#
+# Parts (default: all, in this order):
+#   throughput  redis-benchmark SET, GET and SET ... EX 100 at -P 1 and -P 16
+#               against lawnkv, redis-server and the do-nothing ceiling server
+#               (bench/ceiling/), alternated, BENCH_ROUNDS rounds; ops/s, p50,
+#               p99 and server CPU time per request (/proc/PID/stat)
+#   memory      RSS and INFO used_memory per key at BENCH_MEM_KEYS keys
+#               (16-byte names and values), with and without a TTL
+#   expiry      bench/server/expiry_drain.cpp: BENCH_EXPIRY_KEYS keys due within
+#               one second (SET ... PXAT): time from the last deadline to
+#               DBSIZE 0, and a probe client's GET latency meanwhile
+#   index       build/bench-expiry (Google Benchmark, the expiry index)
+#   notify      bench/notify_lag.sh or .py if present (keyspace-event lag)
+#   dehydrator  bench/dehydrator_bench.sh or .py if present
+#
+# Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
+#   BENCH_PARTS="throughput memory expiry index notify dehydrator" (arguments win)
+#   BENCH_QUICK=1        100k requests/keys, one round, a short index bench
+#   BENCH_ROUNDS=3       throughput rounds       BENCH_N=1000000 requests a run
+#   BENCH_PIPELINES="1 16"                       BENCH_TESTS="set get setex"
+#   BENCH_CEILING=1      also run the ceiling server (0: skip it)
+#   BENCH_MEM_KEYS=1000000   BENCH_EXPIRY_KEYS=1000000   BENCH_EXPIRY_ROUNDS=3
+#   BENCH_INDEX_ARGS     extra arguments for build/bench-expiry
+#   BENCH_OUT=bench/results  where latest.md, the PNG charts and raw/ go
+#   LAWNKV_SERVER=build/lawnkv-server   REDIS_SERVER=redis-server
+#
+# Servers listen on free loopback ports (never 6379), without persistence
+# (--save '' --appendonly no), and are stopped by PID when the script exits.
+# The lawnkv binary is copied first, so a rebuild during the run changes nothing.
+# Raw results go to $BENCH_OUT/raw/, one set of files per part; the report
+# (bench/server/report.py) turns whatever parts are there into latest.md and
+# the charts, so a part run alone updates its section and keeps the others.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+QUICK=${BENCH_QUICK:-0}
+if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
+PARTS=${BENCH_PARTS:-"throughput memory expiry index notify dehydrator"}
+[ $# -gt 0 ] && PARTS="$*"
+ROUNDS=${BENCH_ROUNDS:-$d_rounds}
+N=${BENCH_N:-$d_n}
+PIPELINES=${BENCH_PIPELINES:-"1 16"}
+TESTS=${BENCH_TESTS:-"set get setex"}
+CEILING=${BENCH_CEILING:-1}
+MEM_KEYS=${BENCH_MEM_KEYS:-$d_keys}
+EXP_KEYS=${BENCH_EXPIRY_KEYS:-$d_keys}
+EXP_ROUNDS=${BENCH_EXPIRY_ROUNDS:-$d_rounds}
+OUT=${BENCH_OUT:-bench/results}
+RAW=$OUT/raw
+LAWNKV_SRC=${LAWNKV_SERVER:-build/lawnkv-server}
+REDIS_BIN=${REDIS_SERVER:-$(command -v redis-server || echo redis-server)}
+CXX=${CXX:-g++}
+
+for tool in redis-benchmark redis-cli gnuplot python3 "$CXX"; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool not found (make deps-bench installs it)" >&2; exit 1; }
+done
+[ -x "$LAWNKV_SRC" ] || { echo "bench: $LAWNKV_SRC not built (make $LAWNKV_SRC)" >&2; exit 1; }
+[ -x "$REDIS_BIN" ] || REDIS_BIN=$(command -v "$REDIS_BIN") || { echo "bench: redis-server not found" >&2; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/lawnkv-bench.XXXXXX")
+LAWNKV_BIN=$WORK/lawnkv-server
+cp "$LAWNKV_SRC" "$LAWNKV_BIN"
+mkdir -p "$RAW" "$ROOT/build/bench"
+STARTED=()
+
+cleanup() {
+  local pid
+  for pid in "${STARTED[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "${STARTED[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { printf '[bench %s] %s\n' "$(date +%T)" "$*" >&2; }
+
+# Builds a bench tool from its source when the binary is missing or older.
+build_tool() {  # build_tool OUT SRC [LIBS...]
+  local out=$1 src=$2
+  shift 2
+  if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
+    log "building $out"
+    "$CXX" -O2 -std=c++20 -Wall -Wextra -o "$out" "$src" "$@"
+  fi
+}
+
+# Records a command line for the report (one file per part, no repeats), with
+# the scratch directory and the checkout's path left out.
+note_cmd() {  # note_cmd PART WORDS...
+  local part=$1
+  shift
+  local line
+  line=$(printf '%q ' "$@")
+  line=${line% }
+  line=${line//$LAWNKV_BIN/$LAWNKV_SRC}
+  line=${line//$WORK\//}
+  line=${line//$WORK/WORKDIR}
+  line=${line//$ROOT\//}
+  grep -qxF -- "$line" "$RAW/$part.cmds" 2>/dev/null || printf '%s\n' "$line" >>"$RAW/$part.cmds"
+}
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Starts a server of KIND (lawnkv|redis|ceiling) on a free loopback port and
+# waits until it answers PING. Sets SRV_PID and SRV_PORT.
+start_server() {  # start_server KIND PART
+  local kind=$1 part=$2 port _
+  for _ in 1 2 3 4 5; do
+    port=$((20000 + RANDOM % 40000))
+    port_in_use "$port" && continue
+    local cmd
+    case $kind in
+      lawnkv) cmd=("$LAWNKV_BIN" --port "$port" --bind 127.0.0.1 --save '' --appendonly no
+                   --logfile "$WORK/lawnkv-$port.log") ;;
+      redis) cmd=("$REDIS_BIN" --port "$port" --bind 127.0.0.1 --save '' --appendonly no
+                  --dir "$WORK" --logfile "$WORK/redis-$port.log") ;;
+      ceiling) cmd=("$CEILING_BIN" --port "$port" --bind 127.0.0.1) ;;
+    esac
+    "${cmd[@]}" >"$WORK/$kind-$port.out" 2>&1 &
+    SRV_PID=$!
+    STARTED+=("$SRV_PID")
+    local i
+    for i in $(seq 100); do
+      kill -0 "$SRV_PID" 2>/dev/null || break
+      if [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ]; then
+        SRV_PORT=$port
+        note_cmd "$part" "${cmd[@]/$port/PORT}"
+        return 0
+      fi
+      sleep 0.1
+    done
+    log "$kind did not start on port $port; retrying"
+    kill -KILL "$SRV_PID" 2>/dev/null || true
+    wait "$SRV_PID" 2>/dev/null || true
+  done
+  echo "bench: cannot start $kind" >&2
+  cat "$WORK"/"$kind"-*.out >&2 || true
+  exit 1
+}
+
+stop_server() {  # stop_server PID
+  local pid=$1 i keep=() p
+  for p in "${STARTED[@]}"; do [ "$p" = "$pid" ] || keep+=("$p"); done
+  STARTED=("${keep[@]}")
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for i in $(seq 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+# utime + stime of a process, in clock ticks.
+cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+info_field() { redis-cli -p "$1" info "$2" | tr -d '\r' | awk -F: -v k="$3" '$1 == k { print $2 }'; }
+
+machine_info() {
+  {
+    echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "nproc=$(nproc)"
+    echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+    echo "kernel=$(uname -sr)"
+    echo "memory=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+    echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "lawnkv=$("$LAWNKV_BIN" --version)"
+    echo "redis=$("$REDIS_BIN" --version)"
+    echo "redis_benchmark=$(redis-benchmark --version)"
+    echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "dirty_src_files=$(git status --porcelain -- src 2>/dev/null | wc -l)"
+    echo "quick=$QUICK"
+  } >"$RAW/machine.txt"
+}
+
+# ---------------------------------------------------------------- throughput
+bench_args() {  # bench_args TEST -> the redis-benchmark arguments for a test
+  case $1 in
+    set) echo "-t set" ;;
+    get) echo "-t get" ;;
+    setex) echo "set key:__rand_int__ 0123456789abcdef EX 100" ;;
+    *) echo "bench: unknown test $1" >&2; exit 2 ;;
+  esac
+}
+
+part_throughput() {
+  local f=$RAW/throughput.tsv kinds=(lawnkv redis)
+  rm -f "$f" "$RAW/throughput.cmds"
+  if [ "$CEILING" = 1 ]; then
+    CEILING_BIN=$ROOT/build/bench/ceiling-server
+    build_tool "$CEILING_BIN" bench/ceiling/ceiling_server.cpp
+    kinds+=(ceiling)
+  fi
+  declare -A pid port
+  local k
+  for k in "${kinds[@]}"; do
+    start_server "$k" throughput
+    pid[$k]=$SRV_PID port[$k]=$SRV_PORT
+  done
+  # The keyspace the runs use (-r 1000000): about 63% of the keys, set once
+  # before any timed run, so round 1 does not pay for the tables' growth.
+  for k in lawnkv redis; do
+    note_cmd throughput redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q
+    redis-benchmark -p "${port[$k]}" -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q >/dev/null
+  done
+  printf 'round\tpipeline\ttest\tserver\trps\tavg_ms\tp50_ms\tp99_ms\tmax_ms\tcpu_ticks\tclk_tck\trequests\twall_s\n' >"$f"
+  local hz round p t i n_kinds=${#kinds[@]}
+  hz=$(getconf CLK_TCK)
+  for round in $(seq "$ROUNDS"); do
+    for p in $PIPELINES; do
+      for t in $TESTS; do
+        for i in $(seq 0 $((n_kinds - 1))); do
+          # Rotate the order each round: no server always runs first or last.
+          k=${kinds[$(((i + round - 1) % n_kinds))]}
+          local args c0 c1 w0 w1 csv
+          # shellcheck disable=SC2207
+          args=($(bench_args "$t"))
+          note_cmd throughput redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}"
+          c0=$(cpu_ticks "${pid[$k]}")
+          w0=$(date +%s.%N)
+          csv=$(redis-benchmark -p "${port[$k]}" -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}" | tail -1)
+          w1=$(date +%s.%N)
+          c1=$(cpu_ticks "${pid[$k]}")
+          # "test","rps","avg","min","p50","p95","p99","max"
+          IFS=, read -r _ rps avg _ p50 _ p99 max <<<"${csv//\"/}"
+          printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\n' "$round" "$p" "$t" "$k" "$rps" "$avg" \
+            "$p50" "$p99" "$max" "$((c1 - c0))" "$hz" "$N" "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')" >>"$f"
+          log "round $round -P $p $t $k: $rps ops/s p50 $p50 p99 $p99 ms, cpu $((c1 - c0)) ticks"
+        done
+      done
+    done
+  done
+  for k in "${kinds[@]}"; do stop_server "${pid[$k]}"; done
+}
+
+# -------------------------------------------------------------------- memory
+# Writes the RESP stream of COUNT SETs (16-byte names and values), with
+# "EX 100000" when TTL is 1, for redis-cli --pipe.
+gen_sets() {  # gen_sets COUNT TTL FILE
+  awk -v n="$1" -v ttl="$2" 'BEGIN {
+    for (i = 0; i < n; i++) {
+      if (ttl) printf "*5\r\n$3\r\nSET\r\n$16\r\nkey:%012d\r\n$16\r\nval:%012d\r\n$2\r\nEX\r\n$6\r\n100000\r\n", i, i
+      else printf "*3\r\n$3\r\nSET\r\n$16\r\nkey:%012d\r\n$16\r\nval:%012d\r\n", i, i
+    } }' >"$3"
+}
+
+part_memory() {
+  local f=$RAW/memory.tsv k ttl
+  rm -f "$f" "$RAW/memory.cmds"
+  gen_sets "$MEM_KEYS" 0 "$WORK/sets-plain.resp"
+  gen_sets "$MEM_KEYS" 1 "$WORK/sets-ttl.resp"
+  echo "# sets-plain.resp, sets-ttl.resp: $MEM_KEYS x SET key:%012d val:%012d [EX 100000] as RESP (gen_sets in scripts/bench.sh)" \
+    >"$RAW/memory.cmds"
+  printf 'server\tttl\tkeys\trss_empty_kb\trss_full_kb\tused_empty\tused_full\n' >"$f"
+  for ttl in 0 1; do
+    for k in lawnkv redis; do
+      start_server "$k" memory
+      local file=sets-plain.resp
+      [ "$ttl" = 1 ] && file=sets-ttl.resp
+      sleep 0.5
+      local r0 u0 r1 u1 keys
+      r0=$(rss_kb "$SRV_PID")
+      u0=$(info_field "$SRV_PORT" memory used_memory)
+      grep -qxF "redis-cli -p PORT --pipe < $file" "$RAW/memory.cmds" ||
+        echo "redis-cli -p PORT --pipe < $file" >>"$RAW/memory.cmds"
+      redis-cli -p "$SRV_PORT" --pipe <"$WORK/$file" >"$WORK/pipe.out"
+      keys=$(redis-cli -p "$SRV_PORT" dbsize)
+      [ "$keys" = "$MEM_KEYS" ] || { echo "bench: $k holds $keys keys, not $MEM_KEYS" >&2; cat "$WORK/pipe.out" >&2; exit 1; }
+      sleep 1
+      r1=$(rss_kb "$SRV_PID")
+      u1=$(info_field "$SRV_PORT" memory used_memory)
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$ttl" "$keys" "$r0" "$r1" "$u0" "$u1" >>"$f"
+      log "memory $k ttl=$ttl: RSS $r0 -> $r1 kB, used_memory $u0 -> $u1"
+      stop_server "$SRV_PID"
+    done
+  done
+}
+
+# -------------------------------------------------------------------- expiry
+part_expiry() {
+  local drain=$ROOT/build/bench/expiry-drain round i k
+  rm -f "$RAW"/expiry-* "$RAW/expiry.cmds"
+  build_tool "$drain" bench/server/expiry_drain.cpp -lhiredis -lpthread
+  local kinds=(lawnkv redis)
+  for round in $(seq "$EXP_ROUNDS"); do
+    for i in 0 1; do
+      k=${kinds[$(((i + round - 1) % 2))]}
+      start_server "$k" expiry
+      note_cmd expiry build/bench/expiry-drain --port PORT --keys "$EXP_KEYS" --spread-ms 1000 --poll-ms 2 \
+        --probe-us 1000 --seed "$round" --series "expiry-SERVER-ROUND.dat"
+      if ! "$drain" --port "$SRV_PORT" --keys "$EXP_KEYS" --spread-ms 1000 --poll-ms 2 --probe-us 1000 \
+          --seed "$round" --series "$RAW/expiry-$k-$round.dat" >"$RAW/expiry-$k-$round.txt"; then
+        log "expiry $k round $round: did not drain (see $RAW/expiry-$k-$round.txt)"
+      fi
+      log "expiry $k round $round: $(grep -E '^(drain_ms|probe_p99_us|probe_max_us)=' "$RAW/expiry-$k-$round.txt" | tr '\n' ' ')"
+      stop_server "$SRV_PID"
+    done
+  done
+}
+
+# --------------------------------------------------------------------- index
+part_index() {
+  local bin=build/bench-expiry args=()
+  rm -f "$RAW"/index.*
+  if [ ! -x "$bin" ]; then
+    log "index: $bin not built (make $bin); skipped"
+    echo "skipped: $bin not built" >"$RAW/index.txt"
+    return 0
+  fi
+  [ "$QUICK" = 1 ] && args+=(--benchmark_filter='mix:0|ttls:1/')
+  # shellcheck disable=SC2206
+  args+=(${BENCH_INDEX_ARGS:-})
+  note_cmd index "$bin" "${args[@]}" --benchmark_out=index.json --benchmark_out_format=json
+  "$bin" "${args[@]}" --benchmark_out="$RAW/index.json" --benchmark_out_format=json >"$RAW/index.txt" 2>&1
+  log "index: done"
+}
+
+# ---------------------------------------------------- notify, dehydrator
+# Benches owned by other rooms, run if their script is in the tree. The
+# contract: the script reads LAWNKV_SERVER (the copied binary), REDIS_SERVER,
+# BENCH_QUICK and BENCH_RAW (a directory it may write charts/data to) from the
+# environment, starts and stops its own servers on free ports, and prints a
+# markdown section on stdout; a non-zero exit is reported, not fatal.
+run_external() {  # run_external PART CANDIDATE...
+  local part=$1 script="" c
+  shift
+  rm -f "$RAW/$part.md" "$RAW/$part.cmds"
+  for c in "$@"; do
+    case $c in
+      *.sh) [ -f "$c" ] && script="bash $c" ;;
+      *.py) [ -f "$c" ] && script="python3 $c" ;;
+      *) [ -x "$c" ] && script=$c ;;
+    esac
+    [ -n "$script" ] && break
+  done
+  if [ -z "$script" ]; then
+    log "$part: none of $* in this tree; skipped"
+    echo "skipped: none of $* in this tree" >"$RAW/$part.md"
+    return 0
+  fi
+  note_cmd "$part" "$script"
+  if ! LAWNKV_SERVER=$LAWNKV_BIN REDIS_SERVER=$REDIS_BIN BENCH_QUICK=$QUICK BENCH_RAW=$RAW \
+      $script >"$RAW/$part.md" 2>"$WORK/$part.err"; then  # word-split on purpose: "bash file"
+    log "$part: $script failed"
+    { echo; echo "($script failed:)"; echo '```'; tail -20 "$WORK/$part.err"; echo '```'; } >>"$RAW/$part.md"
+  fi
+}
+
+part_notify() { run_external notify bench/notify_lag.sh bench/notify_lag.py build/bench-notify-lag; }
+part_dehydrator() { run_external dehydrator bench/dehydrator_bench.sh bench/dehydrator_bench.py build/bench-dehydrator; }
+
+# ---------------------------------------------------------------------- main
+machine_info
+log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
+for part in $PARTS; do
+  case $part in
+    throughput|memory|expiry|index|notify|dehydrator)
+      log "== $part"
+      date -u '+%Y-%m-%d %H:%M UTC' >"$RAW/$part.when"
+      "part_$part"
+      ;;
+    *) echo "bench: unknown part '$part' (throughput memory expiry index notify dehydrator)" >&2; exit 2 ;;
+  esac
+done
+echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/machine.txt"
+python3 bench/server/report.py --raw "$RAW" --out "$OUT"
+log "wrote $OUT/latest.md"

@@ -119,7 +119,13 @@ void memory_section(const Call& call, std::string& out) {
   field(out, "maxmemory_policy", call.cfg().maxmemory_policy);
   field(out, "mem_fragmentation_ratio", fixed(used ? static_cast<double>(rss) / static_cast<double>(used) : 0, 2));
   field(out, "mem_fragmentation_bytes", static_cast<int64_t>(rss) - static_cast<int64_t>(used));
+  field(out, "mem_not_counted_for_evict", 0);
+  field(out, "mem_replication_backlog", 0);
+  field(out, "mem_clients_slaves", 0);
+  field(out, "mem_clients_normal", client_buffer_bytes(call.server));
+  field(out, "mem_aof_buffer", 0);
   field(out, "mem_allocator", "libc");
+  field(out, "active_defrag_running", 0);
   field(out, "lazyfree_pending_objects", 0);
   field(out, "lazyfreed_objects", 0);
 }
@@ -163,6 +169,8 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "instantaneous_ops_per_sec", 0);
   field(out, "total_net_input_bytes", st.total_net_input_bytes);
   field(out, "total_net_output_bytes", st.total_net_output_bytes);
+  field(out, "total_net_repl_input_bytes", 0);
+  field(out, "total_net_repl_output_bytes", 0);
   field(out, "instantaneous_input_kbps", "0.00");
   field(out, "instantaneous_output_kbps", "0.00");
   field(out, "rejected_connections", st.rejected_connections);
@@ -180,9 +188,17 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "keyspace_misses", ks.keyspace_misses);
   field(out, "pubsub_channels", hub ? hub->active_channels().size() : 0);
   field(out, "pubsub_patterns", hub ? hub->pattern_count() : 0);
+  field(out, "pubsubshard_channels", 0);
   field(out, "latest_fork_usec", 0);
   field(out, "total_forks", 0);
+  field(out, "migrate_cached_sockets", 0);
+  field(out, "slave_expires_tracked_keys", 0);
+  field(out, "tracking_total_keys", 0);
+  field(out, "tracking_total_items", 0);
+  field(out, "tracking_total_prefixes", 0);
+  field(out, "unexpected_error_replies", 0);
   field(out, "total_error_replies", errors);
+  field(out, "dump_payload_sanitizations", 0);
   field(out, "client_query_buffer_limit_disconnections", st.client_query_buffer_limit_disconnections);
   field(out, "client_output_buffer_limit_disconnections", st.client_output_buffer_limit_disconnections);
 }

@@ -49,8 +49,8 @@ void memory_stats_command(Call& call) {
   const uint64_t allocated = allocated_bytes();
   const uint64_t rss = resident_bytes();
   const uint64_t keys = call.server.keyspace.total_keys();
-  uint64_t clients = 0, index = 0;
-  for (const auto& [id, s] : call.server.sessions) clients += s->query_buffer_bytes() + s->output_buffer_bytes();
+  const uint64_t clients = client_buffer_bytes(call.server);
+  uint64_t index = 0;
   for (int db = 0; db < call.server.keyspace.databases(); ++db)
     index += call.server.keyspace.db(db).index_memory_bytes();
   auto& r = call.reply;
@@ -101,6 +101,12 @@ uint64_t resident_bytes() {
   const int n = std::fscanf(f, "%lu %lu", &size, &resident);
   std::fclose(f);
   return n == 2 ? resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+uint64_t client_buffer_bytes(const ServerState& server) {
+  uint64_t n = 0;
+  for (const auto& [id, s] : server.sessions) n += s->query_buffer_bytes() + s->output_buffer_bytes();
+  return n;
 }
 
 uint64_t entry_bytes(const store::Entry& e) {

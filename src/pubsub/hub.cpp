@@ -126,18 +126,21 @@ std::vector<std::string> Hub::patterns_of(const Session& s) const {
 }
 
 size_t Hub::publish(std::string_view channel, std::string_view message) {
-  size_t receivers = 0;
-  if (auto it = channels_.find(channel); it != channels_.end()) {
-    const std::vector<Session*> targets = it->second;
-    Frame frame{"message", channel, message};
-    for (Session* s : targets) s->deliver(frame.for_protocol(s->protocol));
-    receivers += targets.size();
-  }
-  if (patterns_.empty()) return receivers;
-  // Matching first, delivering after: a delivery may erase patterns.
+  // Every receiver is chosen before the first delivery: a delivery may close
+  // its subscriber, which erases it (and maybe a channel or a pattern) from
+  // the tables. As in Redis, where such a client is freed later, the
+  // deliveries of this publish still count.
+  std::vector<Session*> direct;
+  if (auto it = channels_.find(channel); it != channels_.end()) direct = it->second;
   std::vector<std::pair<std::string, std::vector<Session*>>> matched;
   for (const auto& [pattern, subs] : patterns_)
     if (glob_match(pattern, channel)) matched.emplace_back(pattern, subs);
+
+  size_t receivers = direct.size();
+  if (!direct.empty()) {
+    Frame frame{"message", channel, message};
+    for (Session* s : direct) s->deliver(frame.for_protocol(s->protocol));
+  }
   for (const auto& [pattern, targets] : matched) {
     Frame frame{"pmessage", pattern, channel, message};
     for (Session* s : targets) s->deliver(frame.for_protocol(s->protocol));

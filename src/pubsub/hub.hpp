@@ -9,9 +9,11 @@
 // table's).
 //
 // A delivery may close its subscriber (client-output-buffer-limit), and
-// closing unsubscribes it from everything: publish() walks copies of the
-// subscriber lists, so the hub may change under it. A closed session stays
-// in memory until the loop's close callback, after publish() has returned.
+// closing unsubscribes it from everything: publish() chooses every receiver
+// before the first delivery and walks copies, so the hub may change under
+// it. A closed session stays in memory until the loop's close callback,
+// after publish() has returned; Connection::deliver ignores frames for a
+// closing connection.
 //
 // Counts follow Redis: a SUBSCRIBE reply carries the session's channels plus
 // patterns; PUBSUB NUMPAT is the number of distinct patterns with at least

@@ -1,0 +1,204 @@
+// The Pub/Sub hub (src/pubsub/hub.hpp): subscriptions, counts, delivery
+// order and frames, pattern matching, and a subscriber that is closed (and
+// so unsubscribed) while a message is being delivered.
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pubsub/hub.hpp"
+
+using lawnkv::Session;
+using lawnkv::pubsub::Hub;
+
+namespace {
+
+// A session that records what it is delivered; on_deliver runs after each
+// delivery (to act as the server does when an output limit is crossed).
+class FakeSession final : public Session {
+ public:
+  explicit FakeSession(std::string name_tag, int proto = 2) : tag(std::move(name_tag)) { protocol = proto; }
+
+  std::string tag;
+  std::vector<std::string> frames;
+  std::function<void()> on_deliver;
+
+  std::string peer_address() const override { return "127.0.0.1:1"; }
+  std::string local_address() const override { return "127.0.0.1:2"; }
+  int fd() const override { return -1; }
+  size_t query_buffer_bytes() const override { return 0; }
+  size_t query_buffer_free() const override { return 0; }
+  size_t output_buffer_bytes() const override { return 0; }
+  void deliver(std::string_view frame) override {
+    frames.emplace_back(frame);
+    if (on_deliver) on_deliver();
+  }
+  void close_soon() override {}
+  void resume() override {}
+};
+
+std::string message(std::string_view channel, std::string_view msg, char head = '*') {
+  return std::string(1, head) + "3\r\n$7\r\nmessage\r\n$" + std::to_string(channel.size()) + "\r\n" +
+         std::string(channel) + "\r\n$" + std::to_string(msg.size()) + "\r\n" + std::string(msg) + "\r\n";
+}
+
+std::string pmessage(std::string_view pattern, std::string_view channel, std::string_view msg) {
+  return "*4\r\n$8\r\npmessage\r\n$" + std::to_string(pattern.size()) + "\r\n" + std::string(pattern) + "\r\n$" +
+         std::to_string(channel.size()) + "\r\n" + std::string(channel) + "\r\n$" + std::to_string(msg.size()) +
+         "\r\n" + std::string(msg) + "\r\n";
+}
+
+}  // namespace
+
+TEST_CASE("hub: subscribe and unsubscribe keep the session's counts") {
+  Hub hub;
+  FakeSession s("s");
+  CHECK(hub.subscribe(s, "a"));
+  CHECK(hub.subscribe(s, "b"));
+  CHECK_FALSE(hub.subscribe(s, "a"));
+  CHECK(hub.psubscribe(s, "a*"));
+  CHECK_FALSE(hub.psubscribe(s, "a*"));
+  CHECK(s.subscribed_channels == 2);
+  CHECK(s.subscribed_patterns == 1);
+  CHECK(s.subscribed());
+
+  CHECK_FALSE(hub.unsubscribe(s, "zz"));
+  CHECK_FALSE(hub.unsubscribe(s, "a*"));  // a pattern is not a channel
+  CHECK(hub.unsubscribe(s, "a"));
+  CHECK(s.subscribed_channels == 1);
+  CHECK(hub.punsubscribe(s, "a*"));
+  CHECK_FALSE(hub.punsubscribe(s, "a*"));
+  CHECK(hub.unsubscribe(s, "b"));
+  CHECK_FALSE(s.subscribed());
+  CHECK(hub.channels_of(s).empty());
+  CHECK(hub.patterns_of(s).empty());
+  CHECK_FALSE(hub.has_subscribers());
+}
+
+TEST_CASE("hub: a session's subscriptions are listed in the order they were made") {
+  Hub hub;
+  FakeSession s("s");
+  for (const char* c : {"z", "a", "m", "b"}) hub.subscribe(s, c);
+  hub.unsubscribe(s, "m");
+  hub.subscribe(s, "m");
+  CHECK(hub.channels_of(s) == std::vector<std::string>{"z", "a", "b", "m"});
+  for (const char* p : {"p2", "p1"}) hub.psubscribe(s, p);
+  CHECK(hub.patterns_of(s) == std::vector<std::string>{"p2", "p1"});
+}
+
+TEST_CASE("hub: PUBSUB counts") {
+  Hub hub;
+  FakeSession a("a"), b("b");
+  hub.subscribe(a, "news");
+  hub.subscribe(b, "news");
+  hub.subscribe(b, "sport");
+  hub.psubscribe(a, "n*");
+  hub.psubscribe(b, "n*");
+  hub.psubscribe(b, "s*");
+  CHECK(hub.subscribers("news") == 2);
+  CHECK(hub.subscribers("sport") == 1);
+  CHECK(hub.subscribers("n*") == 0);  // pattern subscriptions are not counted
+  CHECK(hub.subscribers("none") == 0);
+  // Redis 7.0: the number of distinct patterns, not of pattern subscriptions.
+  CHECK(hub.pattern_count() == 2);
+  auto all = hub.active_channels();
+  std::sort(all.begin(), all.end());
+  CHECK(all == std::vector<std::string>{"news", "sport"});
+  CHECK(hub.active_channels("s*") == std::vector<std::string>{"sport"});
+  CHECK(hub.active_channels("x*").empty());
+
+  hub.unsubscribe_all(b);
+  CHECK(b.subscribed_channels == 0);
+  CHECK(b.subscribed_patterns == 0);
+  CHECK(hub.subscribers("news") == 1);
+  CHECK(hub.subscribers("sport") == 0);
+  CHECK(hub.active_channels() == std::vector<std::string>{"news"});
+  CHECK(hub.pattern_count() == 1);
+  hub.unsubscribe_all(b);  // nothing left: no effect
+  hub.unsubscribe_all(a);
+  CHECK_FALSE(hub.has_subscribers());
+  CHECK(hub.pattern_count() == 0);
+}
+
+TEST_CASE("hub: delivery order, frames and receiver count") {
+  Hub hub;
+  FakeSession first("first"), second("second", 3), pat("pat");
+  std::vector<std::string> order;
+  for (FakeSession* s : {&first, &second, &pat}) s->on_deliver = [&order, s] { order.push_back(s->tag); };
+  hub.psubscribe(pat, "n?ws");  // before the channel subscribers, delivered after them
+  hub.subscribe(second, "news");
+  hub.subscribe(first, "news");
+  hub.psubscribe(first, "*");
+
+  CHECK(hub.publish("news", "hi") == 4);
+  // Channel subscribers in the order they subscribed, then pattern
+  // subscribers (two patterns: their relative order is unspecified).
+  REQUIRE(order.size() == 4);
+  CHECK(order[0] == "second");
+  CHECK(order[1] == "first");
+  CHECK(second.frames == std::vector<std::string>{message("news", "hi", '>')});
+  CHECK(pat.frames == std::vector<std::string>{pmessage("n?ws", "news", "hi")});
+  REQUIRE(first.frames.size() == 2);
+  CHECK(first.frames[0] == message("news", "hi"));
+  CHECK(first.frames[1] == pmessage("*", "news", "hi"));
+
+  CHECK(hub.publish("nobody", "x") == 1);  // "*" only
+  CHECK(hub.publish("", "x") == 0);        // "*" does not match the empty channel (Redis's quirk)
+  CHECK(hub.publish("news", std::string("\0\r\n", 3)) == 4);
+  CHECK(second.frames.back() == message("news", std::string("\0\r\n", 3), '>'));
+}
+
+TEST_CASE("hub: patterns match as Redis's glob does") {
+  struct Case {
+    const char* pattern;
+    const char* channel;
+    bool delivered;
+  };
+  const Case cases[] = {
+      {"h?llo", "hello", true},       {"h?llo", "hllo", false},       {"h*llo", "hllo", true},
+      {"h*llo", "heeeello", true},    {"h[ae]llo", "hallo", true},    {"h[ae]llo", "hillo", false},
+      {"h[^e]llo", "hallo", true},    {"h[^e]llo", "hello", false},   {"h[a-b]llo", "hbllo", true},
+      {"h[a-b]llo", "hcllo", false},  {"h\\*llo", "h*llo", true},     {"h\\*llo", "hello", false},
+      {"__keyevent@*__:expired", "__keyevent@0__:expired", true},
+      {"__keyevent@*__:expired", "__keyspace@0__:expired", false},
+      {"__key*__:*", "__keyspace@12__:k", true},
+      {"HELLO", "hello", false},  // case matters
+      {"", "", true},             {"*", "", false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.pattern);
+    CAPTURE(c.channel);
+    Hub hub;
+    FakeSession s("s");
+    hub.psubscribe(s, c.pattern);
+    CHECK(hub.publish(c.channel, "m") == (c.delivered ? 1u : 0u));
+    if (c.delivered) CHECK(s.frames == std::vector<std::string>{pmessage(c.pattern, c.channel, "m")});
+  }
+}
+
+TEST_CASE("hub: a subscriber closed during delivery is unsubscribed safely") {
+  // The server closes a subscriber whose output crosses its limit inside
+  // deliver(), and closing unsubscribes it from everything: the lists being
+  // walked change under publish().
+  Hub hub;
+  FakeSession a("a"), victim("victim"), c("c");
+  victim.on_deliver = [&] { hub.unsubscribe_all(victim); };
+  hub.subscribe(a, "ch");
+  hub.subscribe(victim, "ch");
+  hub.subscribe(c, "ch");
+  hub.psubscribe(victim, "c*");
+  hub.psubscribe(c, "c*");
+  hub.psubscribe(victim, "ch*");  // a pattern that empties and is erased mid-publish
+
+  CHECK(hub.publish("ch", "m") == 6);  // every delivery made counts, as in Redis
+  CHECK(a.frames.size() == 1);
+  CHECK(c.frames.size() == 2);
+  CHECK_FALSE(victim.subscribed());
+  CHECK(hub.subscribers("ch") == 2);
+  CHECK(hub.pattern_count() == 1);
+
+  CHECK(hub.publish("ch", "again") == 3);
+  CHECK(victim.frames.size() == 3);  // the deliveries of the first publish only
+}

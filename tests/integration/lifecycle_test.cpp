@@ -107,6 +107,28 @@ TEST_CASE("SIGTERM and SIGINT stop the server cleanly with exit code 0") {
   }
 }
 
+// redis-server ignores SIGHUP and SIGPIPE (initServer). A signal is
+// delivered before the process returns to user space, so a round trip after
+// kill() sees its effect.
+TEST_CASE("SIGHUP and SIGPIPE do not stop the server, as redis-server") {
+  for (bool is_redis : {true, false}) {
+    for (int sig : {SIGHUP, SIGPIPE}) {
+      auto server = is_redis ? ServerProcess::redis() : ServerProcess::lawnkv();
+      INFO(server.label(), ", signal ", sig);
+      Client c(server.port());
+      server.signal(sig);
+      bool answered = false;
+      try {
+        answered = c.call({"PING"}) == status("PONG");
+      } catch (const std::exception&) {
+      }
+      std::optional<int> exit = answered ? std::nullopt : server.wait_exit(2000ms);
+      CHECK_MESSAGE(answered, "no PONG after the signal",
+                    exit ? "; the server exited: " + describe_status(*exit) : std::string());
+    }
+  }
+}
+
 // Runs a server binary on a bad configuration: it must exit 1 with a
 // message that names the line. Returns its output.
 std::string run_bad_config(const std::vector<std::string>& argv) {

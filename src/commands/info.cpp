@@ -208,8 +208,6 @@ void stats_section(const Call& call, std::string& out) {
 // on time).
 void expiry_section(const Call& call, std::string& out) {
   const store::KeyspaceStats& ks = call.server.keyspace.stats();
-  uint64_t index = 0;
-  for (int db = 0; db < call.server.keyspace.databases(); ++db) index += call.server.keyspace.db(db).index_memory_bytes();
   field(out, "expired_keys", ks.expired_keys);
   field(out, "expired_active", ks.expired_active);
   field(out, "expired_lazy", ks.expired_keys - ks.expired_active);
@@ -220,7 +218,7 @@ void expiry_section(const Call& call, std::string& out) {
   field(out, "expired_lag_p99_ms", ks.lag.percentile(0.99));
   field(out, "expired_lag_max_ms", ks.lag.max());
   field(out, "keys_with_ttl", call.server.keyspace.total_expires());
-  field(out, "expiry_index_bytes", index);
+  field(out, "expiry_index_bytes", expiry_index_bytes(call.server));
   field(out, "expiry_budget_us", call.cfg().expiry_budget_us);
   field(out, "active_expire", call.server.active_expire ? 1 : 0);
 }

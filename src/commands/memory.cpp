@@ -50,9 +50,7 @@ void memory_stats_command(Call& call) {
   const uint64_t rss = resident_bytes();
   const uint64_t keys = call.server.keyspace.total_keys();
   const uint64_t clients = client_buffer_bytes(call.server);
-  uint64_t index = 0;
-  for (int db = 0; db < call.server.keyspace.databases(); ++db)
-    index += call.server.keyspace.db(db).index_memory_bytes();
+  const uint64_t index = expiry_index_bytes(call.server);
   auto& r = call.reply;
   r.map(8);
   r.bulk("total.allocated");
@@ -106,6 +104,12 @@ uint64_t resident_bytes() {
 uint64_t client_buffer_bytes(const ServerState& server) {
   uint64_t n = 0;
   for (const auto& [id, s] : server.sessions) n += s->query_buffer_bytes() + s->output_buffer_bytes();
+  return n;
+}
+
+uint64_t expiry_index_bytes(const ServerState& server) {
+  uint64_t n = 0;
+  for (int db = 0; db < server.keyspace.databases(); ++db) n += server.keyspace.db(db).index_memory_bytes();
   return n;
 }
 

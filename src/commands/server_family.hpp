@@ -35,6 +35,8 @@ uint64_t allocated_bytes();  // handed out by malloc (mallinfo2)
 uint64_t resident_bytes();   // RSS (/proc/self/statm)
 // Bytes held in clients' input and output buffers.
 uint64_t client_buffer_bytes(const ServerState& server);
+// Bytes the expiry indexes of all databases hold.
+uint64_t expiry_index_bytes(const ServerState& server);
 // MEMORY USAGE of one key: its entry, key and value bytes plus its slot in
 // the dictionary.
 uint64_t entry_bytes(const store::Entry& e);

@@ -81,6 +81,11 @@ std::string absolute_path(const std::string& path) {
   return ec ? path : abs.lexically_normal().string();
 }
 
+// Redis's CONFIG SET error for a parameter it found.
+Status set_failed(std::string_view name, std::string_view why) {
+  return {"ERR CONFIG SET failed (possibly related to argument '" + std::string(name) + "') - " + std::string(why)};
+}
+
 }  // namespace
 
 Config::Config() = default;
@@ -193,11 +198,11 @@ Status Config::set(const std::vector<std::pair<std::string, std::string>>& pairs
     const Param* p = find_param(name);
     if (!p) return {"ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'"};
     if (p->access != Access::kMutable) {
-      const char* why = p->access == Access::kImmutable ? "can't set immutable config" : "can't set protected config";
-      return {"ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + why};
+      return set_failed(name, p->access == Access::kImmutable ? "can't set immutable config"
+                                                              : "can't set protected config");
     }
     for (const Param* seen : targets)
-      if (seen == p) return {"ERR CONFIG SET failed (possibly related to argument '" + name + "') - duplicate parameter"};
+      if (seen == p) return set_failed(name, "duplicate parameter");
     targets.push_back(p);
   }
   // Then the values, on a copy: all or nothing.
@@ -221,8 +226,7 @@ Status Config::set(const std::vector<std::pair<std::string, std::string>>& pairs
       words.push_back(pairs[i].second);
     }
     const std::string err = set_param(p, next, words, false);
-    if (!err.empty())
-      return {"ERR CONFIG SET failed (possibly related to argument '" + std::string(p.name) + "') - " + err};
+    if (!err.empty()) return set_failed(p.name, err);
   }
   // Assigned member by member (not swapped): others hold references into values_.
   values_ = next;

@@ -11,10 +11,24 @@ LawnQueue* Index::make_hot(int64_t ttl) {
   return q;
 }
 
+void Index::add_ttl_slow(Timer* t, uint32_t id, int64_t ttl) {
+  LawnQueue* q = nullptr;
+  if (id != kNoQueue) {
+    q = queues_.at(id);
+  } else if (ttls_.arrival(ttl)) {
+    q = make_hot(ttl);
+  }
+  if (q != nullptr && q->empty()) {
+    start_queue(q, t);
+    return;
+  }
+  wheel_.insert(t);
+}
+
 void Index::head_removed(Timer* s) {
   const int64_t code = detail::sentinel_code(s->deadline);
   if (code < detail::kWheelSlotCodes) {
-    if (s->next == s) wheel_.slot_emptied(code);
+    if (s->next == s) wheel_.list_emptied(code);
     return;
   }
   LawnQueue* q = queues_.from_sentinel_code(code);

@@ -36,7 +36,7 @@
 //
 // Memory. Per scheduled timer: the caller's 24-byte Timer, nothing else.
 // Per hot TTL: a 64-byte LawnQueue (with its proxy) + 32..64 bytes of hot map.
-// Per index: 16.9 KB of wheel sentinels, a 16 KiB sketch once a TTL is seen,
+// Per index: 63 KB of wheel sentinels, a 16 KiB sketch once a TTL is seen,
 // queue chunks of 16 KiB. memory_bytes() reports all of it.
 //
 // Bounded work. drain(now, max) yields at most max Timers and cascades at most
@@ -68,7 +68,7 @@ namespace lawnkv::expiry {
 class Index {
  public:
   // Cascade moves one drain may do per Timer it may yield.
-  static constexpr size_t kMovesPerYield = 8;
+  static constexpr size_t kMovesPerYield = 4;
   // Idle (empty) queues kept hot beyond the busy ones.
   static constexpr size_t kMinIdleQueues = 64;
 
@@ -85,17 +85,18 @@ class Index {
     t->deadline = deadline;
     ++size_;
     if (ttl_ms > 0 && deadline < detail::kQueueDeadlineLimit) {
-      if (LawnQueue* q = queue_for(ttl_ms)) {
+      // Inline: a hot TTL whose queue's tail is not later than deadline.
+      const uint32_t id = ttls_.find(ttl_ms);
+      if (id != kNoQueue) {
+        LawnQueue* q = queues_.at(id);
         Timer* tail = q->tail();
-        if (tail == &q->list) {
-          start_queue(q, t);
-          return;
-        }
-        if (deadline >= tail->deadline) {
+        if (tail != &q->list && deadline >= tail->deadline) {
           detail::link_before(&q->list, t);
           return;
         }
       }
+      add_ttl_slow(t, id, ttl_ms);
+      return;
     }
     wheel_.insert(t);
   }
@@ -162,14 +163,10 @@ class Index {
   const Wheel& wheel() const { return wheel_; }
 
  private:
-  // The queue serving ttl, if ttl is hot (making it hot on its kHotAfter-th
-  // arrival), else nullptr.
-  LawnQueue* queue_for(int64_t ttl) {
-    const uint32_t id = ttls_.find(ttl);
-    if (id != kNoQueue) return queues_.at(id);
-    if (!ttls_.arrival(ttl)) return nullptr;
-    return make_hot(ttl);
-  }
+  // add() of a TTL timer that is not an append to a non-empty queue: the
+  // first of its queue, a cold TTL's arrival (which may make it hot), or a
+  // deadline below its queue's tail (clock stepped back): wheel.
+  void add_ttl_slow(Timer* t, uint32_t id, int64_t ttl);
   LawnQueue* make_hot(int64_t ttl);
 
   // First Timer of the empty (hence idle) queue q.

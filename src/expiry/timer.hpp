@@ -10,8 +10,8 @@
 //   --------------------------  ------------------------------------------------
 //   [0, INT64_MAX]              a caller's timer; the field is its deadline
 //   [-2^62, -1]                 a list sentinel owned by the index;
-//                               code = -field - 1: codes [0, 704) are wheel
-//                               slots (level * 64 + slot), code 704 + q is the
+//                               code = -field - 1: codes [0, 2624) are wheel
+//                               lists (wheel.hpp), code 2624 + q is the
 //                               sentinel of Lawn queue q
 //   [INT64_MIN, -2^62)          a Lawn queue's proxy in the wheel; the field is
 //                               INT64_MIN + (deadline of the queue's head), so
@@ -37,7 +37,7 @@ inline constexpr int64_t kNever = INT64_MAX;
 
 namespace detail {
 
-inline constexpr int64_t kWheelSlotCodes = 11 * 64;  // Wheel::kLevels * Wheel::kSlots
+inline constexpr int64_t kWheelSlotCodes = 64 + 10 * 64 * 4;  // Wheel::kLists
 inline constexpr int64_t kSentinelFloor = -(int64_t{1} << 62);
 inline constexpr int64_t kQueueDeadlineLimit = int64_t{1} << 62;
 

@@ -4,13 +4,21 @@
 
 namespace lawnkv::expiry {
 
-Wheel::Wheel() : slots_(std::make_unique<Timer[]>(kLevels * kSlots)) {
-  for (int code = 0; code < kLevels * kSlots; ++code) detail::make_empty_list(&slots_[code], code);
+Wheel::Wheel() : lists_(std::make_unique<Timer[]>(kLists)) {
+  for (int code = 0; code < kLists; ++code) detail::make_empty_list(&lists_[code], code);
 }
 
 bool Wheel::empty() const {
   for (uint64_t occ : occupied_) {
     if (occ != 0) return false;
+  }
+  return true;
+}
+
+bool Wheel::slot_empty(int level, int slot) const {
+  const Timer* list = lists_of(level, slot);
+  for (int k = 0; k < lists_per_slot(level); ++k) {
+    if (list[k].next != &list[k]) return false;
   }
   return true;
 }
@@ -27,7 +35,7 @@ Timer* Wheel::pop_due_slow(int64_t now, size_t& moves_left) {
         return nullptr;
       }
       cursor_ = start;
-      Timer* head = &slots_[s];
+      Timer* head = &lists_[s];
       Timer* t = head->next;
       detail::unlink(t);
       if (head->next == head) occupied_[0] &= ~(uint64_t{1} << s);
@@ -49,36 +57,40 @@ Timer* Wheel::pop_due_slow(int64_t now, size_t& moves_left) {
     }
     cursor_ = start;
     cascading_ = true;
-    cascade_code_ = level * kSlots + s;
+    cascade_level_ = level;
+    cascade_slot_ = s;
   }
 }
 
 bool Wheel::run_cascade(size_t& moves_left) {
-  // The slot's list is walked from both ends at once: each end is a chain of
-  // dependent cache misses, and two chains overlap where one cannot.
-  Timer* head = &slots_[cascade_code_];
-  while (head->next != head) {
-    if (moves_left == 0) return false;
-    --moves_left;
-    Timer* t = head->next;
-    head->next = t->next;
-    t->next->prev = head;
-    Timer* u = nullptr;
-    if (head->prev != head && moves_left > 0) {
+  // Every sublist is walked from both ends, one Timer from each end of each
+  // sublist per round: 2 x kSubLists independent chains of cache misses.
+  Timer* lists = lists_of(cascade_level_, cascade_slot_);
+  for (bool more = true; more;) {
+    more = false;
+    for (int k = 0; k < kSubLists; ++k) {
+      Timer* head = &lists[k];
+      if (head->next == head) continue;
+      if (moves_left == 0) return false;
+      more = true;
       --moves_left;
-      u = head->prev;
-      head->prev = u->prev;
-      u->prev->next = head;
-    }
-    const Place p = place(cursor_, detail::wheel_key(t));
-    assert(p.level < cascade_code_ / kSlots);
-    link(t, p.level * kSlots + p.slot);
-    if (u != nullptr) {
-      const Place q = place(cursor_, detail::wheel_key(u));
-      link(u, q.level * kSlots + q.slot);
+      Timer* t = head->next;
+      head->next = t->next;
+      t->next->prev = head;
+      Timer* u = nullptr;
+      if (head->prev != head && moves_left > 0) {
+        --moves_left;
+        u = head->prev;
+        head->prev = u->prev;
+        u->prev->next = head;
+      }
+      const Place p = place(cursor_, detail::wheel_key(t));
+      assert(p.level < cascade_level_);
+      link(t, p);
+      if (u != nullptr) link(u, place(cursor_, detail::wheel_key(u)));
     }
   }
-  slot_emptied(cascade_code_);
+  occupied_[cascade_level_] &= ~(uint64_t{1} << cascade_slot_);
   cascading_ = false;
   return true;
 }
@@ -92,14 +104,18 @@ void Wheel::rewind(int64_t key) {
   }
   const int m = place(cursor_, key).level;
   if (m > 0) {
-    const int dest = m * kSlots + static_cast<int>((static_cast<uint64_t>(cursor_) >> (kSlotBits * m)) & 63);
+    const int dest_slot = static_cast<int>((static_cast<uint64_t>(cursor_) >> (kSlotBits * m)) & 63);
+    Timer* dest = lists_of(m, dest_slot);
     for (int level = 0; level < m; ++level) {
       if (occupied_[level] == 0) continue;
       for (uint64_t occ = occupied_[level]; occ != 0; occ &= occ - 1) {
-        detail::splice_tail(&slots_[level * kSlots + std::countr_zero(occ)], &slots_[dest]);
+        Timer* from = lists_of(level, std::countr_zero(occ));
+        for (int k = 0; k < lists_per_slot(level); ++k) {
+          if (from[k].next != &from[k]) detail::splice_tail(&from[k], &dest[k]);
+        }
       }
       occupied_[level] = 0;
-      occupied_[m] |= uint64_t{1} << (dest & 63);
+      occupied_[m] |= uint64_t{1} << dest_slot;
     }
   }
   cursor_ = key;
@@ -107,37 +123,41 @@ void Wheel::rewind(int64_t key) {
 
 int64_t Wheel::next_deadline() const {
   // A half-done cascade holds keys >= cursor whose level is not known yet.
-  if (cascading_ && slots_[cascade_code_].next != &slots_[cascade_code_]) return cursor_;
+  if (cascading_ && !slot_empty(cascade_level_, cascade_slot_)) return cursor_;
   for (int level = 0; level < kLevels; ++level) {
     if (occupied_[level] != 0) return slot_start(cursor_, level, std::countr_zero(occupied_[level]));
   }
   return kNever;
 }
 
-int64_t Wheel::least_key(int code) const {
+int64_t Wheel::least_key(int level, int slot) const {
   int64_t least = kNever;
-  for (const Timer* t = slots_[code].next; t != &slots_[code]; t = t->next)
-    least = std::min(least, detail::wheel_key(t));
+  const Timer* lists = lists_of(level, slot);
+  for (int k = 0; k < lists_per_slot(level); ++k) {
+    for (const Timer* t = lists[k].next; t != &lists[k]; t = t->next) {
+      least = std::min(least, detail::wheel_key(t));
+    }
+  }
   return least;
 }
 
 int64_t Wheel::earliest() const {
   // A half-done cascade's slot holds keys not yet placed: they count too.
-  int64_t least = cascading_ ? least_key(cascade_code_) : kNever;
+  int64_t least = cascading_ ? least_key(cascade_level_, cascade_slot_) : kNever;
   for (int level = 0; level < kLevels; ++level) {
     uint64_t occ = occupied_[level];
-    if (cascading_ && cascade_code_ / kSlots == level) occ &= ~(uint64_t{1} << (cascade_code_ & 63));
+    if (cascading_ && cascade_level_ == level) occ &= ~(uint64_t{1} << cascade_slot_);
     if (occ == 0) continue;
     const int s = std::countr_zero(occ);
     // A level-0 slot is one millisecond: its start is every key in it.
-    const int64_t first = level == 0 ? slot_start(cursor_, 0, s) : least_key(level * kSlots + s);
+    const int64_t first = level == 0 ? slot_start(cursor_, 0, s) : least_key(level, s);
     return std::min(least, first);
   }
   return least;
 }
 
 void Wheel::clear() {
-  for (int code = 0; code < kLevels * kSlots; ++code) detail::make_empty_list(&slots_[code], code);
+  for (int code = 0; code < kLists; ++code) detail::make_empty_list(&lists_[code], code);
   std::fill(std::begin(occupied_), std::end(occupied_), 0);
   cascading_ = false;
 }

@@ -47,17 +47,24 @@
 // Timers and resumes a half-done cascade on the next call; meanwhile
 // next_deadline() reports the cursor, so the caller knows work is pending.
 //
+// Sublists. Walking a list is a chain of dependent cache misses (each next
+// pointer is in the Timer just fetched): at 1M timers that is a full memory
+// latency per Timer cascaded. So a slot above level 0 holds kSubLists lists,
+// filled in turn, and a cascade walks all of them from both ends at once:
+// 2 x kSubLists independent chains whose misses overlap. Level-0 slots (one ms,
+// handed out one Timer per call) keep a single list.
+//
 // Going back in time. A key below the cursor (the wall clock stepped back
 // after the cursor advanced, or a past absolute deadline) rewinds the cursor
 // to it instead of going to a fallback structure. With m the level of
 // (cursor ^ key), levels above m keep their placement unchanged, and every
 // Timer below level m now belongs to slot (m, cursor's digit m): whole lists
-// are spliced there. A rewind costs O(non-empty slots below m) <= 640 O(1)
+// are spliced there. A rewind costs O(non-empty lists below m) <= 2,368 O(1)
 // splices, loses nothing, and keeps "every key >= cursor", so drain(now) still
 // yields exactly the keys < now whatever the clock did.
 //
-// Memory: 704 sentinels x 24 bytes = 16,896 bytes per wheel, plus 88 bytes of
-// bitmaps. Nothing per Timer beyond its own 24 bytes.
+// Memory: 64 + 640 x 4 = 2,624 sentinels x 24 bytes = 62,976 bytes per wheel,
+// plus 88 bytes of bitmaps. Nothing per Timer beyond its own 24 bytes.
 
 #include <bit>
 #include <cassert>
@@ -74,7 +81,11 @@ class Wheel {
   static constexpr int kSlotBits = 6;
   static constexpr int kSlots = 64;
   static constexpr int kLevels = 11;
-  static_assert(kLevels * kSlots == detail::kWheelSlotCodes);
+  static constexpr int kSubLists = 4;  // lists per slot above level 0
+  // Sentinel codes: level 0 slot s is s; above, (level, slot, sub) is
+  // kSlots + ((level - 1) * kSlots + slot) * kSubLists + sub.
+  static constexpr int kLists = kSlots + (kLevels - 1) * kSlots * kSubLists;
+  static_assert(kLists == detail::kWheelSlotCodes);
 
   struct Place {
     int level;
@@ -112,19 +123,26 @@ class Wheel {
   void insert(Timer* t) {
     const int64_t key = detail::wheel_key(t);
     if (key < cursor_) [[unlikely]] rewind(key);
-    const Place p = place(cursor_, key);
-    link(t, p.level * kSlots + p.slot);
+    link(t, place(cursor_, key));
   }
 
   // Unlinks t, which this wheel holds. O(1).
   void remove(Timer* t) {
     Timer* p = detail::unlink(t);
-    if (p->next == p) slot_emptied(detail::sentinel_code(p->deadline));
+    if (p->next == p) list_emptied(detail::sentinel_code(p->deadline));
   }
 
-  // Called when a list lost its last Timer by an unlink done elsewhere.
-  void slot_emptied(int64_t code) {
-    occupied_[code >> kSlotBits] &= ~(uint64_t{1} << (code & 63));
+  // Called when the list with this sentinel code lost its last Timer (by an
+  // unlink done elsewhere): clears the slot's bit if all its lists are empty.
+  void list_emptied(int64_t code) {
+    if (code < kSlots) {
+      occupied_[0] &= ~(uint64_t{1} << code);
+      return;
+    }
+    const int64_t c = (code - kSlots) / kSubLists;
+    const int level = 1 + static_cast<int>(c / kSlots);
+    const int slot = static_cast<int>(c % kSlots);
+    if (slot_empty(level, slot)) occupied_[level] &= ~(uint64_t{1} << slot);
   }
 
   // Unlinks and returns the earliest Timer with key < now (any order within
@@ -142,7 +160,7 @@ class Wheel {
           return nullptr;
         }
         cursor_ = start;
-        Timer* head = &slots_[s];
+        Timer* head = &lists_[s];
         Timer* t = head->next;
         detail::unlink(t);
         if (head->next == head) occupied_[0] &= ~(uint64_t{1} << s);
@@ -166,24 +184,35 @@ class Wheel {
   // Forgets every Timer without touching them (their memory may be gone).
   void clear();
 
-  size_t memory_bytes() const { return slots_ ? kLevels * kSlots * sizeof(Timer) : 0; }
+  size_t memory_bytes() const { return lists_ ? kLists * sizeof(Timer) : 0; }
 
  private:
-  void link(Timer* t, int code) {
-    detail::link_before(&slots_[code], t);
-    occupied_[code >> kSlotBits] |= uint64_t{1} << (code & 63);
+  // The first sentinel of slot (level, slot); a slot above level 0 has
+  // kSubLists of them in a row.
+  Timer* lists_of(int level, int slot) const {
+    return &lists_[level == 0 ? slot : kSlots + ((level - 1) * kSlots + slot) * kSubLists];
+  }
+  static int lists_per_slot(int level) { return level == 0 ? 1 : kSubLists; }
+  bool slot_empty(int level, int slot) const;
+  void link(Timer* t, Place p) {
+    Timer* list = lists_of(p.level, p.slot);
+    if (p.level > 0) list += (next_sub_++) & (kSubLists - 1);
+    detail::link_before(list, t);
+    occupied_[p.level] |= uint64_t{1} << p.slot;
   }
   Timer* pop_due_slow(int64_t now, size_t& moves_left);
-  int64_t least_key(int code) const;
+  int64_t least_key(int level, int slot) const;
   // Re-places the rest of the cascading slot; false if moves_left ran out.
   bool run_cascade(size_t& moves_left);
   void rewind(int64_t key);
 
   int64_t cursor_ = 0;
-  bool cascading_ = false;  // slot cascade_code_ is being spread below
-  int cascade_code_ = 0;
+  bool cascading_ = false;  // slot (cascade_level_, cascade_slot_) is being spread below
+  int cascade_level_ = 0;
+  int cascade_slot_ = 0;
+  unsigned next_sub_ = 0;  // the sublist the next link above level 0 takes
   uint64_t occupied_[kLevels] = {};
-  std::unique_ptr<Timer[]> slots_;  // sentinels, code = level * 64 + slot
+  std::unique_ptr<Timer[]> lists_;  // sentinels, by code
 };
 
 }  // namespace lawnkv::expiry

@@ -266,7 +266,7 @@ TEST_CASE("expiry index: an index moves with its timers; clear forgets them") {
   ix = std::move(moved);
   ix.add(&a, kT + 1000, 700);
   const size_t bytes = ix.memory_bytes();
-  CHECK(bytes >= 704 * sizeof(Timer) + 64);
+  CHECK(bytes >= Wheel::kLists * sizeof(Timer) + 64);
   ix.clear();  // a and b are not touched: as after FLUSHALL
   CHECK(ix.size() == 0);
   CHECK(ix.next_deadline() == kNever);

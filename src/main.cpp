@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <csignal>
 #include <iostream>
 #include <iterator>
 #include <cstdio>
@@ -53,6 +54,10 @@ std::string executable_path(const char* argv0) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As redis-server: a client that goes away mid-write, or a closed
+  // terminal, must not end the server.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGHUP, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args[0] == "-v" || args[0] == "--version")) {
     std::printf("lawnkv server v=%s (Redis 7.0 protocol) bits=%d\n", kVersion, static_cast<int>(sizeof(long) * 8));

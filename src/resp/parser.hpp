@@ -115,6 +115,12 @@ class Parser {
   // and read up to it; 0 if unknown (waiting for a line end).
   size_t bytes_wanted() const { return bytes_wanted_; }
 
+  // After kPending: how many bytes at the front of buf the pending request
+  // has already parsed into complete arguments. Redis moves such arguments
+  // out of its query buffer, so client-query-buffer-limit counts only what
+  // lies after them.
+  size_t parsed_bytes() const { return state_ == State::kStart ? 0 : pos_; }
+
   // Forgets any partial request and error: the next parse() starts afresh.
   void reset();
 

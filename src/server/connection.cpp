@@ -58,7 +58,9 @@ void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
   size_t need = kReadChunk;
   if (wanted > c->in_.size() && wanted - c->in_.size() > need) need = wanted - c->in_.size();
   c->in_.reserve_free(need);
-  *buf = uv_buf_init(c->in_.tail(), static_cast<unsigned>(c->in_.free_bytes()));
+  // No more than that per read, as Redis: the query buffer limit is checked
+  // after each read, and small arguments leave the buffer as they are parsed.
+  *buf = uv_buf_init(c->in_.tail(), static_cast<unsigned>(need));
 }
 
 void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
@@ -70,7 +72,7 @@ void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   if (nread == 0) return;
   c->in_.commit(static_cast<size_t>(nread));
   c->server_.state().stats.total_net_input_bytes += static_cast<uint64_t>(nread);
-  if (static_cast<int64_t>(c->in_.size()) > c->server_.state().config.values().client_query_buffer_limit) {
+  if (c->query_buffer_over_limit()) {
     ++c->server_.state().stats.client_query_buffer_limit_disconnections;
     c->server_.log().log(LogLevel::kWarning, "Closing client that reached max query buffer length: id=" +
                                                  std::to_string(c->id) + " addr=" + c->peer_);
@@ -78,6 +80,13 @@ void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
     return;
   }
   c->process_input();
+}
+
+bool Connection::query_buffer_over_limit() const {
+  // The complete arguments of the pending request do not count: Redis has
+  // moved them out of its buffer.
+  const size_t unparsed = in_.size() - parser_.parsed_bytes();
+  return static_cast<int64_t>(unparsed) > server_.state().config.values().client_query_buffer_limit;
 }
 
 void Connection::process_input() {
@@ -101,7 +110,7 @@ void Connection::process_input() {
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
     dispatch(st, *this, reply, argv, now);
-    if (out_.size() + writing_.size() > kPauseOutputBytes) {
+    if (output_buffer_bytes() > kPauseOutputBytes) {
       pause_reading();
       break;
     }
@@ -123,14 +132,17 @@ void Connection::flush() {
     server_.state().stats.total_net_output_bytes += written;
     if (written == out_.size()) {
       out_.clear();
+      if (out_.capacity() > kPauseOutputBytes) out_.shrink_to_fit();
     } else {
-      writing_.assign(out_, written, std::string::npos);
+      // The rest goes out asynchronously from writing_; replies made
+      // meanwhile collect in the (swapped-in, empty) out_.
+      writing_.swap(out_);
       out_.clear();
-      uv_buf_t rest = uv_buf_init(writing_.data(), static_cast<unsigned>(writing_.size()));
+      writing_offset_ = written;
+      uv_buf_t rest = uv_buf_init(writing_.data() + written, static_cast<unsigned>(writing_.size() - written));
       write_in_flight_ = true;
       uv_write(&write_req_, stream(), &rest, 1, on_write);
     }
-    if (out_.capacity() > 1024 * 1024) out_.shrink_to_fit();
   }
   if (write_in_flight_) return;
   if (close_after_reply) {
@@ -149,12 +161,14 @@ void Connection::on_write(uv_write_t* req, int status) {
   c->write_in_flight_ = false;
   if (status < 0) {
     c->writing_.clear();
+    c->writing_offset_ = 0;
     c->close();
     return;
   }
-  c->server_.state().stats.total_net_output_bytes += c->writing_.size();
+  c->server_.state().stats.total_net_output_bytes += c->writing_.size() - c->writing_offset_;
   c->writing_.clear();
-  c->writing_.shrink_to_fit();
+  c->writing_offset_ = 0;
+  if (c->writing_.capacity() > kPauseOutputBytes) c->writing_.shrink_to_fit();
   c->soft_limit_since_ms_ = -1;
   c->flush();
 }

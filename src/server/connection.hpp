@@ -3,10 +3,11 @@
 // request of a read in order, dispatches each, and writes all their replies
 // together (one write per read batch when the socket takes it).
 //
-// Backpressure: while more than kPauseOutputBytes of replies wait for a
-// client that is not reading them, its requests are not read either, so a
-// pipelining client that never reads cannot make the server buffer without
-// bound. The memory of a Connection is freed in its uv_close callback.
+// Backpressure: once more than kPauseOutputBytes of replies wait for a
+// client that is not reading them, its requests are not read (or parsed)
+// until they drain, so a pipelining client that never reads cannot make the
+// server buffer without bound, nor hold the loop for long with one batch.
+// The memory of a Connection is freed in its uv_close callback.
 
 #include <uv.h>
 
@@ -40,13 +41,13 @@ class Connection final : public Session {
   int fd() const override { return fd_; }
   size_t query_buffer_bytes() const override { return in_.size(); }
   size_t query_buffer_free() const override { return in_.free_bytes(); }
-  size_t output_buffer_bytes() const override { return out_.size() + writing_.size(); }
+  size_t output_buffer_bytes() const override { return out_.size() + writing_.size() - writing_offset_; }
   void deliver(std::string_view frame) override;
   void close_soon() override;
   void resume() override;
 
  private:
-  static constexpr size_t kPauseOutputBytes = 64 * 1024 * 1024;
+  static constexpr size_t kPauseOutputBytes = 4 * 1024 * 1024;
 
   static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf);
   static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf);
@@ -54,6 +55,7 @@ class Connection final : public Session {
   static void on_close(uv_handle_t* h);
 
   void process_input();
+  bool query_buffer_over_limit() const;
   bool output_over_limit();
   void pause_reading();
   void resume_reading();
@@ -64,7 +66,8 @@ class Connection final : public Session {
   InputBuffer in_;
   resp::Parser parser_;
   std::string out_;      // replies not yet handed to the kernel
-  std::string writing_;  // the bytes of the uv_write in flight
+  std::string writing_;  // the uv_write in flight sends writing_[writing_offset_..]
+  size_t writing_offset_ = 0;
   bool write_in_flight_ = false;
   bool reading_ = false;
   bool closing_ = false;

@@ -4,6 +4,7 @@
 // parser sees the unconsumed bytes as one contiguous string_view, so request
 // arguments can be views into it.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -18,11 +19,11 @@ class InputBuffer {
   size_t free_bytes() const { return capacity_ - size_; }
   size_t capacity() const { return capacity_; }
 
-  // Makes at least n bytes free at the tail (grows by doubling).
+  // Makes at least n bytes free at the tail: doubling for small growth,
+  // exactly what is asked for a big declared bulk.
   void reserve_free(size_t n) {
     if (capacity_ - size_ >= n) return;
-    size_t cap = capacity_ ? capacity_ : 16384;
-    while (cap - size_ < n) cap *= 2;
+    const size_t cap = std::max({size_t{16384}, capacity_ * 2 <= size_ + n ? size_ + n : capacity_ * 2});
     std::unique_ptr<char[]> fresh(new char[cap]);
     if (size_) std::memcpy(fresh.get(), data_.get(), size_);
     data_ = std::move(fresh);

@@ -1,5 +1,7 @@
 #include "commands/args.hpp"
 
+#include <climits>
+
 #include "commands/errors.hpp"
 #include "core/numbers.hpp"
 
@@ -17,15 +19,22 @@ bool long_double_or_reply(Call& call, std::string_view arg, long double* out) {
   return false;
 }
 
-bool db_index_or_reply(Call& call, std::string_view arg, int* out) {
-  long long id;
-  if (!integer_or_reply(call, arg, &id)) return false;
-  if (id < 0 || id >= call.server.keyspace.databases()) {
-    call.error(err::kDbIndex);
+bool int_or_reply(Call& call, std::string_view arg, int* out, std::string_view msg) {
+  long long v;
+  if (!integer_or_reply(call, arg, &v, msg)) return false;
+  if (v < INT_MIN || v > INT_MAX) {
+    call.error(msg.empty() ? "ERR value is out of range, value must between -2147483648 and 2147483647" : msg);
     return false;
   }
-  *out = static_cast<int>(id);
+  *out = static_cast<int>(v);
   return true;
+}
+
+bool db_index_or_reply(Call& call, std::string_view arg, int* out) {
+  if (!int_or_reply(call, arg, out)) return false;
+  if (*out >= 0 && *out < call.server.keyspace.databases()) return true;
+  call.error(err::kDbIndex);
+  return false;
 }
 
 }  // namespace lawnkv

@@ -15,7 +15,17 @@ bool integer_or_reply(Call& call, std::string_view arg, long long* out,
                       std::string_view msg = {});
 // A long double as INCRBYFLOAT reads it; error "ERR value is not a valid float".
 bool long_double_or_reply(Call& call, std::string_view arg, long double* out);
-// A db number: integer (else kNotInteger), within [0, databases) (else kDbIndex).
+// An int as Redis's getIntFromObjectOrReply reads it: a 64-bit integer
+// (else msg, or kNotInteger), then within int range (else msg, or "ERR value
+// is out of range, value must between -2147483648 and 2147483647").
+bool int_or_reply(Call& call, std::string_view arg, int* out, std::string_view msg = {});
+// A db number (SELECT, MOVE, COPY DB): an int, then an existing db (else
+// "ERR DB index is out of range").
 bool db_index_or_reply(Call& call, std::string_view arg, int* out);
+
+// The argument as Redis's C string functions see it: up to a NUL byte.
+inline std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
+// True if arg is the option word, compared as strcasecmp does ("nx\0junk" is NX).
+inline bool is_option(std::string_view arg, std::string_view word) { return iequals(c_string(arg), word); }
 
 }  // namespace lawnkv

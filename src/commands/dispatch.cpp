@@ -3,7 +3,9 @@
 #include <chrono>
 #include <string>
 
+#include "commands/args.hpp"
 #include "commands/errors.hpp"
+#include "commands/transaction.hpp"
 
 namespace lawnkv {
 
@@ -18,8 +20,6 @@ std::string sanitized(std::string s) {
 }
 
 // Redis formats arguments with %s: each stops at its first NUL byte.
-std::string_view c_string(std::string_view s) { return s.substr(0, s.find('\0')); }
-
 std::string unknown_command_text(std::span<const std::string_view> argv) {
   std::string args;
   for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
@@ -70,29 +70,29 @@ void queue(Session& session, std::span<const std::string_view> argv) {
 
 }  // namespace
 
-const CommandSpec* resolve_or_reply(const CommandTable& table, resp::Writer& reply,
-                                    std::span<const std::string_view> argv, const CommandSpec** known) {
-  if (known) *known = nullptr;
+Resolved resolve(const CommandTable& table, std::span<const std::string_view> argv) {
+  Resolved r;
   const CommandSpec* spec = table.find(argv[0]);
   if (!spec) {
-    reply.error(unknown_command_text(argv));
-    return nullptr;
+    r.error = unknown_command_text(argv);
+    return r;
   }
   if (!spec->subcommands.empty() && argv.size() >= 2) {
     const CommandSpec* sub = spec->subcommand(to_lower(argv[1]));
     if (!sub) {
-      reply.error(sanitized("ERR unknown subcommand '" + std::string(c_string(argv[1]).substr(0, 128)) +
-                            "'. Try " + upper(spec->name) + " HELP."));
-      return nullptr;
+      r.error = sanitized("ERR unknown subcommand '" + std::string(c_string(argv[1]).substr(0, 128)) +
+                          "'. Try " + upper(spec->name) + " HELP.");
+      return r;
     }
     spec = sub;
   }
-  if (known) *known = spec;
+  r.known = spec;
   if (!arity_ok(*spec, argv.size())) {
-    reply.error(arity_text(*spec));
-    return nullptr;
+    r.error = arity_text(*spec);
+    return r;
   }
-  return spec;
+  r.spec = spec;
+  return r;
 }
 
 void run_command(ServerState& server, Session& session, resp::Writer& reply,
@@ -112,26 +112,35 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
 
 void dispatch(ServerState& server, Session& session, resp::Writer& reply,
               std::span<const std::string_view> argv, int64_t now_ms) {
-  const CommandSpec* known;
-  const CommandSpec* spec = resolve_or_reply(server.commands, reply, argv, &known);
+  const Resolved r = resolve(server.commands, argv);
+  // A refused command: counted against its row, dooms an open transaction.
+  // A refused EXEC ends the transaction instead (Redis's execCommandAbort):
+  // "EXECABORT ... because of: " and the reason without its "ERR ".
   auto reject = [&](std::string_view text) {
-    if (known) ++server.commands.stats(*known).rejected_calls;
+    if (r.known) ++server.commands.stats(*r.known).rejected_calls;
+    if (r.known && r.known->name == "exec") {
+      discard_transaction(server.keyspace.watches(), session);
+      if (text.substr(0, 4) == "ERR ") text.remove_prefix(4);
+      reply.error("EXECABORT Transaction discarded because of: " + std::string(text));
+      return;
+    }
     if (session.in_multi) session.multi_aborted = true;
-    if (!text.empty()) reply.error(text);
+    reply.error(text);
   };
-  if (!spec) return reject({});
-  if (!session.authenticated && !spec->has(kNoAuth)) return reject(err::kNoAuth);
-  if (session.protocol == 2 && session.subscribed() && !allowed_when_subscribed(*spec)) {
-    return reject("ERR Can't execute '" + spec->name +
+  if (!r.spec) return reject(r.error);
+  const CommandSpec& spec = *r.spec;
+  if (!session.authenticated && !spec.has(kNoAuth)) return reject(err::kNoAuth);
+  if (session.protocol == 2 && session.subscribed() && !allowed_when_subscribed(spec)) {
+    return reject("ERR Can't execute '" + spec.name +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
-  if (session.in_multi && !runs_inside_multi(*spec)) {
-    if (spec->has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
+  if (session.in_multi && !runs_inside_multi(spec)) {
+    if (spec.has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
     queue(session, argv);
     reply.simple("QUEUED");
     return;
   }
-  run_command(server, session, reply, *spec, argv, now_ms);
+  run_command(server, session, reply, spec, argv, now_ms);
 }
 
 }  // namespace lawnkv

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "commands/args.hpp"
 #include "commands/lookup.hpp"
 #include "commands/table.hpp"
 
@@ -33,7 +34,7 @@ bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> op
   unsigned c = 0;
   for (std::string_view arg : opts) {
     // Redis compares the words as C strings: "nx\0junk" is NX.
-    const std::string_view opt = arg.substr(0, arg.find('\0'));
+    const std::string_view opt = c_string(arg);
     if (iequals(opt, "nx")) {
       c |= kExpireNx;
     } else if (iequals(opt, "xx")) {

@@ -3,7 +3,6 @@
 // here are the argument parsing and the replies.
 
 #include <cctype>
-#include <climits>
 #include <string>
 #include <vector>
 
@@ -18,41 +17,8 @@ namespace lawnkv {
 namespace {
 
 constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
-constexpr std::string_view kIntRange =
-    "ERR value is out of range, value must between -2147483648 and 2147483647";
 constexpr std::string_view kInvalidFirstDb = "ERR invalid first DB index";
 constexpr std::string_view kInvalidSecondDb = "ERR invalid second DB index";
-
-// The argument as Redis's C string functions see it: up to a NUL byte.
-std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
-
-// True if arg is the option word (strcasecmp, so "count\0x" is "count").
-bool is_option(std::string_view arg, std::string_view word) { return iequals(c_string(arg), word); }
-
-// An int as Redis's getIntFromObjectOrReply reads it: a 64-bit integer (else
-// msg, or kNotInteger), then within int range (else msg, or kIntRange).
-bool int_or_reply(Call& call, std::string_view arg, int* out, std::string_view msg = {}) {
-  long long v;
-  if (!integer_or_reply(call, arg, &v, msg)) return false;
-  if (v < INT_MIN || v > INT_MAX) {
-    call.error(msg.empty() ? kIntRange : msg);
-    return false;
-  }
-  *out = static_cast<int>(v);
-  return true;
-}
-
-// True if id names a db; otherwise replies "ERR DB index is out of range".
-bool db_exists_or_reply(Call& call, int id) {
-  if (id >= 0 && id < call.server.keyspace.databases()) return true;
-  call.error(err::kDbIndex);
-  return false;
-}
-
-// A db number as MOVE and COPY read it: an int, then an existing db.
-bool db_number_or_reply(Call& call, std::string_view arg, int* out) {
-  return int_or_reply(call, arg, out) && db_exists_or_reply(call, *out);
-}
 
 // A SCAN cursor as Redis reads it with strtoul(): an optional sign and
 // decimal digits up to the end (or a NUL byte), no leading space, no
@@ -177,7 +143,7 @@ void copy_command(Call& call) {
     if (is_option(call.argv[i], "replace")) {
       replace = true;
     } else if (is_option(call.argv[i], "db") && i + 1 < call.argv.size()) {
-      if (!db_number_or_reply(call, call.argv[++i], &dst_db)) return;
+      if (!db_index_or_reply(call, call.argv[++i], &dst_db)) return;
     } else {
       return call.error(err::kSyntax);
     }
@@ -190,7 +156,7 @@ void copy_command(Call& call) {
 /* MOVE key db */
 void move_command(Call& call) {
   int dst_db;
-  if (!db_number_or_reply(call, call.argv[2], &dst_db)) return;
+  if (!db_index_or_reply(call, call.argv[2], &dst_db)) return;
   if (dst_db == call.session.db) return call.error(err::kSameObject);
   call.reply.integer(op_move(call, call.argv[1], dst_db) == MoveStatus::kMoved ? 1 : 0);
 }

@@ -44,7 +44,12 @@
 // looks at). A cascade that does not fit resumes on the next call;
 // next_deadline() then returns a value < now, so the caller knows to come back
 // without sleeping. Every Timer cascades at most 10 times between add and
-// drain, so cascading is also amortised O(1) per timer.
+// drain, so cascading is also amortised O(1) per timer. The price of the
+// bound: when the cursor enters a slot holding very many wheel Timers (say
+// 100,000 PXAT keys within 4 s), the first of them wait for that slot's
+// cascade, spread over several drains (~100 ns per Timer when the Timers are
+// scattered in memory, bench/expiry_results.md). Hot-TTL entries never
+// cascade; only their queue's proxy does.
 //
 // Clock steps. Only drain's `now` decides what is due. A deadline below the
 // wheel's cursor rewinds the cursor (wheel.hpp): nothing is lost, nothing is

@@ -11,6 +11,8 @@
 namespace lawnkv::expiry {
 namespace {
 
+TEST_SUITE_BEGIN("expiry");
+
 constexpr int64_t kT = 1'700'000'000'000;
 
 std::vector<Timer*> drain_all(Index& ix, int64_t now, size_t max = SIZE_MAX) {
@@ -272,6 +274,8 @@ TEST_CASE("expiry index: an index moves with its timers; clear forgets them") {
   CHECK(ix.next_deadline() == kNever);
   CHECK(drain_all(ix, kNever).empty());
 }
+
+TEST_SUITE_END();
 
 }  // namespace
 }  // namespace lawnkv::expiry

@@ -24,6 +24,8 @@
 namespace lawnkv::expiry {
 namespace {
 
+TEST_SUITE_BEGIN("expiry");
+
 constexpr int64_t kT = 1'700'000'000'000;
 constexpr int64_t kHour = 3'600'000;
 constexpr int64_t kDay = 24 * kHour;
@@ -259,6 +261,8 @@ TEST_CASE("expiry model: continuous TTLs (1 ms..1 h) plus absolute deadlines up 
   run(Mix::kContinuous, 7'000'000, 2, 1'000'000, 4096);
   run(Mix::kContinuous, 7'000'100, 1, 300'000, 64);
 }
+
+TEST_SUITE_END();
 
 }  // namespace
 }  // namespace lawnkv::expiry

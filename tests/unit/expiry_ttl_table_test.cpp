@@ -11,6 +11,8 @@
 namespace lawnkv::expiry {
 namespace {
 
+TEST_SUITE_BEGIN("expiry");
+
 TEST_CASE("expiry ttl table: a TTL turns hot on its 4th arrival") {
   TtlTable t;
   CHECK(t.find(5000) == kNoQueue);
@@ -89,6 +91,8 @@ TEST_CASE("expiry ttl table: the hot map matches a reference map through inserts
   }
   CHECK(t.hot_count() == ref.size());
 }
+
+TEST_SUITE_END();
 
 }  // namespace
 }  // namespace lawnkv::expiry

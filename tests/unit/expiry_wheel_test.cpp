@@ -11,6 +11,8 @@
 namespace lawnkv::expiry {
 namespace {
 
+TEST_SUITE_BEGIN("expiry");
+
 constexpr int64_t kT = 1'700'000'000'000;
 
 struct PlaceRow {
@@ -205,6 +207,8 @@ TEST_CASE("expiry wheel: remove keeps the occupancy bitmap exact") {
   CHECK(w.empty());
   CHECK(w.next_deadline() == kNever);
 }
+
+TEST_SUITE_END();
 
 }  // namespace
 }  // namespace lawnkv::expiry

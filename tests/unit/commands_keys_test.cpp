@@ -9,64 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "commands/dispatch.hpp"
-#include "commands/families.hpp"
+#include "command_fixture.hpp"
 
 namespace lawnkv {
 namespace {
 
-struct FakeSession : Session {
-  std::string peer_address() const override { return "127.0.0.1:50000"; }
-  std::string local_address() const override { return "127.0.0.1:6379"; }
-  int fd() const override { return -1; }
-  size_t query_buffer_bytes() const override { return 0; }
-  size_t query_buffer_free() const override { return 0; }
-  size_t output_buffer_bytes() const override { return 0; }
-  void deliver(std::string_view) override {}
-  void close_soon() override {}
-  void resume() override {}
-};
-
-// Keeps the keyevent notifications as "event key@db".
-struct EventLog : pubsub::Publisher {
-  std::vector<std::string> events;
-  size_t publish(std::string_view channel, std::string_view message) override {
-    // channel: __keyevent@<db>__:<event>
-    const size_t at = channel.find('@'), end = channel.find("__:");
-    events.push_back(std::string(channel.substr(end + 3)) + " " + std::string(message) + "@" +
-                     std::string(channel.substr(at + 1, end - at - 1)));
-    return 1;
-  }
-  std::vector<std::string> take() { return std::exchange(events, {}); }
-};
-
+using test::kT0;
 using Events = std::vector<std::string>;
-constexpr int64_t kT0 = 1'700'000'000'000;
 
-struct Server {
-  ServerState state{config::Config()};
-  FakeSession session;
-  EventLog log;
-  int64_t now = kT0;
-
-  Server() {
-    register_all_commands(state.commands);
-    session.id = 1;
-    session.authenticated = true;
-    state.sessions[1] = &session;
-    state.config.mutable_values().notify_keyspace_events =
-        pubsub::kKeyeventChannel | pubsub::kAll | pubsub::kNew;
-    state.notifier.set_publisher(&log);
-    state.keyspace.set_listener(&state.notifier);
-  }
-
-  std::string run(std::vector<std::string> args) {
-    std::vector<std::string_view> argv(args.begin(), args.end());
-    std::string out;
-    resp::Writer w(out, session.protocol);
-    dispatch(state, session, w, argv, now);
-    return out;
-  }
+// The shared fixture, with this file's helpers.
+struct Server : test::CommandServer {
+  Server() : CommandServer(pubsub::kAll | pubsub::kNew) { log.with_db = true; }
 
   // The bulk strings of a (possibly nested) array reply, as a set.
   static std::set<std::string> bulks(const std::string& reply) {

@@ -8,7 +8,10 @@ set -euo pipefail
 want=(g++ make pkg-config libuv1-dev)
 case "${1:-run}" in
   run) ;;
-  test) want+=(libhiredis-dev doctest-dev redis-server redis-tools) ;;
+  test) want+=(libhiredis-dev doctest-dev redis-server redis-tools python3-redis nutcracker)
+        # node and npm from Debian unless a node with npm is already there (NodeSource's
+        # nodejs bundles npm and conflicts with Debian's npm package)
+        command -v npm >/dev/null 2>&1 || want+=(nodejs npm) ;;
   bench) want+=(libhiredis-dev doctest-dev redis-server redis-tools libbenchmark-dev gnuplot-nox python3) ;;
   *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac

@@ -39,8 +39,8 @@ $(BUILD)/unit-tests: $(UNIT_SRCS:%.cpp=$(BUILD)/%.o) $(BUILD)/liblawnkv.a
 $(BUILD)/integration-tests: $(INTEG_SRCS:%.cpp=$(BUILD)/%.o) $(SUPPORT_SRCS:%.cpp=$(BUILD)/%.o)
 	$(CXX) $(CXXFLAGS) $^ -o $@ -lhiredis
 
-$(BUILD)/compat-tests: $(COMPAT_SRCS:%.cpp=$(BUILD)/%.o) $(SUPPORT_SRCS:%.cpp=$(BUILD)/%.o)
-	$(CXX) $(CXXFLAGS) $^ -o $@ -lhiredis
+$(BUILD)/compat-tests: $(COMPAT_SRCS:%.cpp=$(BUILD)/%.o) $(SUPPORT_SRCS:%.cpp=$(BUILD)/%.o) $(BUILD)/liblawnkv.a
+	$(CXX) $(CXXFLAGS) $^ -o $@ -lhiredis $(UV_LIBS)
 
 $(BUILD)/bench-expiry: $(BUILD)/bench/expiry_bench.o $(BUILD)/liblawnkv.a
 	$(CXX) $(CXXFLAGS) $^ -o $@ -lbenchmark -lpthread

@@ -103,7 +103,7 @@ void hello_command(Call& call) {
   if (has_auth && !authenticate_or_reply(call, user, pass)) return;
   if (!call.session.authenticated) {
     return call.error("NOAUTH HELLO must be called with the client already authenticated, "
-                      "otherwise the HELLO <proto> AUTH <user> <pass> option can be used to "
+                      "otherwise the HELLO AUTH <user> <pass> option can be used to "
                       "authenticate the client and select the RESP protocol version at the same time");
   }
   if (has_name) {

@@ -4,6 +4,7 @@
 // commandstats. Every rejection uses Redis 7.0's exact text.
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "commands/context.hpp"
@@ -18,12 +19,13 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
 void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms);
 
-// Finds the row that would run argv (the subcommand's for containers) or
-// replies the unknown-command / unknown-subcommand / arity error and returns
-// nullptr. *known (if given) is the row found even when its arity failed, so
-// the rejection counts against it, as Redis's rejected_calls.
-const CommandSpec* resolve_or_reply(const CommandTable& table, resp::Writer& reply,
-                                    std::span<const std::string_view> argv,
-                                    const CommandSpec** known = nullptr);
+// The row that would run argv (the subcommand's, for containers).
+struct Resolved {
+  const CommandSpec* spec = nullptr;   // runnable, or nullptr (see error)
+  const CommandSpec* known = nullptr;  // the row found even when its arity failed,
+                                       // so the refusal counts in its rejected_calls
+  std::string error;                   // unknown command / subcommand, arity
+};
+Resolved resolve(const CommandTable& table, std::span<const std::string_view> argv);
 
 }  // namespace lawnkv

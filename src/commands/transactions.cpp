@@ -4,19 +4,13 @@
 #include "commands/dispatch.hpp"
 #include "commands/errors.hpp"
 #include "commands/families.hpp"
+#include "commands/transaction.hpp"
 
 namespace lawnkv {
 
 namespace {
 
-// Leaves the transaction: no queue, no watched keys.
-void end_transaction(Call& call) {
-  Session& s = call.session;
-  s.in_multi = false;
-  s.multi_aborted = false;
-  s.queued.clear();
-  call.server.keyspace.watches().unwatch_all(s.watcher);
-}
+void end_transaction(Call& call) { discard_transaction(call.server.keyspace.watches(), call.session); }
 
 // A watched key that was alive when WATCHed and is expired now aborts EXEC,
 // even if nothing has deleted it yet.
@@ -64,8 +58,9 @@ void exec_command(Call& call) {
   s.in_exec = true;
   for (const auto& cmd : queued) {
     argv.assign(cmd.begin(), cmd.end());
-    const CommandSpec* spec = resolve_or_reply(call.server.commands, call.reply, argv);
-    if (spec) run_command(call.server, s, call.reply, *spec, argv, call.now_ms);
+    // Every queued command passed resolve() when it was queued.
+    const Resolved r = resolve(call.server.commands, argv);
+    run_command(call.server, s, call.reply, *r.spec, argv, call.now_ms);
   }
   s.in_exec = false;
 }

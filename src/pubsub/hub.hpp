@@ -56,6 +56,8 @@ class Hub final : public Publisher {
   std::vector<std::string> active_channels(std::string_view pattern) const;
   size_t subscribers(std::string_view channel) const;
   size_t pattern_count() const { return patterns_.size(); }
+  // INFO pubsub_channels: channels with at least one subscriber.
+  size_t channel_count() const { return channels_.size(); }
 
  private:
   struct StringHash {

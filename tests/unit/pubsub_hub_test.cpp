@@ -103,6 +103,7 @@ TEST_CASE("hub: PUBSUB counts") {
   CHECK(hub.subscribers("none") == 0);
   // Redis 7.0: the number of distinct patterns, not of pattern subscriptions.
   CHECK(hub.pattern_count() == 2);
+  CHECK(hub.channel_count() == 2);
   auto all = hub.active_channels();
   std::sort(all.begin(), all.end());
   CHECK(all == std::vector<std::string>{"news", "sport"});

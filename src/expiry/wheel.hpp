@@ -49,8 +49,8 @@
 //
 // Sublists. Walking a list is a chain of dependent cache misses (each next
 // pointer is in the Timer just fetched): at 1M timers that is a full memory
-// latency per Timer cascaded. So a slot above level 0 holds kSubLists lists,
-// filled in turn, and a cascade walks all of them from both ends at once:
+// latency per Timer cascaded. So a slot above level 0 holds kSubLists lists
+// (chosen by the Timer's memory page), and a cascade walks all of them from both ends at once:
 // 2 x kSubLists independent chains whose misses overlap. Level-0 slots (one ms,
 // handed out one Timer per call) keep a single list.
 //
@@ -196,7 +196,10 @@ class Wheel {
   bool slot_empty(int level, int slot) const;
   void link(Timer* t, Place p) {
     Timer* list = lists_of(p.level, p.slot);
-    if (p.level > 0) list += (next_sub_++) & (kSubLists - 1);
+    // The sublist follows the Timer's 4 KiB page: list neighbours stay close
+    // in memory (Timers are usually allocated in arrival order), and the
+    // sublists of a slot still hold disjoint chains for a cascade to overlap.
+    if (p.level > 0) list += (reinterpret_cast<uintptr_t>(t) >> 12) & (kSubLists - 1);
     detail::link_before(list, t);
     occupied_[p.level] |= uint64_t{1} << p.slot;
   }
@@ -210,7 +213,6 @@ class Wheel {
   bool cascading_ = false;  // slot (cascade_level_, cascade_slot_) is being spread below
   int cascade_level_ = 0;
   int cascade_slot_ = 0;
-  unsigned next_sub_ = 0;  // the sublist the next link above level 0 takes
   uint64_t occupied_[kLevels] = {};
   std::unique_ptr<Timer[]> lists_;  // sentinels, by code
 };

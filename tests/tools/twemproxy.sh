@@ -3,9 +3,11 @@
 # fnv1a_64 + ketama; a fourth with requirepass behind a pool with redis_auth
 # (nutcracker sends AUTH), and the first again behind a pool with redis_db
 # (nutcracker sends SELECT at connect).
-# Through the proxy: SET/GET/DEL/UNLINK/EXISTS/INCR.../EXPIRE/PEXPIRE/
-# EXPIREAT/PEXPIREAT/TTL/PTTL/SETEX/PSETEX/MGET/MSET and a 1,000-command
-# pipeline; each key on exactly one instance, every instance used; PX 100 keys
+# Through the proxy: SET/GET/DEL/UNLINK/TOUCH/INCR.../EXPIRE/PEXPIRE/
+# EXPIREAT/PEXPIREAT/TTL/PTTL/SETEX/PSETEX/MGET/MSET, EXISTS of one key
+# (nutcracker 0.5.0 miscounts a multi-key EXISTS over several servers, with
+# Redis too), a 1 MB value and a 1,000-command pipeline; each key on exactly
+# one instance, every instance used; PX 100 keys
 # disappear after DEBUG ADVANCE-TIME on every instance; nutcracker's stats
 # and log show no server error. The checks are
 # tests/tools/clients/twemproxy_check.py; then redis-benchmark through the
@@ -30,7 +32,7 @@ echo "servers on ports ${ports[*]} (pids ${pids[*]})"
 tmp=$(mktemp -d)
 trap 'stop_all; rm -rf "$tmp"' EXIT
 
-# Starts nutcracker with the two pools on free ports; retries if it exits
+# Starts nutcracker with the three pools on free ports; retries if it exits
 # during start-up (a port was taken meanwhile). Polls PING on the first pool,
 # which nutcracker answers itself once it listens.
 start_nutcracker() {

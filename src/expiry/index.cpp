@@ -6,18 +6,13 @@ namespace lawnkv::expiry {
 
 LawnQueue* Index::make_hot(int64_t ttl) {
   LawnQueue* q = queues_.create(ttl);
-  ttls_.make_hot(ttl, q->id());
+  ttls_.make_hot(ttl, q);
   queues_.push_idle(q);  // empty <=> idle; the caller's add takes it off
   return q;
 }
 
-void Index::add_ttl_slow(Timer* t, uint32_t id, int64_t ttl) {
-  LawnQueue* q = nullptr;
-  if (id != kNoQueue) {
-    q = queues_.at(id);
-  } else if (ttls_.arrival(ttl)) {
-    q = make_hot(ttl);
-  }
+void Index::add_ttl_slow(Timer* t, LawnQueue* q, int64_t ttl) {
+  if (q == nullptr && ttls_.arrival(ttl)) q = make_hot(ttl);
   if (q != nullptr && q->empty()) {
     start_queue(q, t);
     return;

@@ -91,16 +91,15 @@ class Index {
     ++size_;
     if (ttl_ms > 0 && deadline < detail::kQueueDeadlineLimit) {
       // Inline: a hot TTL whose queue's tail is not later than deadline.
-      const uint32_t id = ttls_.find(ttl_ms);
-      if (id != kNoQueue) {
-        LawnQueue* q = queues_.at(id);
+      LawnQueue* q = ttls_.find(ttl_ms);
+      if (q != nullptr) {
         Timer* tail = q->tail();
         if (tail != &q->list && deadline >= tail->deadline) {
           detail::link_before(&q->list, t);
           return;
         }
       }
-      add_ttl_slow(t, id, ttl_ms);
+      add_ttl_slow(t, q, ttl_ms);
       return;
     }
     wheel_.insert(t);
@@ -171,7 +170,7 @@ class Index {
   // add() of a TTL timer that is not an append to a non-empty queue: the
   // first of its queue, a cold TTL's arrival (which may make it hot), or a
   // deadline below its queue's tail (clock stepped back): wheel.
-  void add_ttl_slow(Timer* t, uint32_t id, int64_t ttl);
+  void add_ttl_slow(Timer* t, LawnQueue* q, int64_t ttl);
   LawnQueue* make_hot(int64_t ttl);
 
   // First Timer of the empty (hence idle) queue q.

@@ -28,12 +28,12 @@ void TtlTable::age() {
   for (Candidate& c : sketch_) c.count >>= 1;
 }
 
-void TtlTable::make_hot(int64_t ttl, uint32_t id) {
-  assert(ttl > 0 && find(ttl) == kNoQueue);
+void TtlTable::make_hot(int64_t ttl, LawnQueue* queue) {
+  assert(ttl > 0 && find(ttl) == nullptr);
   if ((hot_count_ + 1) * 2 > hot_.size()) grow();
   size_t i = hash(ttl) >> hot_shift_;
   while (hot_[i].ttl != 0) i = (i + 1) & hot_mask_;
-  hot_[i] = HotSlot{ttl, id};
+  hot_[i] = HotSlot{ttl, queue};
   ++hot_count_;
 }
 

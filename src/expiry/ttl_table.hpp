@@ -3,7 +3,7 @@
 // often the cold ones have arrived lately.
 //
 // Two parts:
-//   - hot map: TTL -> queue id, open addressing with linear probing and
+//   - hot map: TTL -> queue, open addressing with linear probing and
 //     backward-shift deletion, load <= 1/2, 16 bytes a slot; so 32 to 64
 //     bytes per hot TTL. One probe, usually one cache line, per add.
 //   - sketch: 256 buckets x 4 ways of (TTL, count), 16 KiB, allocated on the
@@ -35,13 +35,13 @@ class TtlTable {
   static constexpr int kSketchWays = 4;
   static constexpr uint32_t kAgeEvery = 4096;  // sketch misses between halvings
 
-  // The queue id of a hot ttl (> 0), or kNoQueue.
-  uint32_t find(int64_t ttl) const {
-    if (hot_count_ == 0) return kNoQueue;
+  // The queue of a hot ttl (> 0), or nullptr.
+  LawnQueue* find(int64_t ttl) const {
+    if (hot_count_ == 0) return nullptr;
     for (size_t i = hash(ttl) >> hot_shift_;; i = (i + 1) & hot_mask_) {
       const HotSlot& s = hot_[i];
-      if (s.ttl == ttl) return s.id;
-      if (s.ttl == 0) return kNoQueue;
+      if (s.ttl == ttl) return s.queue;
+      if (s.ttl == 0) return nullptr;
     }
   }
 
@@ -49,8 +49,8 @@ class TtlTable {
   // kHotAfter times lately: the caller makes it hot (make_hot) or drops it.
   bool arrival(int64_t ttl);
 
-  // Records ttl -> queue id (ttl not hot yet), or forgets a hot ttl.
-  void make_hot(int64_t ttl, uint32_t id);
+  // Records ttl -> queue (ttl not hot yet), or forgets a hot ttl.
+  void make_hot(int64_t ttl, LawnQueue* queue);
   void make_cold(int64_t ttl);
 
   size_t hot_count() const { return hot_count_; }
@@ -62,7 +62,7 @@ class TtlTable {
  private:
   struct HotSlot {
     int64_t ttl = 0;  // 0 = empty
-    uint32_t id = kNoQueue;
+    LawnQueue* queue = nullptr;
   };
   struct Candidate {
     int64_t ttl = 0;  // 0 = empty way

@@ -11,21 +11,24 @@
 namespace lawnkv::expiry {
 namespace {
 
+// A queue pointer the table stores and never dereferences.
+LawnQueue* fake_queue(uint64_t n) { return reinterpret_cast<LawnQueue*>((n + 1) * sizeof(LawnQueue)); }
+
 TEST_SUITE_BEGIN("expiry");
 
 TEST_CASE("expiry ttl table: a TTL turns hot on its 4th arrival") {
   TtlTable t;
-  CHECK(t.find(5000) == kNoQueue);
+  CHECK(t.find(5000) == nullptr);
   CHECK(!t.arrival(5000));
   CHECK(!t.arrival(5000));
   CHECK(!t.arrival(5000));
   CHECK(t.arrival(5000));
-  t.make_hot(5000, 7);
-  CHECK(t.find(5000) == 7);
+  t.make_hot(5000, fake_queue(7));
+  CHECK(t.find(5000) == fake_queue(7));
   CHECK(t.hot_count() == 1);
   // Once hot, it is no longer counted: cold again means 4 more arrivals.
   t.make_cold(5000);
-  CHECK(t.find(5000) == kNoQueue);
+  CHECK(t.find(5000) == nullptr);
   CHECK(!t.arrival(5000));
   CHECK(!t.arrival(5000));
   CHECK(!t.arrival(5000));
@@ -55,9 +58,9 @@ TEST_CASE("expiry ttl table: 1,000 interleaved TTLs all turn hot") {
   int hot = 0;
   for (int i = 0; i < 100'000 && hot < 1000; ++i) {
     const int64_t ttl = 1000 + pick(rng) * 3607;
-    if (t.find(ttl) != kNoQueue) continue;
+    if (t.find(ttl) != nullptr) continue;
     if (t.arrival(ttl)) {
-      t.make_hot(ttl, static_cast<uint32_t>(hot++));
+      t.make_hot(ttl, fake_queue(static_cast<uint64_t>(hot++)));
     }
   }
   CHECK(hot == 1000);
@@ -66,7 +69,7 @@ TEST_CASE("expiry ttl table: 1,000 interleaved TTLs all turn hot") {
 
 TEST_CASE("expiry ttl table: the hot map matches a reference map through inserts and deletes") {
   TtlTable t;
-  std::unordered_map<int64_t, uint32_t> ref;
+  std::unordered_map<int64_t, LawnQueue*> ref;
   std::mt19937_64 rng(1234);
   // A small key range forces long probe runs and wrap-around deletions.
   std::uniform_int_distribution<int64_t> key(1, 3000);
@@ -74,9 +77,9 @@ TEST_CASE("expiry ttl table: the hot map matches a reference map through inserts
     const int64_t k = key(rng);
     auto it = ref.find(k);
     if (it == ref.end()) {
-      const uint32_t id = static_cast<uint32_t>(i);
-      t.make_hot(k, id);
-      ref.emplace(k, id);
+      LawnQueue* q = fake_queue(static_cast<uint64_t>(i));
+      t.make_hot(k, q);
+      ref.emplace(k, q);
     } else {
       t.make_cold(k);
       ref.erase(it);
@@ -84,7 +87,7 @@ TEST_CASE("expiry ttl table: the hot map matches a reference map through inserts
     if (i % 1000 == 0) {
       for (int64_t probe = 1; probe <= 3000; ++probe) {
         auto r = ref.find(probe);
-        const uint32_t want = r == ref.end() ? kNoQueue : r->second;
+        LawnQueue* want = r == ref.end() ? nullptr : r->second;
         if (t.find(probe) != want) REQUIRE(t.find(probe) == want);
       }
     }

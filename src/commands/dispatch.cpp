@@ -107,12 +107,13 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   st.usec += static_cast<uint64_t>(usec);
   if (call.failed) ++st.failed_calls;
   ++server.stats.total_commands_processed;
-  session.last_command = spec.name;
 }
 
 void dispatch(ServerState& server, Session& session, resp::Writer& reply,
               std::span<const std::string_view> argv, int64_t now_ms) {
   const Resolved r = resolve(server.commands, argv);
+  // CLIENT LIST's cmd=: the command just received, whatever becomes of it.
+  session.last_command = r.known ? r.known->name : "NULL";
   // A refused command: counted against its row, dooms an open transaction.
   // A refused EXEC ends the transaction instead (Redis's execCommandAbort):
   // "EXECABORT ... because of: " and the reason without its "ERR ".

@@ -1,11 +1,13 @@
 #include "dehydrator/dehydrator.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace lawnkv::dehydrator {
 
 namespace {
 constexpr size_t kAll = std::numeric_limits<size_t>::max();
+constexpr size_t kKeepBatch = 4096;  // scratch capacity kept between calls
 }
 
 Dehydrator::~Dehydrator() {
@@ -16,7 +18,8 @@ Dehydrator::~Dehydrator() {
 size_t Dehydrator::memory_bytes() const {
   // A node of the id map: the view key, the pointer, the hash link and hash.
   constexpr size_t kNode = sizeof(std::string_view) + sizeof(void*) * 2 + sizeof(size_t);
-  size_t bytes = sizeof(*this) + index_.memory_bytes() + by_id_.bucket_count() * sizeof(void*);
+  size_t bytes = sizeof(*this) + index_.memory_bytes() + by_id_.bucket_count() * sizeof(void*) +
+                 batch_.capacity() * sizeof(Element*);
   for (const auto& [id, e] : by_id_) {
     bytes += sizeof(Element) + kNode;
     if (e->id.capacity() > 15) bytes += e->id.capacity() + 1;
@@ -27,12 +30,14 @@ size_t Dehydrator::memory_bytes() const {
 
 std::unique_ptr<store::Object> Dehydrator::clone() const {
   auto copy = std::make_unique<Dehydrator>();
+  copy->next_seq_ = next_seq_;
   // Due elements first, in due order, then the pending ones at their
   // deadlines: the copy hands them out in the same order.
   for (const Element* e = due_head_; e; e = e->due_next) {
     auto c = std::make_unique<Element>();
     c->id = e->id;
     c->value = e->value;
+    c->seq = e->seq;
     c->timer.deadline = e->timer.deadline;
     Element* raw = c.get();
     copy->by_id_.emplace(std::string_view(raw->id), std::move(c));
@@ -43,6 +48,7 @@ std::unique_ptr<store::Object> Dehydrator::clone() const {
     auto c = std::make_unique<Element>();
     c->id = e->id;
     c->value = e->value;
+    c->seq = e->seq;
     Element* raw = c.get();
     copy->by_id_.emplace(std::string_view(raw->id), std::move(c));
     copy->index_.add(&raw->timer, e->timer.deadline, 0);
@@ -55,6 +61,7 @@ bool Dehydrator::push(std::string_view id, std::string_view element, int64_t ttl
   auto e = std::make_unique<Element>();
   e->id.assign(id);
   e->value.assign(element);
+  e->seq = next_seq_++;
   Element* raw = e.get();
   by_id_.emplace(std::string_view(raw->id), std::move(e));
   index_.add(&raw->timer, now_ms + ttl_ms, ttl_ms > 0 ? ttl_ms : 0);
@@ -114,7 +121,19 @@ int64_t Dehydrator::ttn(int64_t now_ms) {
 }
 
 void Dehydrator::collect_due(int64_t now_ms) {
-  index_.drain(now_ms, kAll, [this](expiry::Timer* t) { append_due(reinterpret_cast<Element*>(t)); });
+  batch_.clear();
+  index_.drain(now_ms, kAll, [this](expiry::Timer* t) { batch_.push_back(reinterpret_cast<Element*>(t)); });
+  // The index gives deadline order; restore push order within equal deadlines.
+  for (size_t run = 0; run < batch_.size();) {
+    size_t end = run + 1;
+    while (end < batch_.size() && batch_[end]->timer.deadline == batch_[run]->timer.deadline) ++end;
+    if (end - run > 1)
+      std::sort(batch_.begin() + run, batch_.begin() + end,
+                [](const Element* a, const Element* b) { return a->seq < b->seq; });
+    run = end;
+  }
+  for (Element* e : batch_) append_due(e);
+  if (batch_.capacity() > kKeepBatch) batch_ = {};
 }
 
 void Dehydrator::append_due(Element* e) {

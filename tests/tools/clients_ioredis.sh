@@ -6,7 +6,7 @@
 # The client program is tests/tools/clients/ioredis.mjs; the library is
 # installed by tests/tools/clients/install-node-clients.sh under build/.
 cd "$(dirname "$0")/../.."
-source tests/tools/clients/lib.sh
+source tests/tools/lib/server.bash
 
 NODE_CLIENTS_DIR=$(tests/tools/clients/install-node-clients.sh) || fail "installing the node clients"
 export NODE_CLIENTS_DIR LAWNKV_REFERENCE=$reference

@@ -7,7 +7,7 @@
 # The client program is tests/tools/clients/redis_py.py, run by Debian's
 # /usr/bin/python3 (where python3-redis is installed).
 cd "$(dirname "$0")/../.."
-source tests/tools/clients/lib.sh
+source tests/tools/lib/server.bash
 
 python=/usr/bin/python3
 "$python" -c 'import redis' 2>/dev/null ||

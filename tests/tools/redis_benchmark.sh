@@ -31,7 +31,7 @@ bench() {
 }
 
 start_server
-echo "lawnkv on port $port (pid $pid)"
+echo "lawnkv on port $port (pid ${pids[-1]})"
 
 bench "SET,GET,INCR,MSET (10 keys)" -t set,get,incr,mset -n 20000
 bench "set key:__rand_int__ v EX 100" -n 20000 -r 10000 set key:__rand_int__ v EX 100

@@ -18,7 +18,7 @@ expect() {  # expect <wanted> <command...>
 }
 
 start_server
-echo "lawnkv on port $port (pid $pid)"
+echo "lawnkv on port $port (pid ${pids[-1]})"
 
 # --pipe: 100,000 SET key:i val EX 1000 as raw RESP
 pipe_out=$(awk 'BEGIN {

@@ -13,7 +13,7 @@
 # tests/tools/clients/twemproxy_check.py; then redis-benchmark through the
 # proxy.
 cd "$(dirname "$0")/../.."
-source tests/tools/clients/lib.sh
+source tests/tools/lib/server.bash
 
 python=/usr/bin/python3
 nutcracker=$(command -v nutcracker || echo /usr/sbin/nutcracker)

@@ -90,7 +90,12 @@ Status set_failed(std::string_view name, std::string_view why) {
 
 Config::Config() = default;
 
-Status Config::load_text(std::string_view text) { return load_lines(text, 1, 0); }
+// Text read from stdin (redis-server -) is appended to the file's, so it
+// moves the command-line options' line numbers too.
+Status Config::load_text(std::string_view text) {
+  file_newlines_ += static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  return load_lines(text, 1, 0);
+}
 
 Status Config::load_file(const std::string& path) {
   file_ = absolute_path(path);

@@ -104,7 +104,7 @@ class Config {
 
   Values values_;
   std::string file_;         // absolute path of the config file, "" if none
-  size_t file_newlines_ = 0;  // '\n' bytes in it: where load_args' lines start
+  size_t file_newlines_ = 0;  // '\n' bytes of the file and stdin text: where load_args' lines start
 };
 
 }  // namespace lawnkv::config

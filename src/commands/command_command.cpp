@@ -6,8 +6,8 @@
 // categories, tips, key specs, subcommands (rows too). Key specs are
 // simplified: lawnkv's commands all find their keys by position, so each
 // spec is an index begin_search with a range find_keys, derived from the
-// row's key positions; their flags come from command_docs.cpp (or, for a
-// command missing there, from readonly / write). Lists come in table order
+// row's key positions; their flags and notes come from command_docs.cpp (or,
+// for a command missing there, flags from readonly / write). Lists come in table order
 // (alphabetical, subcommands after their parent) where Redis's follow its
 // hash table.
 
@@ -93,10 +93,14 @@ std::vector<KeySpec> key_specs(const CommandSpec& c) {
   return out;
 }
 
-void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags) {
+void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags, std::string_view notes) {
   auto& r = call.reply;
   const std::vector<std::string_view> names = split(flags, ' ');
-  r.map(3);
+  r.map(notes.empty() ? 3 : 4);
+  if (!notes.empty()) {
+    r.bulk("notes");
+    r.bulk(notes);
+  }
   r.bulk("flags");
   r.set(names.size());
   for (std::string_view f : names) r.simple(f);
@@ -146,9 +150,11 @@ void reply_info(Call& call, const CommandSpec* c) {
   for (std::string_view tip : tips) r.bulk(tip);
   const auto specs = key_specs(*c);
   const auto flags = split(meta ? meta->key_flags : std::string_view{}, ';');
+  const auto notes = split(meta ? meta->key_notes : std::string_view{}, ';');
   const std::string_view derived = c->has(kWrite) ? "RW update" : c->has(kReadonly) ? "RO access" : "RO";
   r.set(specs.size());
-  for (size_t i = 0; i < specs.size(); ++i) reply_key_spec(call, specs[i], i < flags.size() ? flags[i] : derived);
+  for (size_t i = 0; i < specs.size(); ++i)
+    reply_key_spec(call, specs[i], i < flags.size() ? flags[i] : derived, i < notes.size() ? notes[i] : "");
   if (c->subcommands.empty()) return r.set(0);
   r.array(c->subcommands.size());
   for (const CommandSpec& sub : c->subcommands) reply_info(call, &sub);

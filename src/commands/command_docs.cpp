@@ -1,7 +1,7 @@
 // What COMMAND DOCS and COMMAND INFO report beyond a command's row: a
 // summary, the Redis version that introduced it, its group and cost, in our
-// own words; and Redis 7.0's tips and key-spec flags, so COMMAND INFO rows
-// read as Redis's do. A command missing here still gets docs (COMMAND derives
+// own words; and Redis 7.0's tips, key-spec flags and key-spec notes, so
+// COMMAND INFO rows read as Redis's do. A command missing here still gets docs (COMMAND derives
 // a group from its ACL categories) and key specs (from its flags).
 
 #include "commands/server_family.hpp"
@@ -18,7 +18,7 @@ constexpr CommandMeta kMeta[] = {
     {"get", "string", "1.0.0", "O(1)", "Returns the string value of a key", {}, "RO access"},
     {"getdel", "string", "6.2.0", "O(1)", "Returns a string value and deletes its key", {}, "RW access delete"},
     {"getex", "string", "6.2.0", "O(1)", "Returns a string value and sets or clears its time to live", {},
-     "RW access update"},
+     "RW access update", "RW and UPDATE because it changes the TTL"},
     {"getrange", "string", "2.4.0", "O(N) where N is the length of the returned part",
      "Returns part of a string value", {}, "RO access"},
     {"getset", "string", "1.0.0", "O(1)", "Replaces a string value and returns the old one", {},
@@ -36,7 +36,7 @@ constexpr CommandMeta kMeta[] = {
     {"psetex", "string", "2.6.0", "O(1)", "Sets a string value with a time to live in milliseconds", {},
      "OW update"},
     {"set", "string", "1.0.0", "O(1)", "Sets a string value, optionally with a time to live or a condition", {},
-     "RW access update variable_flags"},
+     "RW access update variable_flags", "RW and ACCESS due to the optional `GET` argument"},
     {"setex", "string", "2.0.0", "O(1)", "Sets a string value with a time to live in seconds", {}, "OW update"},
     {"setnx", "string", "1.0.0", "O(1)", "Sets a string value only if the key does not exist", {}, "OW insert"},
     {"setrange", "string", "2.2.0", "O(1), not counting the copy of the new part",

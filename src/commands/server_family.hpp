@@ -51,6 +51,7 @@ struct CommandMeta {
   std::string_view summary;
   std::string_view tips = {};       // space separated: "nondeterministic_output ..."
   std::string_view key_flags = {};  // per key spec, ';' separated: "RW access delete;OW update"
+  std::string_view key_notes = {};  // per key spec, ';' separated; Redis's text, as its replies carry it
 };
 // The facts for a full command name, or nullptr (COMMAND then derives them).
 const CommandMeta* command_meta(std::string_view fullname);

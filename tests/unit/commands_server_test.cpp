@@ -161,6 +161,7 @@ TEST_CASE("COMMAND: rows as Redis 7.0 shapes them") {
   CHECK(s.run({"command", "info", "CONFIG|GET"}) ==
         "*1\r\n*10\r\n$10\r\nconfig|get\r\n:-3\r\n*4\r\n+admin\r\n+noscript\r\n+loading\r\n+stale\r\n:0\r\n:0\r\n:0\r\n"
         "*3\r\n+@admin\r\n+@slow\r\n+@dangerous\r\n*0\r\n*0\r\n*0\r\n");
+  CHECK(s.run({"command", "info", "set"}).find("*8\r\n$5\r\nnotes\r\n$48\r\nRW and ACCESS due to the optional `GET` argument\r\n$5\r\nflags\r\n*4\r\n+RW\r\n+access\r\n+update\r\n+variable_flags\r\n") != std::string::npos);  // redis
   CHECK(s.run({"command", "count"}) == ":" + std::to_string(s.state.commands.all().size()) + "\r\n");
   CHECK(s.run({"command", "getkeys", "mset", "a", "b", "c"}) == "*2\r\n$1\r\na\r\n$1\r\nc\r\n");  // redis
   CHECK(s.run({"command", "getkeys", "memory", "usage", "k"}) == "*1\r\n$1\r\nk\r\n");          // redis

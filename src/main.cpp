@@ -21,7 +21,7 @@
 
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
+using lawnkv::config::kLawnkvVersion;
 
 void usage() {
   std::puts(
@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
   std::signal(SIGHUP, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args[0] == "-v" || args[0] == "--version")) {
-    std::printf("lawnkv server v=%s (Redis 7.0 protocol) bits=%d\n", kVersion, static_cast<int>(sizeof(long) * 8));
+    std::printf("lawnkv server v=%.*s (Redis 7.0 protocol) bits=%d\n", static_cast<int>(kLawnkvVersion.size()),
+                kLawnkvVersion.data(), static_cast<int>(sizeof(long) * 8));
     return 0;
   }
   if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
   lawnkv::Logger log;
   log.configure(state.config.values().loglevel, state.config.values().logfile);
   log.log(lawnkv::LogLevel::kNotice,
-          std::string("lawnkv ") + kVersion + " (Redis 7.0 compatible) starting, port=" +
+          "lawnkv " + std::string(kLawnkvVersion) + " (Redis 7.0 compatible) starting, port=" +
               std::to_string(state.config.values().port) + ", pid=" + std::to_string(getpid()) +
               (state.config.file().empty() ? ", no config file" : ", config file " + state.config.file()));
   lawnkv::server::Server server(state, log);

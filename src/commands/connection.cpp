@@ -249,7 +249,7 @@ CommandSpec row(std::string name, int arity, uint32_t flags, Handler h, std::str
 void register_connection_commands(CommandTable& t) {
   const uint32_t conn = kNoscript | kLoading | kStale | kFast;
   t.add(row("ping", -1, kFast | kSentinel, ping_command, "@fast @connection"));
-  t.add(row("echo", 2, kFast, echo_command, "@fast @connection"));
+  t.add(row("echo", 2, kLoading | kStale | kFast, echo_command, "@fast @connection"));
   t.add(row("quit", -1, kAllowBusy | kNoscript | kLoading | kStale | kFast | kNoAuth, quit_command,
             "@fast @connection"));
   t.add(row("select", 2, kLoading | kStale | kFast, select_command, "@fast @connection"));

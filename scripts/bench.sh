@@ -15,7 +15,10 @@
 #               DBSIZE 0, and a probe client's GET latency meanwhile
 #   index       build/bench-expiry (Google Benchmark, the expiry index)
 #   notify      bench/notify_lag.sh or .py if present (keyspace-event lag)
-#   dehydrator  bench/dehydrator_bench.sh or .py if present
+#   dehydrator  bench/dehydrator/run.sh if present (REDE.* benches)
+#   profile     not by default: instructions per request of each server under
+#               callgrind (user space), the same tests; a count, not a time,
+#               so it is stable on a busy machine
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
 #   BENCH_PARTS="throughput memory expiry index notify dehydrator" (arguments win)
@@ -25,8 +28,12 @@
 #   BENCH_CEILING=1      also run the ceiling server (0: skip it)
 #   BENCH_MEM_KEYS=1000000   BENCH_EXPIRY_KEYS=1000000   BENCH_EXPIRY_ROUNDS=3
 #   BENCH_INDEX_ARGS     extra arguments for build/bench-expiry
+#   BENCH_PROFILE_N      requests per profiled run (default BENCH_N / 10)
 #   BENCH_OUT=bench/results  where latest.md, the PNG charts and raw/ go
 #   LAWNKV_SERVER=build/lawnkv-server   REDIS_SERVER=redis-server
+#   BENCH_EXPIRY_BIN=build/bench-expiry
+#   LAWNKV_SOURCE  what the lawnkv binary was built from, for the report
+#                  (default: this checkout's commit and its uncommitted files)
 #
 # Servers listen on free loopback ports (never 6379), without persistence
 # (--save '' --appendonly no), and are stopped by PID when the script exits.
@@ -175,8 +182,12 @@ machine_info() {
     echo "lawnkv=$("$LAWNKV_BIN" --version)"
     echo "redis=$("$REDIS_BIN" --version)"
     echo "redis_benchmark=$(redis-benchmark --version)"
-    echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-    echo "dirty_src_files=$(git status --porcelain -- src 2>/dev/null | wc -l)"
+    if [ -n "${LAWNKV_SOURCE:-}" ]; then
+      echo "source=$LAWNKV_SOURCE"
+    else
+      echo "source=commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+        n=$(git status --porcelain -- src 2>/dev/null | wc -l); [ "$n" = 0 ] || echo " + $n uncommitted files under src/")"
+    fi
     echo "quick=$QUICK"
   } >"$RAW/machine.txt"
 }
@@ -199,17 +210,17 @@ part_throughput() {
     build_tool "$CEILING_BIN" bench/ceiling/ceiling_server.cpp
     kinds+=(ceiling)
   fi
-  declare -A pid port
+  declare -A srv_pid srv_port
   local k
   for k in "${kinds[@]}"; do
     start_server "$k" throughput
-    pid[$k]=$SRV_PID port[$k]=$SRV_PORT
+    srv_pid[$k]=$SRV_PID srv_port[$k]=$SRV_PORT
   done
   # The keyspace the runs use (-r 1000000): about 63% of the keys, set once
   # before any timed run, so round 1 does not pay for the tables' growth.
   for k in lawnkv redis; do
     note_cmd throughput redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q
-    redis-benchmark -p "${port[$k]}" -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q >/dev/null
+    redis-benchmark -p "${srv_port[$k]}" -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q >/dev/null
   done
   printf 'round\tpipeline\ttest\tserver\trps\tavg_ms\tp50_ms\tp99_ms\tmax_ms\tcpu_ticks\tclk_tck\trequests\twall_s\n' >"$f"
   local hz round p t i n_kinds=${#kinds[@]}
@@ -224,11 +235,11 @@ part_throughput() {
           # shellcheck disable=SC2207
           args=($(bench_args "$t"))
           note_cmd throughput redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}"
-          c0=$(cpu_ticks "${pid[$k]}")
+          c0=$(cpu_ticks "${srv_pid[$k]}")
           w0=$(date +%s.%N)
-          csv=$(redis-benchmark -p "${port[$k]}" -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}" | tail -1)
+          csv=$(redis-benchmark -p "${srv_port[$k]}" -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}" | tail -1)
           w1=$(date +%s.%N)
-          c1=$(cpu_ticks "${pid[$k]}")
+          c1=$(cpu_ticks "${srv_pid[$k]}")
           # "test","rps","avg","min","p50","p95","p99","max"
           IFS=, read -r _ rps avg _ p50 _ p99 max <<<"${csv//\"/}"
           printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\n' "$round" "$p" "$t" "$k" "$rps" "$avg" \
@@ -238,7 +249,7 @@ part_throughput() {
       done
     done
   done
-  for k in "${kinds[@]}"; do stop_server "${pid[$k]}"; done
+  for k in "${kinds[@]}"; do stop_server "${srv_pid[$k]}"; done
 }
 
 # -------------------------------------------------------------------- memory
@@ -308,7 +319,7 @@ part_expiry() {
 
 # --------------------------------------------------------------------- index
 part_index() {
-  local bin=build/bench-expiry args=()
+  local bin=${BENCH_EXPIRY_BIN:-build/bench-expiry} args=()
   rm -f "$RAW"/index.*
   if [ ! -x "$bin" ]; then
     log "index: $bin not built (make $bin); skipped"
@@ -321,6 +332,58 @@ part_index() {
   note_cmd index "$bin" "${args[@]}" --benchmark_out=index.json --benchmark_out_format=json
   "$bin" "${args[@]}" --benchmark_out="$RAW/index.json" --benchmark_out_format=json >"$RAW/index.txt" 2>&1
   log "index: done"
+}
+
+# ------------------------------------------------------------------- profile
+# Not in the default parts (slow): each server runs under valgrind's callgrind,
+# which counts the instructions it executes in user space (the kernel's share,
+# syscalls and TCP, is not counted). The counters are zeroed before and dumped
+# after each redis-benchmark run (callgrind_control), so a figure is the
+# instructions of exactly those requests. Unlike time, the count does not
+# depend on what else the machine is doing.
+part_profile() {
+  local f=$RAW/profile.tsv kind t p n=${BENCH_PROFILE_N:-$((N / 10))}
+  command -v valgrind >/dev/null || { log "profile: valgrind not installed; skipped"; return 0; }
+  rm -f "$f" "$RAW"/profile-* "$RAW/profile.cmds"
+  printf 'server\tpipeline\ttest\trequests\tinstructions\n' >"$f"
+  for kind in lawnkv redis; do
+    local cport=$((20000 + RANDOM % 40000)) cmd pid i
+    case $kind in
+      lawnkv) cmd=("$LAWNKV_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
+                   --logfile "$WORK/cg-lawnkv.log") ;;
+      redis) cmd=("$REDIS_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK"
+                  --logfile "$WORK/cg-redis.log") ;;
+    esac
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-$kind.%p" "${cmd[@]}" >/dev/null 2>"$WORK/cg-$kind.err" &
+    pid=$!
+    STARTED+=("$pid")
+    note_cmd profile valgrind --tool=callgrind "${cmd[@]/$cport/PORT}"
+    for i in $(seq 300); do
+      [ "$(redis-cli -p "$cport" ping 2>/dev/null)" = PONG ] && break
+      kill -0 "$pid" 2>/dev/null || { cat "$WORK/cg-$kind.err" >&2; exit 1; }
+      sleep 0.1
+    done
+    note_cmd profile redis-benchmark -p PORT -n "$n" -r 1000000 -d 16 -c 50 -P 16 -t set -q
+    redis-benchmark -p "$cport" -n "$n" -r 1000000 -d 16 -c 50 -P 16 -t set -q >/dev/null
+    for p in $PIPELINES; do
+      for t in $TESTS; do
+        local args dump
+        # shellcheck disable=SC2207
+        args=($(bench_args "$t"))
+        callgrind_control -z "$pid" >/dev/null 2>&1
+        note_cmd profile redis-benchmark -p PORT -n "$n" -r 1000000 -d 16 -c 50 -P "$p" -q "${args[@]}"
+        redis-benchmark -p "$cport" -n "$n" -r 1000000 -d 16 -c 50 -P "$p" -q "${args[@]}" >/dev/null
+        callgrind_control -d "$pid" >/dev/null 2>&1
+        # shellcheck disable=SC2012  # the newest dump; names are ours
+        dump=$(ls -t "$WORK/cg-$kind.$pid".* | head -1)
+        printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$p" "$t" "$n" "$(awk '/^summary:/ { print $2 }' "$dump")" >>"$f"
+        callgrind_annotate --threshold=100 --auto=no "$dump" 2>/dev/null >"$RAW/profile-$kind-$t-P$p.txt" || true
+        log "profile $kind -P $p $t: $(tail -1 "$f" | cut -f5) instructions for $n requests"
+      done
+    done
+    stop_server "$pid"
+  done
+  echo "callgrind_control -z PID (before each run), callgrind_control -d PID (after it)" >>"$RAW/profile.cmds"
 }
 
 # ---------------------------------------------------- notify, dehydrator
@@ -346,7 +409,8 @@ run_external() {  # run_external PART CANDIDATE...
     echo "skipped: none of $* in this tree" >"$RAW/$part.md"
     return 0
   fi
-  note_cmd "$part" "$script"
+  # shellcheck disable=SC2086  # "bash file": two words
+  note_cmd "$part" $script
   if ! LAWNKV_SERVER=$LAWNKV_BIN REDIS_SERVER=$REDIS_BIN BENCH_QUICK=$QUICK BENCH_RAW=$RAW \
       $script >"$RAW/$part.md" 2>"$WORK/$part.err"; then  # word-split on purpose: "bash file"
     log "$part: $script failed"
@@ -355,19 +419,19 @@ run_external() {  # run_external PART CANDIDATE...
 }
 
 part_notify() { run_external notify bench/notify_lag.sh bench/notify_lag.py build/bench-notify-lag; }
-part_dehydrator() { run_external dehydrator bench/dehydrator_bench.sh bench/dehydrator_bench.py build/bench-dehydrator; }
+part_dehydrator() { run_external dehydrator bench/dehydrator/run.sh; }
 
 # ---------------------------------------------------------------------- main
 machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|expiry|index|notify|dehydrator)
+    throughput|memory|expiry|index|notify|dehydrator|profile)
       log "== $part"
       date -u '+%Y-%m-%d %H:%M UTC' >"$RAW/$part.when"
       "part_$part"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory expiry index notify dehydrator)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory expiry index notify dehydrator profile)" >&2; exit 2 ;;
   esac
 done
 echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/machine.txt"

@@ -191,7 +191,7 @@ def throughput(raw, out, md):
               "divided by the requests; µs): at -P 1 the client is the limit, and this is what tells "
               "the servers apart (target lawnkv/Redis ≤ 0.7).\n")
     head = "| test | -P | " + " | ".join(f"{SERVER_NAMES[s]} µs/req" for s in servers) + \
-           " | lawnkv/Redis | target ≤ 0.7 |"
+           " | lawnkv/Redis | target ≤ 0.7 |" + (" ceiling/Redis (the floor) |" if "ceiling" in servers else "")
     md.append(head)
     md.append("|" + "---|" * (head.count("|") - 1))
     for c in configs:
@@ -202,12 +202,14 @@ def throughput(raw, out, md):
             cells.append("–" if not xs else f"{xs[0]:.2f}" if len(xs) == 1 else
                          f"{med(xs):.2f} ({lo:.2f}–{hi:.2f})")
         rl = ratios(c, "lawnkv", "redis", "cpu_us")
+        floor = f" {fmt_ratio(ratios(c, 'ceiling', 'redis', 'cpu_us'))} |" if "ceiling" in servers else ""
         md.append(f"| {TEST_NAMES.get(c[1], c[1])} | {c[0]} | " + " | ".join(cells) +
-                  f" | {fmt_ratio(rl)} | {verdict(rl, 0.7, False)} |")
+                  f" | {fmt_ratio(rl)} | {verdict(rl, 0.7, False)} |" + floor)
     md.append("")
 
     # Charts: one row per configuration, median and range per server.
-    dat = os.path.join(out, "raw", "chart-throughput.dat")
+    dat = os.path.join(raw, "chart-throughput.dat")
+    rel = os.path.relpath(raw, out)
     with open(dat, "w") as f:
         f.write("# config " + " ".join(f"{s}_med {s}_min {s}_max {s}_cpu_med {s}_cpu_min {s}_cpu_max"
                                        for s in servers) + "\n")
@@ -223,7 +225,7 @@ def throughput(raw, out, md):
         plots = []
         for i, s in enumerate(servers):
             base = 2 + 6 * i + col_of
-            plots.append(f"'raw/chart-throughput.dat' every ::{rows_sel[0]}::{rows_sel[1]} using "
+            plots.append(f"'{rel}/chart-throughput.dat' every ::{rows_sel[0]}::{rows_sel[1]} using "
                          f"{base}:{base + 1}:{base + 2}:xtic(1) title '{SERVER_NAMES[s]}' lc rgb '{colors[s]}'")
         return (f"set title '{title}'\nset ylabel '{ylabel}'\n" + ("set logscale y\n" if logscale else "unset logscale y\n") +
                 "plot " + ", ".join(plots) + "\n")
@@ -278,7 +280,8 @@ def memory(raw, out, md):
                   f"{l[1]:.0f} | {r[1]:.0f} |")
         chart.append((label, l, r))
     md.append("")
-    with open(os.path.join(out, "raw", "chart-memory.dat"), "w") as f:
+    rel = os.path.relpath(raw, out)
+    with open(os.path.join(raw, "chart-memory.dat"), "w") as f:
         f.write("# case lawnkv_rss redis_rss lawnkv_used redis_used\n")
         for label, l, r in chart:
             f.write(f'"{label}" {l[0]:.1f} {r[0]:.1f} {l[1]:.1f} {r[1]:.1f}\n')
@@ -286,7 +289,7 @@ def memory(raw, out, md):
               "set style data histogram\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
               "set title 'bytes per key (16-byte names and values)'\nset ylabel 'bytes'\nset yrange [0:*]\n"
               "set grid ytics\nset key top left\n"
-              "plot 'raw/chart-memory.dat' using 2:xtic(1) title 'lawnkv RSS' lc rgb '#2a9d3a', "
+              f"plot '{rel}/chart-memory.dat' using 2:xtic(1) title 'lawnkv RSS' lc rgb '#2a9d3a', "
               "'' using 3 title 'Redis RSS' lc rgb '#c0392b', "
               "'' using 4 title 'lawnkv used\\_memory' lc rgb '#8fd19e', "
               "'' using 5 title 'Redis used\\_memory' lc rgb '#f1948a'\n")
@@ -362,14 +365,18 @@ def expiry(raw, out, md):
         return order[len(order) // 2]
     lr, rr = median_round("lawnkv"), median_round("redis")
     last = int(any_run["last_deadline"]) - int(any_run["first_deadline"])
+    rel = os.path.relpath(raw, out)
     script = ("set terminal pngcairo size 1000,500 font 'sans,10'\nset output 'expiry-drain.png'\n"
               f"set title 'keys remaining; deadlines uniform over {any_run['spread_ms']} ms from 0'\n"
               "set xlabel 'ms since the first deadline'\nset ylabel 'keys (DBSIZE)'\nset grid\n"
               f"set arrow from {last},graph 0 to {last},graph 1 nohead dt 2 lc rgb 'black'\n"
               f"set label 'last deadline' at {last},graph 0.95 offset 0.5,0\n"
+              f"set arrow from 0,{int(any_run['keys'])} to {last},0 nohead dt 3 lc rgb 'gray40'\n"
+              f"set label 'every key reaped at its deadline' at {last * 0.55:.0f},{int(any_run['keys']) * 0.5:.0f} "
+              "tc rgb 'gray40'\n"
               "set key top right\nset xrange [-100:*]\nset format y '%.0s%c'\n"
-              f"plot 'raw/expiry-lawnkv-{lr}.dat' using 1:2 with steps lw 2 lc rgb '#2a9d3a' title 'lawnkv', "
-              f"'raw/expiry-redis-{rr}.dat' using 1:2 with steps lw 2 lc rgb '#c0392b' title 'Redis 7.0'\n")
+              f"plot '{rel}/expiry-lawnkv-{lr}.dat' using 1:2 with steps lw 2 lc rgb '#2a9d3a' title 'lawnkv', "
+              f"'{rel}/expiry-redis-{rr}.dat' using 1:2 with steps lw 2 lc rgb '#c0392b' title 'Redis 7.0'\n")
     if gnuplot(script, out):
         md.append(f"![keys remaining against time](expiry-drain.png)\n\n(The chart shows each server's "
                   f"median round: lawnkv round {lr}, Redis round {rr}.)\n")
@@ -389,13 +396,72 @@ def index(raw, out, md):
     md.append(cmds_block(raw, "index"))
 
 
+# --------------------------------------------------------------------- profile
+def top_functions(path, count):
+    """The functions with the most instructions of their own, from a
+    callgrind_annotate listing: 'share  file:function' lines, paths cut."""
+    out = {}
+    for line in read_text(path).splitlines():
+        line = line.strip()
+        if "%)" not in line or "PROGRAM TOTALS" in line or "(100.0%)" in line:
+            continue
+        ir, rest = line.split("(", 1)
+        share, where = rest.split(")", 1)
+        where = where.strip().split(" [")[0]
+        func = where.split(":", 1)[1] if ":" in where and not where.startswith("???") else where
+        func = func.replace("std::basic_string_view<char, std::char_traits<char> >", "string_view")
+        if len(func) > 110:
+            func = func[:107] + "..."
+        # One function inlined from several files shows once per file: add up.
+        out[func] = out.get(func, 0.0) + float(share.strip().rstrip("%"))
+    top = sorted(out.items(), key=lambda kv: -kv[1])[:count]
+    return [f"{share:6.2f}%  {func}" for func, share in top]
+
+
+def profile(raw, out, md):
+    path = os.path.join(raw, "profile.tsv")
+    if not os.path.exists(path):
+        return
+    rows = read_tsv(path)
+    if not rows:
+        return
+    per = {(r["server"], int(r["pipeline"]), r["test"]): int(r["instructions"]) / int(r["requests"])
+           for r in rows if r["instructions"]}
+    configs = sorted({(p, t) for (_, p, t) in per},
+                     key=lambda c: (c[0], ["set", "get", "setex"].index(c[1]) if c[1] in TEST_NAMES else 9))
+    md.append(f"## Instructions per request (callgrind){when(raw, 'profile')}\n")
+    md.append(f"Each server under valgrind --tool=callgrind, counters zeroed before and dumped after each "
+              f"redis-benchmark run of {rows[0]['requests']} requests: user-space instructions per request "
+              "(the kernel's work, syscalls and loopback TCP, is not counted). A count, not a time: it does "
+              "not move with the machine's load.\n")
+    md.append("| test | -P | lawnkv instr/req | Redis instr/req | lawnkv/Redis |")
+    md.append("|---|---|---|---|---|")
+    for p, t in configs:
+        l, r = per.get(("lawnkv", p, t)), per.get(("redis", p, t))
+        if l is None or r is None:
+            continue
+        md.append(f"| {TEST_NAMES.get(t, t)} | {p} | {l:,.0f} | {r:,.0f} | {l / r:.2f} |")
+    md.append("")
+    for p, t in configs:
+        top = top_functions(os.path.join(raw, f"profile-lawnkv-{t}-P{p}.txt"), 12)
+        if top and p == max(c[0] for c in configs):
+            md.append(f"lawnkv, {TEST_NAMES.get(t, t)} -P {p}: functions with the most instructions of their own "
+                      "(share of the run):\n\n```\n" + "\n".join(top) + "\n```\n")
+    md.append(cmds_block(raw, "profile"))
+
+
 def external(part, title):
     def section(raw, out, md):
         text = read_text(os.path.join(raw, part + ".md"))
         if not text:
             return
-        md.append(f"## {title}{when(raw, part)}\n")
-        md.append(text.rstrip() + "\n")
+        if text.lstrip().startswith("#"):  # the script wrote its own title
+            lines = text.lstrip().split("\n", 1)
+            md.append("## " + lines[0].lstrip("# ") + when(raw, part) + "\n")
+            text = lines[1] if len(lines) > 1 else ""
+        else:
+            md.append(f"## {title}{when(raw, part)}\n")
+        md.append(text.strip() + "\n")
         md.append(cmds_block(raw, part))
     return section
 
@@ -416,14 +482,12 @@ def main():
           f"| machine | {m.get('nproc', '?')} CPUs, {m.get('cpu', '?')}, {m.get('memory', '?')} |",
           f"| kernel | {m.get('kernel', '?')} |",
           f"| load average (1/5/15 min) | start {m.get('load_start', '?')}, end {m.get('load_end', '?')} |",
-          f"| lawnkv | {m.get('lawnkv', '?')}, commit {m.get('commit', '?')}"
-          + (f" + {m['dirty_src_files']} uncommitted files under src/" if m.get('dirty_src_files', '0') != '0' else "")
-          + " |",
+          f"| lawnkv | {m.get('lawnkv', '?')}, built from {m.get('source', '?')} |",
           f"| Redis | {m.get('redis', '?')} |",
           f"| client | {m.get('redis_benchmark', '?')} |",
           f"| mode | {'BENCH_QUICK=1 (smoke run: not for comparison)' if m.get('quick') == '1' else 'full'} |",
           ""]
-    for part in (throughput, memory, expiry, index, external("notify", "Keyspace-notification lag"),
+    for part in (throughput, memory, expiry, index, profile, external("notify", "Keyspace-notification lag"),
                  external("dehydrator", "Dehydrator")):
         part(a.raw, a.out, md)
     with open(os.path.join(a.out, "latest.md"), "w") as f:

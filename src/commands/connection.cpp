@@ -38,13 +38,13 @@ bool valid_client_name(std::string_view name) {
 
 /* PING [message] */
 void ping_command(Call& call) {
+  if (call.argv.size() > 2) return call.error("ERR wrong number of arguments for 'ping' command");
   if (call.session.protocol == 2 && call.session.subscribed()) {
     call.reply.array(2);
     call.reply.bulk("pong");
     call.reply.bulk(call.argv.size() > 1 ? call.argv[1] : std::string_view());
     return;
   }
-  if (call.argv.size() > 2) return call.error("ERR wrong number of arguments for 'ping' command");
   if (call.argv.size() == 2) return call.reply.bulk(call.argv[1]);
   call.reply.simple("PONG");
 }

@@ -208,7 +208,7 @@ void bpoll_command(Call& call) {
   bool wrong_type;
   Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
-  if (d && d->next_due(call.now_ms) == 0) return reply_elements(call, d, count);
+  if (d && d->has_due(call.now_ms)) return reply_elements(call, d, count);
   // A transaction cannot block: nothing is due, so nil at once (as BLPOP).
   if (call.session.in_exec) return call.reply.null_array();
   const int64_t timeout_at =

@@ -98,7 +98,7 @@ void clients_section(const Call& call, std::string& out) {
   field(out, "maxclients", call.cfg().maxclients);
   field(out, "client_recent_max_input_buffer", max_in);
   field(out, "client_recent_max_output_buffer", max_out);
-  field(out, "blocked_clients", 0);
+  field(out, "blocked_clients", call.server.blocked.size());
   field(out, "tracking_clients", 0);
   field(out, "clients_in_timeout_table", 0);
 }
@@ -186,7 +186,7 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "evicted_clients", 0);
   field(out, "keyspace_hits", ks.keyspace_hits);
   field(out, "keyspace_misses", ks.keyspace_misses);
-  field(out, "pubsub_channels", hub ? hub->active_channels().size() : 0);
+  field(out, "pubsub_channels", hub ? hub->channel_count() : 0);
   field(out, "pubsub_patterns", hub ? hub->pattern_count() : 0);
   field(out, "pubsubshard_channels", 0);
   field(out, "latest_fork_usec", 0);

@@ -131,8 +131,17 @@ Status Config::load_lines(std::string_view text, int first_line, int depth) {
       if (!words) return fatal(line_no, line, "Unbalanced quotes in configuration line");
       if (!words->empty()) {
         const std::string name = lower((*words)[0]);
-        const std::span<const std::string> args(words->data() + 1, words->size() - 1);
-        if (const Param* p = find_param(name)) {
+        std::span<const std::string> args(words->data() + 1, words->size() - 1);
+        const Param* p = find_param(name);
+        // As Redis 7.0: a multi-argument directive given one non-empty
+        // argument (`--save "3600 1"`, a quoted line) has it split in words.
+        std::optional<std::vector<std::string>> split;
+        if (p && p->multi_arg && args.size() == 1 && !args[0].empty()) {
+          split = split_args(args[0]);
+          if (!split) return fatal(line_no, line, "Unbalanced quotes in configuration line");
+          args = *split;
+        }
+        if (p) {
           if (!p->multi_arg && args.size() != 1) return fatal(line_no, line, "wrong number of arguments");
           const std::string err = set_param(*p, values_, args, true);
           if (!err.empty()) return fatal(line_no, line, err);

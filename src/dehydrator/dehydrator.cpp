@@ -31,6 +31,7 @@ size_t Dehydrator::memory_bytes() const {
 std::unique_ptr<store::Object> Dehydrator::clone() const {
   auto copy = std::make_unique<Dehydrator>();
   copy->next_seq_ = next_seq_;
+  copy->earliest_stale_ = true;
   // Due elements first, in due order, then the pending ones at their
   // deadlines: the copy hands them out in the same order.
   for (const Element* e = due_head_; e; e = e->due_next) {
@@ -65,6 +66,7 @@ bool Dehydrator::push(std::string_view id, std::string_view element, int64_t ttl
   Element* raw = e.get();
   by_id_.emplace(std::string_view(raw->id), std::move(e));
   index_.add(&raw->timer, now_ms + ttl_ms, ttl_ms > 0 ? ttl_ms : 0);
+  earliest_ = std::min(earliest_, now_ms + ttl_ms);
   return true;
 }
 
@@ -99,30 +101,35 @@ std::optional<std::string> Dehydrator::ack(std::string_view id, int64_t now_ms) 
   auto it = by_id_.find(id);
   if (it == by_id_.end()) return std::nullopt;
   Element* e = it->second.get();
-  if (!e->due) {
-    if (now_ms <= e->timer.deadline) return std::nullopt;
-    index_.cancel(&e->timer);
-  }
+  if (!e->due && now_ms <= e->timer.deadline) return std::nullopt;
   return remove(e);
 }
 
-int64_t Dehydrator::next_due(int64_t now_ms) {
+bool Dehydrator::has_due(int64_t now_ms) {
   collect_due(now_ms);
-  if (due_head_) return 0;
-  return index_.earliest();
+  return due_head_ != nullptr;
+}
+
+int64_t Dehydrator::next_due_bound(int64_t now_ms) {
+  return has_due(now_ms) ? 0 : index_.next_deadline();
 }
 
 int64_t Dehydrator::ttn(int64_t now_ms) {
-  const int64_t next = next_due(now_ms);
-  if (next == 0) return 0;
-  if (next == expiry::kNever) return -1;
-  // Due once now > next: at next + 1.
-  return next + 1 - now_ms;
+  if (has_due(now_ms)) return 0;
+  if (earliest_stale_) {
+    earliest_ = index_.earliest();
+    earliest_stale_ = false;
+  }
+  if (earliest_ == expiry::kNever) return -1;
+  // Due once now > earliest: at earliest + 1.
+  return earliest_ + 1 - now_ms;
 }
 
 void Dehydrator::collect_due(int64_t now_ms) {
   batch_.clear();
   index_.drain(now_ms, kAll, [this](expiry::Timer* t) { batch_.push_back(reinterpret_cast<Element*>(t)); });
+  if (batch_.empty()) return;
+  earliest_stale_ = true;
   // The index gives deadline order; restore push order within equal deadlines.
   for (size_t run = 0; run < batch_.size();) {
     size_t end = run + 1;
@@ -133,7 +140,7 @@ void Dehydrator::collect_due(int64_t now_ms) {
     run = end;
   }
   for (Element* e : batch_) append_due(e);
-  if (batch_.capacity() > kKeepBatch) batch_ = {};
+  if (batch_.capacity() > kKeepBatch) std::vector<Element*>().swap(batch_);
 }
 
 void Dehydrator::append_due(Element* e) {
@@ -155,8 +162,12 @@ void Dehydrator::unlink_due(Element* e) {
 }
 
 std::string Dehydrator::remove(Element* e) {
-  if (e->due) unlink_due(e);
-  else index_.cancel(&e->timer);
+  if (e->due) {
+    unlink_due(e);
+  } else {
+    index_.cancel(&e->timer);
+    if (e->timer.deadline == earliest_) earliest_stale_ = true;
+  }
   std::string value = std::move(e->value);
   by_id_.erase(std::string_view(e->id));
   return value;

@@ -72,10 +72,14 @@ class Dehydrator final : public store::Object {
   std::optional<std::string> ack(std::string_view id, int64_t now_ms);
 
   // Milliseconds until the next element is due: 0 if one is due, -1 if empty.
+  // Exact; the earliest deadline is cached between changes that could move it.
   int64_t ttn(int64_t now_ms);
-  // The deadline of the earliest pending element (due once now > it), or
-  // expiry::kNever when empty; 0 when one is already due.
-  int64_t next_due(int64_t now_ms);
+  // Whether an element is due at now_ms. Cheap: for the loop's every turn.
+  bool has_due(int64_t now_ms);
+  // A time no later than the earliest pending deadline (due once now > it),
+  // expiry::kNever when nothing is pending; 0 when one is already due. The
+  // index's O(levels) bound, for arming wake-ups, not for TTN.
+  int64_t next_due_bound(int64_t now_ms);
 
   size_t size() const { return by_id_.size(); }
 
@@ -104,6 +108,10 @@ class Dehydrator final : public store::Object {
   std::string remove(Element* e);
 
   expiry::Index index_;
+  // The earliest deadline in the index, valid unless earliest_stale_: an
+  // exact answer costs a walk of one wheel slot, so TTN keeps it.
+  int64_t earliest_ = expiry::kNever;
+  bool earliest_stale_ = false;
   uint64_t next_seq_ = 0;
   std::vector<Element*> batch_;  // collect_due's scratch, kept for its capacity
   Element* due_head_ = nullptr;

@@ -169,7 +169,6 @@ void Connection::on_write(uv_write_t* req, int status) {
   c->writing_.clear();
   c->writing_offset_ = 0;
   if (c->writing_.capacity() > kPauseOutputBytes) c->writing_.shrink_to_fit();
-  c->soft_limit_since_ms_ = -1;
   c->flush();
 }
 

@@ -181,6 +181,18 @@ TEST_CASE("config file: values, comments, quoting, repeated directives") {
         "normal 0 0 0 slave 268435456 67108864 60 pubsub 1048576 2048 3");
 }
 
+TEST_CASE("config: a multi-argument directive given as one quoted argument is split, as Redis 7.0") {
+  Config c;
+  REQUIRE(c.load_text("client-output-buffer-limit \"pubsub 1mb 256kb 60\"\nbind \"127.0.0.1 -::1\"\n").ok());
+  CHECK(get1(c, "client-output-buffer-limit") ==
+        "normal 0 0 0 slave 268435456 67108864 60 pubsub 1048576 262144 60");
+  CHECK(get1(c, "bind") == "127.0.0.1 -::1");
+  Config args;
+  REQUIRE(args.load_args({"--client-output-buffer-limit", "pubsub 2mb 1mb 5", "--save", ""}).ok());
+  CHECK(get1(args, "client-output-buffer-limit") ==
+        "normal 0 0 0 slave 268435456 67108864 60 pubsub 2097152 1048576 5");
+}
+
 TEST_CASE("config file: redis-server's fatal errors name the line") {
   auto err = [](std::string_view text) {
     Config c;

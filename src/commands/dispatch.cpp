@@ -100,11 +100,11 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   Call call{server, session, reply, argv, now_ms, &spec};
   const auto start = std::chrono::steady_clock::now();
   spec.handler(call);
-  const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(
+  const auto nsec = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now() - start).count();
   CommandStats& st = server.commands.stats(spec);
   ++st.calls;
-  st.usec += static_cast<uint64_t>(usec);
+  st.nsec += static_cast<uint64_t>(nsec);
   if (call.failed) ++st.failed_calls;
   ++server.stats.total_commands_processed;
 }

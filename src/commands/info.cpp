@@ -256,9 +256,9 @@ void modules_section(const Call&, std::string&) {}
 void commandstats_section(const Call& call, std::string& out) {
   for (const auto& [name, cs] : call.server.commands.all_stats()) {
     if (cs.calls == 0 && cs.rejected_calls == 0 && cs.failed_calls == 0) continue;
-    const double per_call = cs.calls ? static_cast<double>(cs.usec) / static_cast<double>(cs.calls) : 0;
+    const double per_call = cs.calls ? static_cast<double>(cs.nsec) / 1000.0 / static_cast<double>(cs.calls) : 0;
     field(out, "cmdstat_" + name,
-          "calls=" + std::to_string(cs.calls) + ",usec=" + std::to_string(cs.usec) + ",usec_per_call=" +
+          "calls=" + std::to_string(cs.calls) + ",usec=" + std::to_string(cs.nsec / 1000) + ",usec_per_call=" +
               fixed(per_call, 2) + ",rejected_calls=" + std::to_string(cs.rejected_calls) +
               ",failed_calls=" + std::to_string(cs.failed_calls));
   }

@@ -44,7 +44,7 @@ enum CommandFlag : uint32_t {
 
 struct CommandStats {
   uint64_t calls = 0;
-  uint64_t usec = 0;
+  uint64_t nsec = 0;            // summed per call, so sub-microsecond calls count
   uint64_t rejected_calls = 0;  // refused before running (arity, WRONGTYPE is not)
   uint64_t failed_calls = 0;    // ran and replied an error
 };

@@ -6,6 +6,9 @@ CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++20 -Wall -Wextra -Wshadow -Wno-unused-parameter -MMD -MP -Isrc
 UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
 UV_LIBS   := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
+# jemalloc replaces malloc in everything that links the library: see
+# src/core/allocator.hpp for why.
+LIBS      := $(UV_LIBS) -ljemalloc
 
 BUILD := build
 JOBS  := $(shell nproc 2>/dev/null || echo 2)
@@ -31,16 +34,16 @@ $(BUILD)/liblawnkv.a: $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(SERVER): $(BUILD)/src/main.o $(BUILD)/liblawnkv.a
-	$(CXX) $(CXXFLAGS) $^ -o $@ $(UV_LIBS)
+	$(CXX) $(CXXFLAGS) $^ -o $@ $(LIBS)
 
 $(BUILD)/unit-tests: $(UNIT_SRCS:%.cpp=$(BUILD)/%.o) $(BUILD)/liblawnkv.a
-	$(CXX) $(CXXFLAGS) $^ -o $@ $(UV_LIBS)
+	$(CXX) $(CXXFLAGS) $^ -o $@ $(LIBS)
 
 $(BUILD)/integration-tests: $(INTEG_SRCS:%.cpp=$(BUILD)/%.o) $(SUPPORT_SRCS:%.cpp=$(BUILD)/%.o)
 	$(CXX) $(CXXFLAGS) $^ -o $@ -lhiredis
 
 $(BUILD)/compat-tests: $(COMPAT_SRCS:%.cpp=$(BUILD)/%.o) $(SUPPORT_SRCS:%.cpp=$(BUILD)/%.o) $(BUILD)/liblawnkv.a
-	$(CXX) $(CXXFLAGS) $^ -o $@ -lhiredis $(UV_LIBS)
+	$(CXX) $(CXXFLAGS) $^ -o $@ -lhiredis $(LIBS)
 
 $(BUILD)/bench-expiry: $(BUILD)/bench/expiry_bench.o $(BUILD)/liblawnkv.a
 	$(CXX) $(CXXFLAGS) $^ -o $@ -lbenchmark -lpthread

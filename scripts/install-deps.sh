@@ -5,7 +5,7 @@
 #   scripts/install-deps.sh bench  also the benchmark tools
 set -euo pipefail
 
-want=(g++ make pkg-config libuv1-dev)
+want=(g++ make pkg-config libuv1-dev libjemalloc-dev)
 case "${1:-run}" in
   run) ;;
   test) want+=(libhiredis-dev doctest-dev redis-server redis-tools python3-redis nutcracker)

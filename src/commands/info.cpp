@@ -18,6 +18,7 @@
 #include <string>
 
 #include "commands/server_family.hpp"
+#include "core/allocator.hpp"
 #include "pubsub/hub.hpp"
 
 namespace lawnkv {
@@ -104,8 +105,8 @@ void clients_section(const Call& call, std::string& out) {
 }
 
 void memory_section(const Call& call, std::string& out) {
-  const uint64_t used = allocated_bytes();
-  const uint64_t rss = resident_bytes();
+  const uint64_t used = allocator::allocated_bytes();
+  const uint64_t rss = allocator::resident_bytes();
   const uint64_t total = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const auto maxmemory = static_cast<uint64_t>(call.cfg().maxmemory);
   field(out, "used_memory", used);
@@ -124,7 +125,7 @@ void memory_section(const Call& call, std::string& out) {
   field(out, "mem_clients_slaves", 0);
   field(out, "mem_clients_normal", client_buffer_bytes(call.server));
   field(out, "mem_aof_buffer", 0);
-  field(out, "mem_allocator", "libc");
+  field(out, "mem_allocator", allocator::name());
   field(out, "active_defrag_running", 0);
   field(out, "lazyfree_pending_objects", 0);
   field(out, "lazyfreed_objects", 0);

@@ -1,12 +1,9 @@
 // MEMORY USAGE, STATS, PURGE, HELP, and the memory figures INFO shares.
 //
-// lawnkv uses the system allocator, so sizes are malloc's (mallinfo2) and a
-// key's usage is what its entry holds: the Entry, the key and value bytes
-// kept outside it, and its slot in the dictionary. Redis reports jemalloc's
-// size classes instead, so the numbers differ from redis-server's.
-
-#include <malloc.h>
-#include <unistd.h>
+// Allocator figures come from core/allocator (jemalloc, as Redis). A key's
+// usage is what its entry holds: the Entry, the key and value bytes kept
+// outside it, and its slot in the dictionary; Redis rounds to jemalloc's
+// size classes, so the numbers differ from redis-server's.
 
 #include <cstdio>
 
@@ -14,6 +11,7 @@
 #include "commands/errors.hpp"
 #include "commands/lookup.hpp"
 #include "commands/server_family.hpp"
+#include "core/allocator.hpp"
 
 namespace lawnkv {
 
@@ -46,8 +44,8 @@ void memory_usage_command(Call& call) {
 
 /* MEMORY STATS */
 void memory_stats_command(Call& call) {
-  const uint64_t allocated = allocated_bytes();
-  const uint64_t rss = resident_bytes();
+  const uint64_t allocated = allocator::allocated_bytes();
+  const uint64_t rss = allocator::resident_bytes();
   const uint64_t keys = call.server.keyspace.total_keys();
   const uint64_t clients = client_buffer_bytes(call.server);
   const uint64_t index = expiry_index_bytes(call.server);
@@ -73,7 +71,7 @@ void memory_stats_command(Call& call) {
 
 /* MEMORY PURGE */
 void memory_purge_command(Call& call) {
-  malloc_trim(0);
+  allocator::purge();
   call.reply.simple("OK");
 }
 
@@ -86,20 +84,6 @@ void memory_help_command(Call& call) {
 }
 
 }  // namespace
-
-uint64_t allocated_bytes() {
-  const struct mallinfo2 mi = mallinfo2();
-  return mi.uordblks + mi.hblkhd;
-}
-
-uint64_t resident_bytes() {
-  FILE* f = std::fopen("/proc/self/statm", "r");
-  if (!f) return 0;
-  unsigned long size = 0, resident = 0;
-  const int n = std::fscanf(f, "%lu %lu", &size, &resident);
-  std::fclose(f);
-  return n == 2 ? resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
-}
 
 uint64_t client_buffer_bytes(const ServerState& server) {
   uint64_t n = 0;

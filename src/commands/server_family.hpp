@@ -31,8 +31,6 @@ void reply_help(Call& call, std::string_view name, std::initializer_list<std::st
 std::string bytes_to_human(uint64_t n);
 
 // Memory facts for INFO memory and MEMORY STATS.
-uint64_t allocated_bytes();  // handed out by malloc (mallinfo2)
-uint64_t resident_bytes();   // RSS (/proc/self/statm)
 // Bytes held in clients' input and output buffers.
 uint64_t client_buffer_bytes(const ServerState& server);
 // Bytes the expiry indexes of all databases hold.

@@ -1,0 +1,46 @@
+#include "core/allocator.hpp"
+
+#include <jemalloc/jemalloc.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+namespace lawnkv::allocator {
+
+std::string_view name() {
+  static const std::string kName = [] {
+    const char* version = nullptr;
+    size_t len = sizeof(version);
+    if (mallctl("version", &version, &len, nullptr, 0) != 0 || version == nullptr) return std::string("jemalloc");
+    std::string v(version);
+    return "jemalloc-" + v.substr(0, v.find('-'));
+  }();
+  return kName;
+}
+
+uint64_t allocated_bytes() {
+  // The statistics are a snapshot taken at the last epoch: advance it first.
+  uint64_t epoch = 1;
+  size_t len = sizeof(epoch);
+  mallctl("epoch", &epoch, &len, &epoch, len);
+  size_t allocated = 0;
+  len = sizeof(allocated);
+  return mallctl("stats.allocated", &allocated, &len, nullptr, 0) == 0 ? allocated : 0;
+}
+
+uint64_t resident_bytes() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%lu %lu", &size, &resident);
+  std::fclose(f);
+  return n == 2 ? resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+void purge() {
+  const std::string purge_all = "arena." + std::to_string(MALLCTL_ARENAS_ALL) + ".purge";
+  mallctl(purge_all.c_str(), nullptr, nullptr, nullptr, 0);
+}
+
+}  // namespace lawnkv::allocator

@@ -23,13 +23,6 @@ bool is_loopback(const std::string& addr) {
   return addr.rfind("127.", 0) == 0 || addr.rfind("[::1]", 0) == 0 || addr.rfind("::1", 0) == 0;
 }
 
-// Writes a last message to a socket we refuse, then closes it.
-void refuse(uv_tcp_t* tcp, std::string_view text) {
-  uv_buf_t b = uv_buf_init(const_cast<char*>(text.data()), static_cast<unsigned>(text.size()));
-  uv_try_write(reinterpret_cast<uv_stream_t*>(tcp), &b, 1);
-  uv_close(reinterpret_cast<uv_handle_t*>(tcp), [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
-}
-
 }  // namespace
 
 Server::Server(ServerState& state, Logger& log) : state_(state), log_(log) {

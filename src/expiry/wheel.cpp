@@ -27,20 +27,7 @@ Timer* Wheel::pop_due_slow(int64_t now, size_t& moves_left) {
   // Invariant of the loop: cursor_ < now.
   for (;;) {
     if (cascading_ && !run_cascade(moves_left)) return nullptr;
-    if (const uint64_t occ = occupied_[0]) {
-      const int s = std::countr_zero(occ);
-      const int64_t start = (cursor_ & ~int64_t{63}) | s;
-      if (start >= now) {
-        cursor_ = now;
-        return nullptr;
-      }
-      cursor_ = start;
-      Timer* head = &lists_[s];
-      Timer* t = head->next;
-      detail::unlink(t);
-      if (head->next == head) occupied_[0] &= ~(uint64_t{1} << s);
-      return t;
-    }
+    if (occupied_[0] != 0) return take_level0(now);
     int level = 1;
     while (level < kLevels && occupied_[level] == 0) ++level;
     if (level == kLevels) {

@@ -151,22 +151,7 @@ class Wheel {
   // Advances the cursor toward now; never moves it back.
   Timer* pop_due(int64_t now, size_t& moves_left) {
     if (now <= cursor_) return nullptr;
-    if (!cascading_) {
-      if (const uint64_t occ = occupied_[0]) {
-        const int s = std::countr_zero(occ);
-        const int64_t start = (cursor_ & ~int64_t{63}) | s;
-        if (start >= now) {
-          cursor_ = now;
-          return nullptr;
-        }
-        cursor_ = start;
-        Timer* head = &lists_[s];
-        Timer* t = head->next;
-        detail::unlink(t);
-        if (head->next == head) occupied_[0] &= ~(uint64_t{1} << s);
-        return t;
-      }
-    }
+    if (!cascading_ && occupied_[0] != 0) return take_level0(now);
     return pop_due_slow(now, moves_left);
   }
 
@@ -202,6 +187,23 @@ class Wheel {
     if (p.level > 0) list += (reinterpret_cast<uintptr_t>(t) >> 12) & (kSubLists - 1);
     detail::link_before(list, t);
     occupied_[p.level] |= uint64_t{1} << p.slot;
+  }
+  // The earliest level-0 Timer if it is due (now > its ms), else nullptr with
+  // the cursor moved up to now. Only when occupied_[0] != 0 and no cascade is
+  // half done.
+  Timer* take_level0(int64_t now) {
+    const int s = std::countr_zero(occupied_[0]);
+    const int64_t start = (cursor_ & ~int64_t{63}) | s;
+    if (start >= now) {
+      cursor_ = now;
+      return nullptr;
+    }
+    cursor_ = start;
+    Timer* head = &lists_[s];
+    Timer* t = head->next;
+    detail::unlink(t);
+    if (head->next == head) occupied_[0] &= ~(uint64_t{1} << s);
+    return t;
   }
   Timer* pop_due_slow(int64_t now, size_t& moves_left);
   int64_t least_key(int level, int slot) const;

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ascii.hpp"
+
 namespace lawnkv {
 
 struct Call;
@@ -77,8 +79,5 @@ class CommandTable {
   std::map<std::string, CommandSpec> commands_;
   std::map<std::string, CommandStats> stats_;
 };
-
-std::string to_lower(std::string_view s);
-bool iequals(std::string_view a, std::string_view b);
 
 }  // namespace lawnkv

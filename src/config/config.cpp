@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "config/params.hpp"
+#include "core/ascii.hpp"
 #include "core/glob.hpp"
 #include "core/split_args.hpp"
 
@@ -22,12 +23,6 @@ namespace lawnkv::config {
 namespace {
 
 constexpr int kMaxIncludeDepth = 16;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // sdstrim(line, " \t\r\n")
 std::string_view trim(std::string_view s) {
@@ -130,7 +125,7 @@ Status Config::load_lines(std::string_view text, int first_line, int depth) {
       auto words = split_args(line);
       if (!words) return fatal(line_no, line, "Unbalanced quotes in configuration line");
       if (!words->empty()) {
-        const std::string name = lower((*words)[0]);
+        const std::string name = to_lower((*words)[0]);
         std::span<const std::string> args(words->data() + 1, words->size() - 1);
         const Param* p = find_param(name);
         // As Redis 7.0: a multi-argument directive given one non-empty
@@ -187,7 +182,7 @@ Status Config::load_args(const std::vector<std::string>& args) {
         had_value = false;
         const bool next_is_option =
             j + 1 < args.size() && args[j + 1].size() >= 2 && args[j + 1][0] == '-' && args[j + 1][1] == '-';
-        if (lower(a) == "--save" && (next_is_option || j + 1 == args.size())) {
+        if (to_lower(a) == "--save" && (next_is_option || j + 1 == args.size())) {
           options += "\"\"";
           had_value = next_is_option;
         }
@@ -252,7 +247,7 @@ std::vector<std::pair<std::string, std::string>> Config::get(const std::vector<s
   std::set<std::string> listed;  // lower-case names already in out
   for (std::string_view pattern : patterns) {
     if (pattern.find_first_of("[*?") == std::string_view::npos) {
-      const std::string key = lower(pattern);
+      const std::string key = to_lower(pattern);
       if (listed.count(key)) continue;
       if (const Param* p = find_param(pattern)) {
         out.emplace_back(std::string(pattern), get_param(*p, values_));

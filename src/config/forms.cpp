@@ -5,20 +5,13 @@
 #include <string>
 
 #include "config/params.hpp"
+#include "core/ascii.hpp"
 #include "core/numbers.hpp"
 #include "pubsub/event_class.hpp"
 
 namespace lawnkv::config {
 
 namespace {
-
-bool same_nocase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 
 std::string u128_to_string(__int128 n) {
   if (n < 0) return std::to_string(static_cast<long long>(n));
@@ -51,7 +44,7 @@ std::string_view find_choice(const Param& p, std::string_view word) {
   while (!rest.empty()) {
     const size_t comma = rest.find(", ");
     const std::string_view choice = rest.substr(0, comma);
-    if (same_nocase(choice, word)) return choice;
+    if (iequals(choice, word)) return choice;
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 2);
   }
   return {};
@@ -82,13 +75,13 @@ bool parse_memory(std::string_view s, uint64_t* out) {
   while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
   const std::string_view unit = s.substr(digits);
   uint64_t mul;
-  if (unit.empty() || same_nocase(unit, "b")) mul = 1;
-  else if (same_nocase(unit, "k")) mul = 1000;
-  else if (same_nocase(unit, "kb")) mul = 1024;
-  else if (same_nocase(unit, "m")) mul = 1000 * 1000;
-  else if (same_nocase(unit, "mb")) mul = 1024 * 1024;
-  else if (same_nocase(unit, "g")) mul = 1000ULL * 1000 * 1000;
-  else if (same_nocase(unit, "gb")) mul = 1024ULL * 1024 * 1024;
+  if (unit.empty() || iequals(unit, "b")) mul = 1;
+  else if (iequals(unit, "k")) mul = 1000;
+  else if (iequals(unit, "kb")) mul = 1024;
+  else if (iequals(unit, "m")) mul = 1000 * 1000;
+  else if (iequals(unit, "mb")) mul = 1024 * 1024;
+  else if (iequals(unit, "g")) mul = 1000ULL * 1000 * 1000;
+  else if (iequals(unit, "gb")) mul = 1024ULL * 1024 * 1024;
   else return false;
   if (digits >= 128) return false;  // Redis copies the digits into a 128-byte buffer
   // strtoull on the digits: no digits is 0, overflow saturates.
@@ -172,8 +165,8 @@ std::string set_param(const Param& p, Values& v, std::span<const std::string> wo
   __int128 number = 0;
   switch (p.kind) {
     case Kind::kBool:
-      if (same_nocase(word, "yes")) text = "yes";
-      else if (same_nocase(word, "no")) text = "no";
+      if (iequals(word, "yes")) text = "yes";
+      else if (iequals(word, "no")) text = "no";
       else return "argument must be 'yes' or 'no'";
       break;
     case Kind::kInteger:

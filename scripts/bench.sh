@@ -166,8 +166,8 @@ stop_server() {  # stop_server PID
   wait "$pid" 2>/dev/null || true
 }
 
-# utime + stime of a process, in clock ticks.
-cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+# "utime stime" of a process, in clock ticks.
+cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12, $13 }' "/proc/$1/stat"; }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 info_field() { redis-cli -p "$1" info "$2" | tr -d '\r' | awk -F: -v k="$3" '$1 == k { print $2 }'; }
 
@@ -178,7 +178,6 @@ machine_info() {
     echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
     echo "kernel=$(uname -sr)"
     echo "memory=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
-    echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
     echo "lawnkv=$("$LAWNKV_BIN" --version)"
     echo "redis=$("$REDIS_BIN" --version)"
     echo "redis_benchmark=$(redis-benchmark --version)"
@@ -222,7 +221,7 @@ part_throughput() {
     note_cmd throughput redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q
     redis-benchmark -p "${srv_port[$k]}" -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q >/dev/null
   done
-  printf 'round\tpipeline\ttest\tserver\trps\tavg_ms\tp50_ms\tp99_ms\tmax_ms\tcpu_ticks\tclk_tck\trequests\twall_s\n' >"$f"
+  printf 'round\tpipeline\ttest\tserver\trps\tavg_ms\tp50_ms\tp99_ms\tmax_ms\tcpu_ticks\tclk_tck\trequests\twall_s\tuser_ticks\n' >"$f"
   local hz round p t i n_kinds=${#kinds[@]}
   hz=$(getconf CLK_TCK)
   for round in $(seq "$ROUNDS"); do
@@ -231,20 +230,22 @@ part_throughput() {
         for i in $(seq 0 $((n_kinds - 1))); do
           # Rotate the order each round: no server always runs first or last.
           k=${kinds[$(((i + round - 1) % n_kinds))]}
-          local args c0 c1 w0 w1 csv
+          local args u0 s0 u1 s1 w0 w1 csv
           # shellcheck disable=SC2207
           args=($(bench_args "$t"))
           note_cmd throughput redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}"
-          c0=$(cpu_ticks "${srv_pid[$k]}")
+          read -r u0 s0 <<<"$(cpu_ticks "${srv_pid[$k]}")"
           w0=$(date +%s.%N)
           csv=$(redis-benchmark -p "${srv_port[$k]}" -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}" | tail -1)
           w1=$(date +%s.%N)
-          c1=$(cpu_ticks "${srv_pid[$k]}")
+          read -r u1 s1 <<<"$(cpu_ticks "${srv_pid[$k]}")"
           # "test","rps","avg","min","p50","p95","p99","max"
           IFS=, read -r _ rps avg _ p50 _ p99 max <<<"${csv//\"/}"
-          printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\n' "$round" "$p" "$t" "$k" "$rps" "$avg" \
-            "$p50" "$p99" "$max" "$((c1 - c0))" "$hz" "$N" "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')" >>"$f"
-          log "round $round -P $p $t $k: $rps ops/s p50 $p50 p99 $p99 ms, cpu $((c1 - c0)) ticks"
+          printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n' "$round" "$p" "$t" "$k" "$rps" "$avg" \
+            "$p50" "$p99" "$max" "$((u1 + s1 - u0 - s0))" "$hz" "$N" \
+            "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')" "$((u1 - u0))" >>"$f"
+          log "round $round -P $p $t $k: $rps ops/s p50 $p50 p99 $p99 ms, cpu $((u1 + s1 - u0 - s0)) ticks" \
+            "($((u1 - u0)) user)"
         done
       done
     done
@@ -428,12 +429,16 @@ for part in $PARTS; do
   case $part in
     throughput|memory|expiry|index|notify|dehydrator|profile)
       log "== $part"
-      date -u '+%Y-%m-%d %H:%M UTC' >"$RAW/$part.when"
+      {
+        date -u '+%Y-%m-%d %H:%M UTC'
+        echo "source=$(awk -F= '$1 == "source" { print $2 }' "$RAW/machine.txt")"
+        echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+      } >"$RAW/$part.when"
       "part_$part"
+      echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
     *) echo "bench: unknown part '$part' (throughput memory expiry index notify dehydrator profile)" >&2; exit 2 ;;
   esac
 done
-echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/machine.txt"
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"
 log "wrote $OUT/latest.md"

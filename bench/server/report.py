@@ -89,8 +89,19 @@ def cmds_block(raw, part):
 
 
 def when(raw, part):
-    w = read_text(os.path.join(raw, part + ".when")).strip()
-    return f" — measured {w}" if w else ""
+    """' — measured DATE' for a section's heading, then (a paragraph below it)
+    the lawnkv build and the load average while the part ran."""
+    lines = read_text(os.path.join(raw, part + ".when")).strip().splitlines()
+    if not lines:
+        return ""
+    kv = {k: v for k, _, v in (l.partition("=") for l in lines[1:])}
+    note = []
+    if kv.get("source"):
+        note.append(f"lawnkv built from {kv['source']}")
+    if kv.get("load_start"):
+        note.append(f"load average (1/5/15 min) {kv['load_start']} at the start, "
+                    f"{kv.get('load_end', '?')} at the end")
+    return f" — measured {lines[0]}" + (f"\n\n_{'; '.join(note)}._" if note else "")
 
 
 def gnuplot(script, cwd):
@@ -124,6 +135,8 @@ def throughput(raw, out, md):
     for r in rows:
         cpu_s = int(r["cpu_ticks"]) / int(r["clk_tck"])
         r["cpu_us"] = cpu_s / int(r["requests"]) * 1e6
+        if r.get("user_ticks"):  # older results have the sum only
+            r["user_us"] = int(r["user_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
         by[(int(r["pipeline"]), r["test"], r["server"], int(r["round"]))] = r
 
     def series(c, s, field):
@@ -207,6 +220,22 @@ def throughput(raw, out, md):
                   f" | {fmt_ratio(rl)} | {verdict(rl, 0.7, False)} |" + floor)
     md.append("")
 
+    if all("user_us" in r for r in rows):
+        md.append("The user-space part of that CPU time (utime alone; the rest is the kernel's: "
+                  "read, write, epoll and loopback TCP, which a server that stores nothing pays too):\n")
+        head = "| test | -P | " + " | ".join(f"{SERVER_NAMES[s]} user µs/req" for s in servers) + \
+               " | lawnkv/Redis, user time |"
+        md.append(head)
+        md.append("|" + "---|" * (head.count("|") - 1))
+        for c in configs:
+            cells = []
+            for s in servers:
+                xs = series(c, s, "user_us")
+                cells.append("–" if not xs else f"{med(xs):.2f}")
+            md.append(f"| {TEST_NAMES.get(c[1], c[1])} | {c[0]} | " + " | ".join(cells) +
+                      f" | {fmt_ratio(ratios(c, 'lawnkv', 'redis', 'user_us'))} |")
+        md.append("")
+
     # Charts: one row per configuration, median and range per server.
     dat = os.path.join(raw, "chart-throughput.dat")
     rel = os.path.relpath(raw, out)
@@ -233,7 +262,8 @@ def throughput(raw, out, md):
     sel1, sel2 = (0, n1 - 1), (n1, len(chart) - 1)
     common = ("set terminal pngcairo size 1200,500 font 'sans,10'\nset style data histogram\n"
               "set style histogram errorbars gap 2 lw 1\nset style fill solid 0.8 border -1\n"
-              "set key top left\nset grid ytics\nset yrange [0:*]\nset datafile commentschars '#'\n")
+              "set key top left\nset grid ytics\nset yrange [0:*]\nset datafile commentschars '#'\n"
+              "set format y '%.1s%c'\n")
     script = common + "set output 'throughput.png'\nset multiplot layout 1,2\n"
     script += bars(0, "redis-benchmark -P 1 (median, min-max over rounds)", "ops/s", False, sel1)
     if sel2[1] >= sel2[0]:
@@ -478,11 +508,11 @@ def main():
           "ratios are lawnkv/Redis. The machine is shared: the load average below says how "
           "quiet it was, and the ranges show the noise.\n",
           "| | |", "|---|---|",
-          f"| date | {m.get('date', '?')} |",
+          f"| last run | {m.get('date', '?')} (each section says when it was measured, and how busy "
+          "the machine was) |",
           f"| machine | {m.get('nproc', '?')} CPUs, {m.get('cpu', '?')}, {m.get('memory', '?')} |",
           f"| kernel | {m.get('kernel', '?')} |",
-          f"| load average (1/5/15 min) | start {m.get('load_start', '?')}, end {m.get('load_end', '?')} |",
-          f"| lawnkv | {m.get('lawnkv', '?')}, built from {m.get('source', '?')} |",
+          f"| lawnkv | {m.get('lawnkv', '?')} |",
           f"| Redis | {m.get('redis', '?')} |",
           f"| client | {m.get('redis_benchmark', '?')} |",
           f"| mode | {'BENCH_QUICK=1 (smoke run: not for comparison)' if m.get('quick') == '1' else 'full'} |",

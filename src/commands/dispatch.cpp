@@ -102,7 +102,7 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   spec.handler(call);
   const auto nsec = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now() - start).count();
-  CommandStats& st = server.commands.stats(spec);
+  CommandStats& st = spec.stats;
   ++st.calls;
   st.nsec += static_cast<uint64_t>(nsec);
   if (call.failed) ++st.failed_calls;
@@ -113,12 +113,12 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
               std::span<const std::string_view> argv, int64_t now_ms) {
   const Resolved r = resolve(server.commands, argv);
   // CLIENT LIST's cmd=: the command just received, whatever becomes of it.
-  session.last_command = r.known ? r.known->name : "NULL";
+  session.last_command = r.known;
   // A refused command: counted against its row, dooms an open transaction.
   // A refused EXEC ends the transaction instead (Redis's execCommandAbort):
   // "EXECABORT ... because of: " and the reason without its "ERR ".
   auto reject = [&](std::string_view text) {
-    if (r.known) ++server.commands.stats(*r.known).rejected_calls;
+    if (r.known) ++r.known->stats.rejected_calls;
     if (r.known && r.known->name == "exec") {
       discard_transaction(server.keyspace.watches(), session);
       if (text.substr(0, 4) == "ERR ") text.remove_prefix(4);

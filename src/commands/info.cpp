@@ -163,7 +163,8 @@ void stats_section(const Call& call, std::string& out) {
   const ServerStats& st = call.server.stats;
   const store::KeyspaceStats& ks = call.server.keyspace.stats();
   uint64_t errors = 0;
-  for (const auto& [name, cs] : call.server.commands.all_stats()) errors += cs.failed_calls + cs.rejected_calls;
+  call.server.commands.for_each_spec(
+      [&](const CommandSpec& spec) { errors += spec.stats.failed_calls + spec.stats.rejected_calls; });
   const pubsub::Hub* hub = call.server.hub;
   field(out, "total_connections_received", st.total_connections_received);
   field(out, "total_commands_processed", st.total_commands_processed);
@@ -255,14 +256,16 @@ void modules_section(const Call&, std::string&) {}
 
 // cmdstat_<name>:calls=..,usec=..,usec_per_call=..,rejected_calls=..,failed_calls=..
 void commandstats_section(const Call& call, std::string& out) {
-  for (const auto& [name, cs] : call.server.commands.all_stats()) {
-    if (cs.calls == 0 && cs.rejected_calls == 0 && cs.failed_calls == 0) continue;
+  call.server.commands.for_each_spec([&](const CommandSpec& spec) {
+    const CommandStats& cs = spec.stats;
+    const std::string& name = spec.name;
+    if (cs.calls == 0 && cs.rejected_calls == 0 && cs.failed_calls == 0) return;
     const double per_call = cs.calls ? static_cast<double>(cs.nsec) / 1000.0 / static_cast<double>(cs.calls) : 0;
     field(out, "cmdstat_" + name,
           "calls=" + std::to_string(cs.calls) + ",usec=" + std::to_string(cs.nsec / 1000) + ",usec_per_call=" +
               fixed(per_call, 2) + ",rejected_calls=" + std::to_string(cs.rejected_calls) +
               ",failed_calls=" + std::to_string(cs.failed_calls));
-  }
+  });
 }
 
 void cluster_section(const Call&, std::string& out) { field(out, "cluster_enabled", 0); }

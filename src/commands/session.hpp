@@ -13,6 +13,8 @@
 
 namespace lawnkv {
 
+struct CommandSpec;
+
 class Session {
  public:
   virtual ~Session() = default;
@@ -24,7 +26,7 @@ class Session {
   bool authenticated = false;   // true at connect when no requirepass
   int64_t created_ms = 0;       // for CLIENT LIST age
   int64_t last_interaction_ms = 0;
-  std::string last_command;     // "client|list", for CLIENT LIST cmd=
+  const CommandSpec* last_command = nullptr;  // CLIENT LIST cmd= (nullptr: NULL)
   bool close_after_reply = false;  // QUIT, CLIENT KILL, protocol errors
   bool no_evict = false;           // CLIENT NO-EVICT (accepted, no eviction yet)
 

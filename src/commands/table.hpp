@@ -59,6 +59,8 @@ struct CommandSpec {
   Handler handler;        // nullptr for a container of subcommands
   std::string acl_categories;  // "@keyspace @read @fast", for COMMAND INFO
   std::vector<CommandSpec> subcommands;
+  // Counted on the row itself: no lookup by name per command.
+  mutable CommandStats stats{};
 
   bool has(uint32_t f) const { return (flags & f) != 0; }
   const CommandSpec* subcommand(std::string_view lower_name) const;
@@ -71,13 +73,20 @@ class CommandTable {
   const CommandSpec* find(std::string_view name) const;
   const std::map<std::string, CommandSpec>& all() const { return commands_; }
 
-  CommandStats& stats(const CommandSpec& spec) { return stats_[spec.name]; }
-  const std::map<std::string, CommandStats>& all_stats() const { return stats_; }
-  void reset_stats() { stats_.clear(); }
+  // Every row, subcommands after their container, in name order.
+  template <class F>
+  void for_each_spec(F&& fn) const {
+    for (const auto& [name, spec] : commands_) {
+      fn(spec);
+      for (const CommandSpec& sub : spec.subcommands) fn(sub);
+    }
+  }
+  void reset_stats() const {
+    for_each_spec([](const CommandSpec& spec) { spec.stats = {}; });
+  }
 
  private:
   std::map<std::string, CommandSpec> commands_;
-  std::map<std::string, CommandStats> stats_;
 };
 
 }  // namespace lawnkv

@@ -321,7 +321,7 @@ part_expiry() {
 # --------------------------------------------------------------------- index
 part_index() {
   local bin=${BENCH_EXPIRY_BIN:-build/bench-expiry} args=()
-  rm -f "$RAW"/index.*
+  rm -f "$RAW/index.txt" "$RAW/index.json" "$RAW/index.cmds"
   if [ ! -x "$bin" ]; then
     log "index: $bin not built (make $bin); skipped"
     echo "skipped: $bin not built" >"$RAW/index.txt"
@@ -378,7 +378,7 @@ part_profile() {
         # shellcheck disable=SC2012  # the newest dump; names are ours
         dump=$(ls -t "$WORK/cg-$kind.$pid".* | head -1)
         printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$p" "$t" "$n" "$(awk '/^summary:/ { print $2 }' "$dump")" >>"$f"
-        callgrind_annotate --threshold=100 --auto=no "$dump" 2>/dev/null >"$RAW/profile-$kind-$t-P$p.txt" || true
+        callgrind_annotate --threshold=100 --auto=no "$dump" 2>/dev/null | head -60 >"$RAW/profile-$kind-$t-P$p.txt" || true
         log "profile $kind -P $p $t: $(tail -1 "$f" | cut -f5) instructions for $n requests"
       done
     done

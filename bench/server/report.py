@@ -491,7 +491,9 @@ def external(part, title):
             text = lines[1] if len(lines) > 1 else ""
         else:
             md.append(f"## {title}{when(raw, part)}\n")
-        md.append(text.strip() + "\n")
+        # Its sections become subsections of this one.
+        text = "\n".join("#" + l if l.startswith("## ") else l for l in text.strip().splitlines())
+        md.append(text + "\n")
         md.append(cmds_block(raw, part))
     return section
 
@@ -505,8 +507,8 @@ def main():
     md = ["# lawnkv against Redis: latest `make bench`\n",
           "Written by scripts/bench.sh (bench/server/report.py). lawnkv and redis-server run on the same "
           "machine in the same run with the same settings (loopback, `--save '' --appendonly no`); "
-          "ratios are lawnkv/Redis. The machine is shared: the load average below says how "
-          "quiet it was, and the ranges show the noise.\n",
+          "ratios are lawnkv/Redis. The machine is shared: each section gives the load average while "
+          "it ran, and the ranges show the noise.\n",
           "| | |", "|---|---|",
           f"| last run | {m.get('date', '?')} (each section says when it was measured, and how busy "
           "the machine was) |",

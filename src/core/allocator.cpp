@@ -1,5 +1,7 @@
 #include "core/allocator.hpp"
 
+#include "core/arena.hpp"
+
 #include <jemalloc/jemalloc.h>
 #include <unistd.h>
 
@@ -26,7 +28,8 @@ uint64_t allocated_bytes() {
   mallctl("epoch", &epoch, &len, &epoch, len);
   size_t allocated = 0;
   len = sizeof(allocated);
-  return mallctl("stats.allocated", &allocated, &len, nullptr, 0) == 0 ? allocated : 0;
+  if (mallctl("stats.allocated", &allocated, &len, nullptr, 0) != 0) allocated = 0;
+  return allocated + arena::bytes_in_use();
 }
 
 uint64_t resident_bytes() {

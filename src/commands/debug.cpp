@@ -43,7 +43,7 @@ bool debug_allowed(const Call& call) {
 }
 
 // The encoding Redis would give a string value.
-std::string_view string_encoding(const std::string& s) {
+const char* string_encoding(std::string_view s) {
   long long n;
   if (s.size() <= 20 && string_to_ll(s, &n)) return "int";
   return s.size() <= 44 ? "embstr" : "raw";
@@ -84,11 +84,11 @@ void debug_advance_time(Call& call) {
 void debug_object(Call& call) {
   const store::Entry* e = lookup_write(call, call.argv[2]);
   if (!e) return call.error(err::kNoSuchKey);
-  const bool is_string = e->type == store::Type::kString;
+  const bool is_string = e->type() == store::Type::kString;
   char buf[256];
   std::snprintf(buf, sizeof(buf), "Value at:%p refcount:1 encoding:%s serializedlength:%zu lru:0 lru_seconds_idle:0",
-                static_cast<const void*>(e), is_string ? std::string(string_encoding(e->str)).c_str() : "dehydrator",
-                is_string ? e->str.size() : static_cast<size_t>(e->obj ? e->obj->memory_bytes() : 0));
+                static_cast<const void*>(e), is_string ? string_encoding(e->str()) : "dehydrator",
+                is_string ? e->str().size() : e->obj()->memory_bytes());
   call.reply.simple(buf);
 }
 

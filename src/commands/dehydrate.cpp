@@ -34,24 +34,24 @@ constexpr size_t kGeneratedIdLength = 31;
 // replying WRONGTYPE, *wrong_type set) if it holds another type.
 Dehydrator* find_or_reply(Call& call, std::string_view key, bool* wrong_type) {
   store::Entry* e = lookup_read(call, key);
-  *wrong_type = e && e->type != store::Type::kDehydrator;
+  *wrong_type = e && e->type() != store::Type::kDehydrator;
   if (*wrong_type) {
     call.error(err::kWrongType);
     return nullptr;
   }
-  return e ? static_cast<Dehydrator*>(e->obj.get()) : nullptr;
+  return e ? static_cast<Dehydrator*>(e->obj()) : nullptr;
 }
 
 // The dehydrator at key, created if the key is missing; nullptr after
 // replying WRONGTYPE.
 Dehydrator* find_or_create_or_reply(Call& call, std::string_view key) {
   store::Entry* e = lookup_write(call, key);
-  if (!e) return static_cast<Dehydrator*>(call.db().add_object(key, std::make_unique<Dehydrator>()).obj.get());
-  if (e->type != store::Type::kDehydrator) {
+  if (!e) return static_cast<Dehydrator*>(call.db().add_object(key, std::make_unique<Dehydrator>()).obj());
+  if (e->type() != store::Type::kDehydrator) {
     call.error(err::kWrongType);
     return nullptr;
   }
-  return static_cast<Dehydrator*>(e->obj.get());
+  return static_cast<Dehydrator*>(e->obj());
 }
 
 bool ttl_or_reply(Call& call, std::string_view arg, int64_t* ttl) {

@@ -115,7 +115,7 @@ void scan_command(Call& call) {
 void randomkey_command(Call& call) {
   const store::Entry* e = op_random_key(call);
   if (e == nullptr) return call.reply.null();
-  call.reply.bulk(e->key);
+  call.reply.bulk(e->key());
 }
 
 // RENAME and RENAMENX.

@@ -17,18 +17,6 @@ void notify_in(Call& call, int db, uint32_t cls, std::string_view event, std::st
 // The deadline an attach() call needs to keep e's TTL: -1 for none.
 int64_t deadline_of(const store::Entry& e) { return e.has_ttl() ? e.deadline() : -1; }
 
-// A new entry named key holding a copy of src's value (no TTL, not linked).
-std::unique_ptr<store::Entry> clone_entry(const store::Entry& src, std::string_view key) {
-  auto copy = std::make_unique<store::Entry>();
-  copy->key.assign(key);
-  copy->type = src.type;
-  if (src.type == store::Type::kString)
-    copy->str = src.str;
-  else
-    copy->obj = src.obj->clone();
-  return copy;
-}
-
 // Before SWAPDB: what the WATCHes of db `emptied` see when its contents are
 // replaced by those of db `incoming` (Redis's touchAllWatchedKeysInDb). A
 // watched key present on either side is a change, unless it is expired on
@@ -54,7 +42,7 @@ void touch_watched_for_swap(store::Keyspace& ks, int emptied, int incoming, int6
 
 std::string_view type_name(const store::Entry* e) {
   if (e == nullptr) return "none";
-  switch (e->type) {
+  switch (e->type()) {
     case store::Type::kString: return "string";
     case store::Type::kDehydrator: return "dehy-type";
   }
@@ -79,9 +67,8 @@ RenameStatus op_rename(Call& call, std::string_view from, std::string_view to, b
     if (nx) return RenameStatus::kTargetExists;
     db.remove(to);
   }
-  std::unique_ptr<store::Entry> moving = db.detach(from);
-  moving->key.assign(to);
-  db.attach(std::move(moving), deadline);
+  store::EntryPtr moving = db.detach(from);
+  db.attach(store::Entry::take_value(*moving, to, deadline >= 0), deadline);
   call.notify(pubsub::kNew, "new", to);
   call.modified(from);
   call.modified(to);
@@ -97,8 +84,8 @@ CopyStatus op_copy(Call& call, std::string_view from, int dst_db, std::string_vi
   store::Db& dst = call.server.keyspace.db(dst_db);
   const bool target_exists = dst.lookup(to, call.now_ms) != nullptr;
   if (target_exists && !replace) return CopyStatus::kTargetExists;
-  std::unique_ptr<store::Entry> copy = clone_entry(*src, to);
   const int64_t deadline = deadline_of(*src);
+  store::EntryPtr copy = store::Entry::make_copy(*src, to, deadline >= 0);
   if (target_exists) dst.remove(to);
   dst.attach(std::move(copy), deadline);
   notify_in(call, dst_db, pubsub::kNew, "new", to);
@@ -134,7 +121,7 @@ std::vector<std::string_view> op_keys(Call& call, std::string_view pattern) {
   std::vector<std::string_view> keys;
   call.db().dict().for_each([&](const store::Entry& e) {
     if (e.expired_at(call.now_ms)) return;
-    if (all || glob_match(pattern, e.key)) keys.push_back(e.key);
+    if (all || glob_match(pattern, e.key())) keys.emplace_back(e.key());
   });
   return keys;
 }
@@ -144,7 +131,7 @@ const store::Entry* op_random_key(Call& call) {
   for (;;) {
     const store::Entry* e = db.random_entry(call.server.keyspace.rng());
     if (e == nullptr || !e->expired_at(call.now_ms)) return e;
-    db.lookup(e->key, call.now_ms);  // deletes it: the draw starts over
+    db.lookup(e->key(), call.now_ms);  // deletes it: the draw starts over
   }
 }
 
@@ -157,7 +144,7 @@ uint64_t op_scan(Call& call, uint64_t cursor, const ScanOptions& opts,
                             : opts.count * 10;
   std::vector<std::string> found;
   do {
-    cursor = db.dict().scan(cursor, [&](const store::Entry& e) { found.push_back(e.key); });
+    cursor = db.dict().scan(cursor, [&](const store::Entry& e) { found.emplace_back(e.key()); });
   } while (cursor != 0 && max_steps-- > 0 && found.size() < count);
 
   keys->clear();

@@ -22,7 +22,7 @@ store::Entry* lookup_write(Call& call, std::string_view key) {
 
 store::Entry* lookup_string_or_reply(Call& call, std::string_view key, bool* wrong_type) {
   store::Entry* e = lookup_read(call, key);
-  *wrong_type = e && e->type != store::Type::kString;
+  *wrong_type = e && e->type() != store::Type::kString;
   if (*wrong_type) {
     call.error(err::kWrongType);
     return nullptr;

@@ -17,12 +17,6 @@ namespace lawnkv {
 
 namespace {
 
-// Bytes a string holds outside itself (none while it fits the short-string
-// buffer).
-uint64_t heap_bytes(const std::string& s) {
-  return s.capacity() > std::string().capacity() ? s.capacity() + 1 : 0;
-}
-
 /* MEMORY USAGE key [SAMPLES count]
  * SAMPLES is checked as Redis checks it; lawnkv measures every value whole.
  * A key past its deadline is gone (null), as for every other command. */
@@ -98,10 +92,8 @@ uint64_t expiry_index_bytes(const ServerState& server) {
 }
 
 uint64_t entry_bytes(const store::Entry& e) {
-  uint64_t n = sizeof(store::Entry) + sizeof(store::Entry*) + heap_bytes(e.key);
-  if (e.type == store::Type::kString) n += heap_bytes(e.str);
-  else if (e.obj) n += e.obj->memory_bytes();
-  return n;
+  // The block, what it points to outside, and its dictionary bucket's share.
+  return e.block_bytes() + e.outside_bytes() + sizeof(uint32_t);
 }
 
 void register_memory_command(CommandTable& t) {

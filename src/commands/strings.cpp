@@ -152,7 +152,7 @@ bool get_generic(Call& call, std::string_view key) {
   const store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
   if (wrong_type) return false;
   if (e) {
-    call.reply.bulk(e->str);
+    call.reply.bulk(e->str());
   } else {
     call.reply.null();
   }
@@ -167,8 +167,8 @@ void mget_command(Call& call) {
   call.reply.array(call.argv.size() - 1);
   for (std::string_view key : call.argv.subspan(1)) {
     const store::Entry* e = lookup_read(call, key);
-    if (e && e->type == store::Type::kString) {
-      call.reply.bulk(e->str);
+    if (e && e->type() == store::Type::kString) {
+      call.reply.bulk(e->str());
     } else {
       call.reply.null();
     }
@@ -179,7 +179,7 @@ void mget_command(Call& call) {
 void strlen_command(Call& call) {
   bool wrong_type;
   const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
-  if (!wrong_type) call.reply.integer(e ? static_cast<int64_t>(e->str.size()) : 0);
+  if (!wrong_type) call.reply.integer(e ? static_cast<int64_t>(e->str().size()) : 0);
 }
 
 /* GETRANGE key start end (and SUBSTR, its old name) */
@@ -190,20 +190,20 @@ void getrange_command(Call& call) {
   bool wrong_type;
   const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
-  call.reply.bulk(e ? strings::string_range(e->str, start, end) : std::string_view());
+  call.reply.bulk(e ? strings::string_range(e->str(), start, end) : std::string_view());
 }
 
 // --- Setting -----------------------------------------------------------------
 
 // Stores value at key and publishes what Redis's setKey and its callers do:
 // `new` when the key is added, then `set`.
-store::Entry& set_and_notify(Call& call, store::Entry* found, std::string_view key,
-                             std::string_view value, bool keep_ttl) {
-  const auto r = strings::op_set(call.db(), found, key, value, keep_ttl);
+// With expire (not null), the key also gets that deadline.
+void set_and_notify(Call& call, store::Entry* found, std::string_view key, std::string_view value,
+                    bool keep_ttl, const strings::Deadline* expire) {
+  const auto r = strings::op_set(call.db(), found, key, value, keep_ttl, expire);
   if (r.created) call.notify(pubsub::kNew, "new", key);
   call.modified(key);
   call.notify(pubsub::kString, "set", key);
-  return *r.value;
 }
 
 // What SET-like commands reply when they store (ok) or not (abort: NX/XX).
@@ -224,13 +224,10 @@ void set_generic(Call& call, const StringOptions& opts, std::string_view key,
     if (replies == SetReplies::kOneOrZero) return call.reply.integer(0);
     return call.reply.null();
   }
-  store::Entry& e = set_and_notify(call, found, key, value, opts.has(kKeepTtl));
-  if (opts.expire) {
-    // A deadline already past is kept: the key dies at its next lookup or
-    // reap, with an `expired` event, as in Redis 7.0.
-    call.db().set_deadline(e, deadline.at_ms, deadline.ttl_ms);
-    call.notify(pubsub::kGeneric, "expire", key);
-  }
+  // A deadline already past is kept: the key dies at its next lookup or
+  // reap, with an `expired` event, as in Redis 7.0.
+  set_and_notify(call, found, key, value, opts.has(kKeepTtl), opts.expire ? &deadline : nullptr);
+  if (opts.expire) call.notify(pubsub::kGeneric, "expire", key);
   if (get) return;
   if (replies == SetReplies::kOneOrZero) return call.reply.integer(1);
   call.reply.simple("OK");
@@ -266,7 +263,7 @@ void psetex_command(Call& call) {
 void getset_command(Call& call) {
   const std::string_view key = call.argv[1];
   if (!get_generic(call, key)) return;
-  set_and_notify(call, lookup_write(call, key), key, call.argv[2], false);
+  set_and_notify(call, lookup_write(call, key), key, call.argv[2], false, nullptr);
 }
 
 // MSET and MSETNX: with nx nothing is set when any key exists.
@@ -278,7 +275,7 @@ void mset_generic(Call& call, bool nx) {
       if (lookup_write(call, call.argv[i])) return call.reply.integer(0);
   }
   for (size_t i = 1; i < call.argv.size(); i += 2)
-    set_and_notify(call, lookup_write(call, call.argv[i]), call.argv[i], call.argv[i + 1], false);
+    set_and_notify(call, lookup_write(call, call.argv[i]), call.argv[i], call.argv[i + 1], false, nullptr);
   if (nx) return call.reply.integer(1);
   call.reply.simple("OK");
 }
@@ -298,7 +295,7 @@ void getdel_command(Call& call) {
   const store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
   if (wrong_type) return;
   if (e == nullptr) return call.reply.null();
-  call.reply.bulk(e->str);
+  call.reply.bulk(e->str());
   call.db().remove(key);
   call.modified(key);
   call.notify(pubsub::kGeneric, "del", key);
@@ -316,7 +313,7 @@ void getex_command(Call& call) {
   if (e == nullptr) return call.reply.null();
   strings::Deadline deadline;
   if (opts->expire && !deadline_or_reply(call, *opts->expire, &deadline)) return;
-  call.reply.bulk(e->str);
+  call.reply.bulk(e->str());
 
   if (opts->expire && opts->expire->absolute && deadline.at_ms <= call.now_ms) {
     // A timestamp already reached deletes the key: a `del`, not an `expired`.
@@ -377,7 +374,7 @@ void decrby_command(Call& call) {
 void incrbyfloat_command(Call& call) {
   const std::string_view key = call.argv[1];
   store::Entry* found = lookup_write(call, key);
-  if (found && found->type != store::Type::kString) return call.error(err::kWrongType);
+  if (found && found->type() != store::Type::kString) return call.error(err::kWrongType);
   long double incr;
   if (!long_double_or_reply(call, call.argv[2], &incr)) return;
   const auto r = strings::op_incr_by_float(call.db(), found, key, incr);

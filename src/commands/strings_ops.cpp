@@ -9,14 +9,19 @@ namespace lawnkv::strings {
 
 namespace {
 
-// Replaces e's value with a string, whatever type it held. Assigning a fresh
-// std::string (rather than assign()) lets a large old buffer go.
-void store_string(store::Entry& e, std::string value) {
-  if (e.type != store::Type::kString) {
-    e.obj.reset();
-    e.type = store::Type::kString;
+// Applies edit to e's string value and returns its new length. A long value
+// is edited where it lives (its std::string grows with amortised cost, so
+// repeated APPENDs stay linear); a short one is copied out and stored back.
+template <class F>
+size_t edit_string(store::Db& db, store::Entry& e, F&& edit) {
+  if (std::string* s = e.heap_str()) {
+    edit(*s);
+    return s->size();
   }
-  e.str = std::move(value);
+  std::string s(e.str());
+  edit(s);
+  db.set_string(e, s);
+  return s.size();
 }
 
 // Redis's checkStringLength: size + append must not exceed max_len (nor
@@ -29,23 +34,29 @@ bool fits(uint64_t size, uint64_t append, int64_t max_len) {
 }  // namespace
 
 OpResult<store::Entry*> op_set(store::Db& db, store::Entry* found, std::string_view key,
-                               std::string_view value, bool keep_ttl) {
-  if (found == nullptr) return {OpStatus::kOk, &db.add_string(key, std::string(value)), true};
-  store_string(*found, std::string(value));
-  if (!keep_ttl) db.clear_deadline(*found);
-  return {OpStatus::kOk, found, false};
+                               std::string_view value, bool keep_ttl, const Deadline* expire) {
+  store::Entry* e;
+  if (found == nullptr) {
+    // A key that will get a deadline is made with its Timer: no second block.
+    e = &db.add_string(key, value, expire != nullptr);
+  } else {
+    if (!keep_ttl) db.clear_deadline(*found);
+    e = &db.set_string(*found, value);
+  }
+  if (expire) e = &db.set_deadline(*e, expire->at_ms, expire->ttl_ms);
+  return {OpStatus::kOk, e, found == nullptr};
 }
 
 OpResult<long long> op_incr_by(store::Db& db, store::Entry* found, std::string_view key,
                                long long delta) {
   long long value = 0;
   if (found) {
-    if (found->type != store::Type::kString) return {OpStatus::kWrongType};
-    if (!string_to_ll(found->str, &value)) return {OpStatus::kNotInteger};
+    if (found->type() != store::Type::kString) return {OpStatus::kWrongType};
+    if (!string_to_ll(found->str(), &value)) return {OpStatus::kNotInteger};
   }
   if (__builtin_add_overflow(value, delta, &value)) return {OpStatus::kOverflow};
   if (found) {
-    store_string(*found, ll_to_string(value));
+    db.set_string(*found, ll_to_string(value));
     return {OpStatus::kOk, value, false};
   }
   db.add_string(key, ll_to_string(value));
@@ -56,14 +67,14 @@ OpResult<std::string> op_incr_by_float(store::Db& db, store::Entry* found, std::
                                        long double incr) {
   long double value = 0;
   if (found) {
-    if (found->type != store::Type::kString) return {OpStatus::kWrongType};
-    if (!string_to_ld(found->str, &value)) return {OpStatus::kNotFloat};
+    if (found->type() != store::Type::kString) return {OpStatus::kWrongType};
+    if (!string_to_ld(found->str(), &value)) return {OpStatus::kNotFloat};
   }
   value += incr;
   if (std::isnan(value) || std::isinf(value)) return {OpStatus::kNanOrInfinity};
   std::string text = ld_to_string(value);
   if (found) {
-    store_string(*found, text);
+    db.set_string(*found, text);
     return {OpStatus::kOk, std::move(text), false};
   }
   db.add_string(key, text);
@@ -73,30 +84,30 @@ OpResult<std::string> op_incr_by_float(store::Db& db, store::Entry* found, std::
 OpResult<size_t> op_append(store::Db& db, store::Entry* found, std::string_view key,
                            std::string_view value, int64_t max_len) {
   if (found == nullptr) {
-    db.add_string(key, std::string(value));
+    db.add_string(key, value);
     return {OpStatus::kOk, value.size(), true};
   }
-  if (found->type != store::Type::kString) return {OpStatus::kWrongType};
-  if (!fits(found->str.size(), value.size(), max_len)) return {OpStatus::kTooLong};
-  found->str.append(value);
-  return {OpStatus::kOk, found->str.size(), false};
+  if (found->type() != store::Type::kString) return {OpStatus::kWrongType};
+  if (!fits(found->str().size(), value.size(), max_len)) return {OpStatus::kTooLong};
+  return {OpStatus::kOk, edit_string(db, *found, [&](std::string& s) { s.append(value); }), false};
 }
 
 OpResult<size_t> op_set_range(store::Db& db, store::Entry* found, std::string_view key,
                               long long offset, std::string_view value, int64_t max_len) {
-  if (found && found->type != store::Type::kString) return {OpStatus::kWrongType};
-  if (value.empty()) return {OpStatus::kOk, found ? found->str.size() : 0, false};
+  if (found && found->type() != store::Type::kString) return {OpStatus::kWrongType};
+  if (value.empty()) return {OpStatus::kOk, found ? found->str().size() : 0, false};
   const uint64_t at = static_cast<uint64_t>(offset);
   if (!fits(at, value.size(), max_len)) return {OpStatus::kTooLong};
   bool created = false;
   if (found == nullptr) {
-    found = &db.add_string(key, std::string());
+    found = &db.add_string(key, std::string_view());
     created = true;
   }
-  std::string& s = found->str;
-  if (s.size() < at + value.size()) s.resize(at + value.size(), '\0');
-  s.replace(at, value.size(), value);
-  return {OpStatus::kOk, s.size(), created};
+  const size_t size = edit_string(db, *found, [&](std::string& s) {
+    if (s.size() < at + value.size()) s.resize(at + value.size(), '\0');
+    s.replace(at, value.size(), value);
+  });
+  return {OpStatus::kOk, size, created};
 }
 
 std::string_view string_range(std::string_view s, long long start, long long end) {

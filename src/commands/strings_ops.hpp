@@ -37,11 +37,18 @@ struct OpResult {
   bool ok() const { return status == OpStatus::kOk; }
 };
 
+// A deadline for Db::set_deadline: at_ms absolute Unix ms; ttl_ms the relative
+// TTL it came from (EX, PX, SETEX, PSETEX), 0 for an absolute one (EXAT, PXAT).
+struct Deadline {
+  int64_t at_ms = 0;
+  int64_t ttl_ms = 0;
+};
+
 // SET, GETSET, MSET...: stores value at key, replacing whatever found holds
-// (any type). Without keep_ttl the key loses its TTL (Redis's setKey). The
-// result is the key's entry.
+// (any type). Without keep_ttl the key loses its TTL (Redis's setKey); with
+// expire (not null) it gets that deadline. The result is the key's entry.
 OpResult<store::Entry*> op_set(store::Db& db, store::Entry* found, std::string_view key,
-                               std::string_view value, bool keep_ttl);
+                               std::string_view value, bool keep_ttl, const Deadline* expire);
 
 // INCR, DECR, INCRBY, DECRBY: adds delta to the integer at key (an absent key
 // counts as 0) and returns the new value. The TTL is kept.
@@ -76,13 +83,6 @@ std::string_view string_range(std::string_view s, long long start, long long end
 
 // How an expire argument counts time.
 enum class TimeUnit { kSeconds, kMilliseconds };
-
-// A deadline for Db::set_deadline: at_ms absolute Unix ms; ttl_ms the relative
-// TTL it came from (EX, PX, SETEX, PSETEX), 0 for an absolute one (EXAT, PXAT).
-struct Deadline {
-  int64_t at_ms = 0;
-  int64_t ttl_ms = 0;
-};
 
 // Turns the integer of EX/PX (relative, added to now_ms) or EXAT/PXAT
 // (absolute) into a deadline. kInvalidExpire, as Redis's

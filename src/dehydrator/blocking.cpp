@@ -12,8 +12,8 @@ namespace {
 // The dehydrator at key, if the key holds one (lazy expiry applies).
 Dehydrator* find(store::Keyspace& keyspace, int db, std::string_view key, int64_t now_ms) {
   store::Entry* e = keyspace.db(db).lookup(key, now_ms);
-  if (!e || e->type != store::Type::kDehydrator) return nullptr;
-  return static_cast<Dehydrator*>(e->obj.get());
+  if (!e || e->type() != store::Type::kDehydrator) return nullptr;
+  return static_cast<Dehydrator*>(e->obj());
 }
 
 void unblock(Session& s, std::string_view frame) {

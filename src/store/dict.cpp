@@ -28,14 +28,14 @@ uint64_t hash_bytes(std::string_view s, uint64_t seed) {
 }
 }  // namespace
 
-Dict::Dict() : buckets_(kMinBuckets, nullptr), seed_(std::random_device{}()) {}
+Dict::Dict() : buckets_(kMinBuckets), seed_(std::random_device{}()) {}
 
 Dict::~Dict() {
   clear([](Entry&) {});
 }
 
 Dict::Dict(Dict&& other) noexcept
-    : buckets_(std::exchange(other.buckets_, std::vector<Entry*>(kMinBuckets, nullptr))),
+    : buckets_(std::exchange(other.buckets_, std::vector<Link>(kMinBuckets))),
       size_(std::exchange(other.size_, 0)),
       seed_(other.seed_) {}
 
@@ -51,43 +51,53 @@ Dict& Dict::operator=(Dict&& other) noexcept {
 uint64_t Dict::hash_of(std::string_view key) const { return hash_bytes(key, seed_); }
 
 Entry* Dict::find(std::string_view key) const {
-  const uint64_t h = hash_of(key);
-  for (Entry* e = buckets_[h & mask()]; e; e = e->next_in_bucket)
-    if (e->hash == h && e->key == key) return e;
+  for (Entry* e = buckets_[hash_of(key) & mask()]; e; e = e->next_in_bucket)
+    if (e->key() == key) return e;
   return nullptr;
 }
 
-void Dict::insert(std::unique_ptr<Entry> owned) {
+Dict::Link* Dict::link_to(std::string_view key) {
+  Link* link = &buckets_[hash_of(key) & mask()];
+  while (*link != nullptr && (*link)->key() != key) link = &(*link)->next_in_bucket;
+  return link;
+}
+
+void Dict::insert(EntryPtr owned) {
   Entry* e = owned.release();
-  e->hash = hash_of(e->key);
-  Entry*& head = buckets_[e->hash & mask()];
+  Link& head = buckets_[hash_of(e->key()) & mask()];
   e->next_in_bucket = head;
   head = e;
   if (++size_ > buckets_.size()) resize(buckets_.size() * 2);
 }
 
-std::unique_ptr<Entry> Dict::remove(std::string_view key) {
-  const uint64_t h = hash_of(key);
-  for (Entry** link = &buckets_[h & mask()]; *link; link = &(*link)->next_in_bucket) {
-    Entry* e = *link;
-    if (e->hash != h || e->key != key) continue;
-    *link = e->next_in_bucket;
-    e->next_in_bucket = nullptr;
-    --size_;
-    if (buckets_.size() > kMinBuckets && size_ * 8 < buckets_.size()) resize(buckets_.size() / 2);
-    return std::unique_ptr<Entry>(e);
-  }
-  return nullptr;
+EntryPtr Dict::remove(std::string_view key) {
+  Link* link = link_to(key);
+  Entry* e = *link;
+  if (e == nullptr) return nullptr;
+  *link = e->next_in_bucket;
+  e->next_in_bucket = nullptr;
+  --size_;
+  if (buckets_.size() > kMinBuckets && size_ * 8 < buckets_.size()) resize(buckets_.size() / 2);
+  return EntryPtr(e);
+}
+
+EntryPtr Dict::replace(Entry* old, EntryPtr fresh) {
+  Link* link = link_to(old->key());
+  Entry* e = fresh.release();
+  e->next_in_bucket = old->next_in_bucket;
+  *link = e;
+  old->next_in_bucket = nullptr;
+  return EntryPtr(old);
 }
 
 void Dict::resize(size_t n) {
   if (n < kMinBuckets) n = kMinBuckets;
-  std::vector<Entry*> fresh(n, nullptr);
+  std::vector<Link> fresh(n);
   const size_t m = n - 1;
   for (Entry* head : buckets_) {
     while (head) {
       Entry* next = head->next_in_bucket;
-      Entry*& slot = fresh[head->hash & m];
+      Link& slot = fresh[hash_of(head->key()) & m];
       head->next_in_bucket = slot;
       slot = head;
       head = next;

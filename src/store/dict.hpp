@@ -1,6 +1,9 @@
 #pragma once
 // The keyspace's hash table: chained buckets, a power-of-two bucket count,
-// entries linked through Entry::next_in_bucket (no node allocation).
+// entries linked through Entry::next_in_bucket (no node allocation). Buckets
+// and chain links are 32-bit arena links: 4 bytes a bucket, at most 8 a key
+// at load 1/2 just after growing. Entries cache no hash: a chain is walked
+// comparing lengths, then bytes, and a resize hashes every name again.
 //
 // SCAN walks buckets with Redis's reverse-binary cursor: the cursor's bits are
 // incremented from the top, so when the table doubles or halves between two
@@ -39,9 +42,11 @@ class Dict {
 
   Entry* find(std::string_view key) const;
   // Takes ownership; no entry with the same key may be present.
-  void insert(std::unique_ptr<Entry> e);
+  void insert(EntryPtr e);
   // Unlinks the entry and hands it back (nullptr if absent).
-  std::unique_ptr<Entry> remove(std::string_view key);
+  EntryPtr remove(std::string_view key);
+  // Puts fresh (same key) where old is, and hands old back.
+  EntryPtr replace(Entry* old, EntryPtr fresh);
   // Deletes every entry, calling before_delete(Entry&) on each first.
   template <class F>
   void clear(F&& before_delete);
@@ -65,25 +70,28 @@ class Dict {
   Entry* random(std::mt19937_64& rng) const;
 
   uint64_t hash_of(std::string_view key) const;
-  size_t memory_bytes() const { return buckets_.capacity() * sizeof(Entry*); }
+  size_t memory_bytes() const { return buckets_.capacity() * sizeof(Link); }
 
  private:
+  using Link = arena::Ref<Entry>;
   void resize(size_t buckets);
   size_t mask() const { return buckets_.size() - 1; }
+  // The link that points at key's entry (or the null link ending its chain).
+  Link* link_to(std::string_view key);
 
-  std::vector<Entry*> buckets_;
+  std::vector<Link> buckets_;
   size_t size_ = 0;
   uint64_t seed_;
 };
 
 template <class F>
 void Dict::clear(F&& before_delete) {
-  for (Entry*& head : buckets_) {
+  for (Link& head : buckets_) {
     Entry* e = head;
     while (e) {
       Entry* next = e->next_in_bucket;
       before_delete(*e);
-      delete e;
+      EntryDeleter()(e);
       e = next;
     }
     head = nullptr;

@@ -1,14 +1,36 @@
 #pragma once
-// One key of the keyspace: its name, its value and, when it has a TTL, its
-// deadline, all reachable from one allocation. The expiry link is embedded
-// (intrusive), so scheduling a key's expiry allocates nothing.
+// One key of the keyspace: its name, its value and, when it may expire, its
+// expiry Timer, in ONE block of the 32-bit-link heap (core/arena.hpp).
+//
+//   [Timer, 16 B]   only in entries made with a timer slot; the index links it
+//   next_in_bucket  4 B   the dictionary's chain (a 32-bit link)
+//   type, flags     2 B
+//   key_len         1 B   inline key length (a long key: see kKeyOnHeap)
+//   value_len       1 B   inline value length (a long value: kValueOnHeap)
+//   key             key_len bytes, or a std::string* when kKeyOnHeap
+//   value           value_len bytes, or a std::string* (kValueOnHeap), or an
+//                   Object* (any type but a string)
+//
+// A 16-byte name with a 16-byte value is a 40-byte block, 56 with a timer
+// slot: no per-block header, no size-class rounding, no cached hash (the
+// dictionary compares lengths, then bytes). Names and values longer than
+// kInlineMax bytes live in their own std::string, whose growth is amortised
+// (APPEND), at the cost of one pointer and one more allocation.
+//
+// An entry never changes size in place: a new value of another length, or a
+// timer for an entry made without one, means a new block (Db does that, and
+// moves the dictionary link and the Timer's place in the index to it). So an
+// Entry* held across a Db call that takes an Entry& may be stale: use the one
+// the call returns.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "core/arena.hpp"
 #include "expiry/index.hpp"
 
 namespace lawnkv::store {
@@ -27,25 +49,111 @@ class Object {
   virtual std::unique_ptr<Object> clone() const = 0;
 };
 
-struct Entry {
-  // Scheduled in the db's expiry index iff the key has a TTL; then
-  // timer.deadline is its deadline in Unix ms (the key exists while
-  // now <= deadline).
-  expiry::Timer timer;
-  Entry* next_in_bucket = nullptr;  // the dictionary's chain
-  uint64_t hash = 0;
-  std::string key;
-  std::string str;               // the value when type == kString
-  std::unique_ptr<Object> obj;   // the value otherwise
-  Type type = Type::kString;
-
-  bool has_ttl() const { return expiry::Index::scheduled(&timer); }
-  int64_t deadline() const { return timer.deadline; }
-  bool expired_at(int64_t now_ms) const { return has_ttl() && now_ms > timer.deadline; }
-
-  // The entry whose timer the expiry index hands back. timer is the first
-  // member, so the two share an address.
-  static Entry* from_timer(expiry::Timer* t) { return reinterpret_cast<Entry*>(t); }
+class Entry;
+struct EntryDeleter {
+  void operator()(Entry* e) const;
 };
+// Owns an entry that is not in a dictionary (detached, or being built).
+using EntryPtr = std::unique_ptr<Entry, EntryDeleter>;
+
+class Entry {
+ public:
+  // Names and values up to this length are stored in the block itself.
+  static constexpr size_t kInlineMax = 255;
+
+  // A new block holding key and a copy of value (or obj); with_timer reserves
+  // the Timer that a deadline needs.
+  static EntryPtr make_string(std::string_view key, std::string_view value, bool with_timer);
+  static EntryPtr make_object(std::string_view key, std::unique_ptr<Object> obj, bool with_timer);
+  // A new block named key holding a deep copy of src's value (COPY).
+  static EntryPtr make_copy(const Entry& src, std::string_view key, bool with_timer);
+  // A new block named key that takes over src's value (RENAME, adding a
+  // timer slot). src may then only be destroyed: it no longer owns what its
+  // value part points to. The Timer is not carried over: the caller moves
+  // its place in the index.
+  static EntryPtr take_value(Entry& src, std::string_view key, bool with_timer);
+
+  Entry(const Entry&) = delete;
+  Entry& operator=(const Entry&) = delete;
+
+  std::string_view key() const {
+    const char* p = data();
+    return (flags_ & kKeyOnHeap) ? std::string_view(*load<std::string*>(p)) : std::string_view(p, key_len_);
+  }
+  Type type() const { return type_; }
+  // The value of a string entry.
+  std::string_view str() const {
+    const char* p = value_data();
+    return (flags_ & kValueOnHeap) ? std::string_view(*load<std::string*>(p)) : std::string_view(p, value_len_);
+  }
+  // The value of any other type.
+  Object* obj() const { return type_ == Type::kString ? nullptr : load<Object*>(value_data()); }
+
+  // Replaces a string value in place when that needs no new block (same
+  // inline length, or a value already on the heap that stays long); false
+  // otherwise, and nothing changed.
+  bool assign_in_place(std::string_view value);
+  // The heap string of a long string value (nullptr if the value is inline):
+  // APPEND and SETRANGE edit it in place.
+  std::string* heap_str() { return (flags_ & kValueOnHeap) ? load<std::string*>(value_data()) : nullptr; }
+
+  bool has_timer_slot() const { return flags_ & kTimerSlot; }
+  expiry::Timer* timer() { return has_timer_slot() ? reinterpret_cast<expiry::Timer*>(this) - 1 : nullptr; }
+  const expiry::Timer* timer() const {
+    return has_timer_slot() ? reinterpret_cast<const expiry::Timer*>(this) - 1 : nullptr;
+  }
+  bool has_ttl() const { return has_timer_slot() && expiry::Index::scheduled(timer()); }
+  // Absolute Unix ms; meaningful while has_ttl() (the key exists while
+  // now <= deadline).
+  int64_t deadline() const { return timer()->deadline; }
+  bool expired_at(int64_t now_ms) const { return has_ttl() && now_ms > deadline(); }
+
+  // The entry whose Timer the expiry index hands back: the block starts
+  // with the Timer, the Entry follows it.
+  static Entry* from_timer(expiry::Timer* t) { return reinterpret_cast<Entry*>(t + 1); }
+
+  // Bytes of the arena block, and bytes held outside it (long names and
+  // values, an object's contents).
+  size_t block_bytes() const;
+  size_t outside_bytes() const;
+
+  arena::Ref<Entry> next_in_bucket;  // the dictionary's chain
+
+ private:
+  friend struct EntryDeleter;
+  enum Flags : uint8_t { kTimerSlot = 1, kKeyOnHeap = 2, kValueOnHeap = 4, kValueMoved = 8 };
+
+  Entry() = default;
+  // Allocates a block for a name of key_size bytes and a value part of
+  // value_part bytes, and fills the header and the name.
+  static Entry* allocate(std::string_view key, size_t value_part, bool with_timer);
+  static void destroy(Entry* e);
+
+  template <class T>
+  static T load(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+  }
+  template <class T>
+  static void store(char* p, T v) {
+    std::memcpy(p, &v, sizeof(T));
+  }
+  char* data() { return reinterpret_cast<char*>(this + 1); }
+  const char* data() const { return reinterpret_cast<const char*>(this + 1); }
+  size_t key_part() const { return (flags_ & kKeyOnHeap) ? sizeof(std::string*) : key_len_; }
+  size_t value_part() const {
+    if (type_ != Type::kString) return sizeof(Object*);
+    return (flags_ & kValueOnHeap) ? sizeof(std::string*) : value_len_;
+  }
+  char* value_data() { return data() + key_part(); }
+  const char* value_data() const { return data() + key_part(); }
+
+  Type type_ = Type::kString;
+  uint8_t flags_ = 0;
+  uint8_t key_len_ = 0;
+  uint8_t value_len_ = 0;
+};
+static_assert(sizeof(Entry) == 8, "the fixed part of a key's block");
 
 }  // namespace lawnkv::store

@@ -20,33 +20,29 @@ bool Db::contains_live(std::string_view key, int64_t now_ms) const {
   return e && !e->expired_at(now_ms);
 }
 
-Entry& Db::add_string(std::string_view key, std::string value) {
-  auto e = std::make_unique<Entry>();
-  e->key.assign(key);
-  e->str = std::move(value);
+Entry& Db::add_string(std::string_view key, std::string_view value, bool with_timer) {
+  EntryPtr e = Entry::make_string(key, value, with_timer);
   Entry& ref = *e;
   dict_.insert(std::move(e));
   return ref;
 }
 
 Entry& Db::add_object(std::string_view key, std::unique_ptr<Object> obj) {
-  auto e = std::make_unique<Entry>();
-  e->key.assign(key);
-  e->type = obj->type();
-  e->obj = std::move(obj);
+  EntryPtr e = Entry::make_object(key, std::move(obj), false);
   Entry& ref = *e;
   dict_.insert(std::move(e));
   return ref;
 }
 
-Entry& Db::attach(std::unique_ptr<Entry> e, int64_t deadline_ms) {
+Entry& Db::attach(EntryPtr e, int64_t deadline_ms) {
+  if (deadline_ms >= 0 && !e->has_timer_slot()) e = Entry::take_value(*e, e->key(), true);
   Entry& ref = *e;
   dict_.insert(std::move(e));
   if (deadline_ms >= 0) set_deadline(ref, deadline_ms, 0);
   return ref;
 }
 
-std::unique_ptr<Entry> Db::detach(std::string_view key) {
+EntryPtr Db::detach(std::string_view key) {
   Entry* e = dict_.find(key);
   if (!e) return nullptr;
   clear_deadline(*e);
@@ -55,20 +51,35 @@ std::unique_ptr<Entry> Db::detach(std::string_view key) {
 
 bool Db::remove(std::string_view key) { return detach(key) != nullptr; }
 
-void Db::set_deadline(Entry& e, int64_t deadline_ms, int64_t ttl_ms) {
+Entry& Db::replace(Entry& e, EntryPtr fresh) {
+  Entry& ref = *fresh;
+  if (e.has_ttl()) index_.relocate(e.timer(), ref.timer());
+  dict_.replace(&e, std::move(fresh));  // frees e
+  return ref;
+}
+
+Entry& Db::set_deadline(Entry& entry, int64_t deadline_ms, int64_t ttl_ms) {
+  Entry& e = entry.has_timer_slot() ? entry : replace(entry, Entry::take_value(entry, entry.key(), true));
+  expiry::Timer* t = e.timer();
   if (e.has_ttl()) {
-    deadline_sum_ -= e.timer.deadline;
-    index_.reschedule(&e.timer, deadline_ms, ttl_ms);
+    deadline_sum_ -= t->deadline;
+    index_.reschedule(t, deadline_ms, ttl_ms);
   } else {
-    index_.add(&e.timer, deadline_ms, ttl_ms);
+    index_.add(t, deadline_ms, ttl_ms);
   }
   deadline_sum_ += deadline_ms;
+  return e;
 }
 
 void Db::clear_deadline(Entry& e) {
   if (!e.has_ttl()) return;
-  deadline_sum_ -= e.timer.deadline;
-  index_.cancel(&e.timer);
+  deadline_sum_ -= e.deadline();
+  index_.cancel(e.timer());
+}
+
+Entry& Db::set_string(Entry& e, std::string_view value) {
+  if (e.assign_in_place(value)) return e;
+  return replace(e, Entry::make_string(e.key(), value, e.has_timer_slot()));
 }
 
 int64_t Db::avg_ttl(int64_t now_ms) const {
@@ -98,7 +109,7 @@ void Db::expire(Entry& e, int64_t now_ms, bool active) {
   // The entry leaves the dict first (the key is gone when subscribers hear
   // of it) and is freed last (the listener reads its name).
   clear_deadline(e);
-  std::unique_ptr<Entry> owned = dict_.remove(e.key);
+  EntryPtr owned = dict_.remove(e.key());
   owner_.on_expired(*this, *owned, now_ms, active);
 }
 
@@ -151,8 +162,8 @@ int64_t Keyspace::next_deadline() const {
 void Keyspace::on_expired(Db& db, Entry& e, int64_t now_ms, bool active) {
   ++stats_.expired_keys;
   if (active) ++stats_.expired_active;
-  if (!watches_.empty()) watches_.touch(db.id(), e.key, false);
-  if (listener_) listener_->key_expired(db.id(), e.key);
+  if (!watches_.empty()) watches_.touch(db.id(), e.key(), false);
+  if (listener_) listener_->key_expired(db.id(), e.key());
 }
 
 }  // namespace lawnkv::store

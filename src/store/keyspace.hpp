@@ -47,23 +47,29 @@ class Db {
   Entry* peek(std::string_view key) const { return dict_.find(key); }
   bool contains_live(std::string_view key, int64_t now_ms) const;
 
-  // Adds an absent key holding a string, without a TTL.
-  Entry& add_string(std::string_view key, std::string value);
+  // Adds an absent key holding a string, without a TTL. with_timer: it is
+  // about to be given one (SET ... EX), so its block is made with the Timer.
+  Entry& add_string(std::string_view key, std::string_view value, bool with_timer = false);
   // Adds an absent key holding obj, without a TTL.
   Entry& add_object(std::string_view key, std::unique_ptr<Object> obj);
   // Adds an entry detached from this or another db (RENAME, MOVE, COPY):
   // its key must be absent here. deadline_ms < 0: no TTL.
-  Entry& attach(std::unique_ptr<Entry> e, int64_t deadline_ms);
+  Entry& attach(EntryPtr e, int64_t deadline_ms);
   // Takes the key out with its TTL cancelled (nullptr if absent); no expiry
-  // check. The entry's timer.deadline still holds its old deadline.
-  std::unique_ptr<Entry> detach(std::string_view key);
+  // check.
+  EntryPtr detach(std::string_view key);
   // Deletes the key (no expiry check). True if it was there.
   bool remove(std::string_view key);
 
+  // The calls below take an entry of this db and return it; it may have
+  // moved to a new block (entry.hpp), so use the returned one.
+  //
   // ttl_ms > 0: the deadline came from a relative TTL of that length (it may
   // join that TTL's Lawn queue); ttl_ms <= 0: an absolute deadline.
-  void set_deadline(Entry& e, int64_t deadline_ms, int64_t ttl_ms);
+  Entry& set_deadline(Entry& e, int64_t deadline_ms, int64_t ttl_ms);
   void clear_deadline(Entry& e);
+  // Makes e hold the string value, whatever type it held; the TTL stays.
+  Entry& set_string(Entry& e, std::string_view value);
 
   size_t size() const { return dict_.size(); }
   size_t expires() const { return index_.size(); }
@@ -82,6 +88,9 @@ class Db {
   // Reaps up to budget keys whose deadline is < now_ms.
   size_t reap(int64_t now_ms, size_t budget);
   void expire(Entry& e, int64_t now_ms, bool active);
+  // Puts fresh (e's key) in e's place, in the dictionary and in the expiry
+  // index, and frees e.
+  Entry& replace(Entry& e, EntryPtr fresh);
 
   Keyspace& owner_;
   int id_;

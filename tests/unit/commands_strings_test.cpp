@@ -27,30 +27,30 @@ struct Dummy : store::Object {
 }  // namespace
 
 TEST_CASE_FIXTURE(Fixture, "op_set adds, overwrites, clears or keeps the TTL") {
-  auto r = op_set(db, nullptr, "k", "v1", false);
+  auto r = op_set(db, nullptr, "k", "v1", false, nullptr);
   CHECK(r.created);
-  CHECK(r.value->str == "v1");
+  CHECK(r.value->str() == "v1");
   db.set_deadline(*r.value, 5000, 0);
 
-  r = op_set(db, find("k"), "k", "v2", true);
+  r = op_set(db, find("k"), "k", "v2", true, nullptr);
   CHECK_FALSE(r.created);
-  CHECK(r.value->str == "v2");
+  CHECK(r.value->str() == "v2");
   CHECK(r.value->has_ttl());
   CHECK(r.value->deadline() == 5000);
 
-  r = op_set(db, find("k"), "k", "v3", false);
-  CHECK(r.value->str == "v3");
+  r = op_set(db, find("k"), "k", "v3", false, nullptr);
+  CHECK(r.value->str() == "v3");
   CHECK_FALSE(r.value->has_ttl());
   CHECK(db.size() == 1);
 }
 
 TEST_CASE_FIXTURE(Fixture, "op_set replaces a value of another type") {
   db.add_object("d", std::make_unique<Dummy>());
-  auto r = op_set(db, find("d"), "d", "s", false);
+  auto r = op_set(db, find("d"), "d", "s", false, nullptr);
   CHECK_FALSE(r.created);
-  CHECK(r.value->type == store::Type::kString);
-  CHECK(r.value->obj == nullptr);
-  CHECK(r.value->str == "s");
+  CHECK(r.value->type() == store::Type::kString);
+  CHECK(r.value->obj() == nullptr);
+  CHECK(r.value->str() == "s");
 }
 
 TEST_CASE_FIXTURE(Fixture, "op_incr_by: absent is 0, strict integers, overflow, TTL kept") {
@@ -62,18 +62,18 @@ TEST_CASE_FIXTURE(Fixture, "op_incr_by: absent is 0, strict integers, overflow, 
   r = op_incr_by(db, find("n"), "n", -7);
   CHECK(r.value == -2);
   CHECK_FALSE(r.created);
-  CHECK(find("n")->str == "-2");
+  CHECK(find("n")->str() == "-2");
   CHECK(find("n")->has_ttl());
 
   for (const char* bad : {"01", "+1", " 1", "1 ", "1.5", "", "-0", "9223372036854775808"}) {
-    op_set(db, find("n"), "n", bad, false);
+    op_set(db, find("n"), "n", bad, false, nullptr);
     CHECK(op_incr_by(db, find("n"), "n", 1).status == OpStatus::kNotInteger);
-    CHECK(find("n")->str == bad);
+    CHECK(find("n")->str() == bad);
   }
-  op_set(db, find("n"), "n", "9223372036854775807", false);
+  op_set(db, find("n"), "n", "9223372036854775807", false, nullptr);
   CHECK(op_incr_by(db, find("n"), "n", 1).status == OpStatus::kOverflow);
   CHECK(op_incr_by(db, find("n"), "n", LLONG_MIN).value == -1);
-  op_set(db, find("n"), "n", "-9223372036854775808", false);
+  op_set(db, find("n"), "n", "-9223372036854775808", false, nullptr);
   CHECK(op_incr_by(db, find("n"), "n", -1).status == OpStatus::kOverflow);
 
   db.add_object("d", std::make_unique<Dummy>());
@@ -86,13 +86,13 @@ TEST_CASE_FIXTURE(Fixture, "op_incr_by_float formats as Redis and refuses NaN an
   CHECK(r.value == "10.5");
   r = op_incr_by_float(db, find("f"), "f", 0.1L);
   CHECK(r.value == "10.6");
-  op_set(db, find("f"), "f", "3.0e3", false);
+  op_set(db, find("f"), "f", "3.0e3", false, nullptr);
   CHECK(op_incr_by_float(db, find("f"), "f", 0).value == "3000");
-  op_set(db, find("f"), "f", "abc", false);
+  op_set(db, find("f"), "f", "abc", false, nullptr);
   CHECK(op_incr_by_float(db, find("f"), "f", 1).status == OpStatus::kNotFloat);
-  op_set(db, find("f"), "f", "1", false);
+  op_set(db, find("f"), "f", "1", false, nullptr);
   CHECK(op_incr_by_float(db, find("f"), "f", HUGE_VALL).status == OpStatus::kNanOrInfinity);
-  CHECK(find("f")->str == "1");
+  CHECK(find("f")->str() == "1");
   CHECK(op_incr_by_float(db, nullptr, "z", -0.0L).value == "0");
 }
 
@@ -104,7 +104,7 @@ TEST_CASE_FIXTURE(Fixture, "op_append creates, appends and enforces the size lim
   CHECK(r.value == 7);
   CHECK(op_append(db, find("a"), "a", "or", 8).status == OpStatus::kTooLong);
   CHECK(op_append(db, find("a"), "a", "o", 8).value == 8);
-  CHECK(find("a")->str == "Hello Wo");
+  CHECK(find("a")->str() == "Hello Wo");
   // An absent key takes the value whatever its size, as Redis.
   CHECK(op_append(db, nullptr, "b", "0123456789", 8).value == 10);
 }
@@ -119,9 +119,9 @@ TEST_CASE_FIXTURE(Fixture, "op_set_range pads with zero bytes and checks the siz
   r = op_set_range(db, nullptr, "s", 3, "ab", max);
   CHECK(r.created);
   CHECK(r.value == 5);
-  CHECK(find("s")->str == std::string("\0\0\0ab", 5));
+  CHECK(find("s")->str() == std::string("\0\0\0ab", 5));
   CHECK(op_set_range(db, find("s"), "s", 1, "XY", max).value == 5);
-  CHECK(find("s")->str == std::string("\0XYab", 5));
+  CHECK(find("s")->str() == std::string("\0XYab", 5));
   CHECK(op_set_range(db, find("s"), "s", 0, "", max).value == 5);
 
   CHECK(op_set_range(db, find("s"), "s", max, "x", max).status == OpStatus::kTooLong);

@@ -14,11 +14,7 @@
 namespace lawnkv::store {
 namespace {
 
-std::unique_ptr<Entry> make_entry(const std::string& key) {
-  auto e = std::make_unique<Entry>();
-  e->key = key;
-  return e;
-}
+EntryPtr make_entry(const std::string& key) { return Entry::make_string(key, "v", false); }
 
 void insert_range(Dict& d, const std::string& prefix, int from, int to) {
   for (int i = from; i < to; ++i) d.insert(make_entry(prefix + std::to_string(i)));
@@ -30,7 +26,7 @@ void remove_range(Dict& d, const std::string& prefix, int from, int to) {
 
 // One cursor step; returns the next cursor and adds what it saw to seen.
 uint64_t step(const Dict& d, uint64_t cursor, std::set<std::string>* seen) {
-  return d.scan(cursor, [&](const Entry& e) { seen->insert(e.key); });
+  return d.scan(cursor, [&](const Entry& e) { seen->insert(std::string(e.key())); });
 }
 
 // True if every key "<prefix><i>" for i in [0, n) is in seen.
@@ -52,7 +48,7 @@ TEST_CASE("Dict finds, inserts and removes; the table grows and shrinks") {
   remove_range(d, "k", 0, 990);
   CHECK(d.size() == 10);
   CHECK(d.bucket_count() < 128);
-  CHECK(d.find("k995")->key == "k995");
+  CHECK(d.find("k995")->key() == "k995");
 }
 
 TEST_CASE("Dict::scan without changes returns every key exactly once") {
@@ -61,7 +57,7 @@ TEST_CASE("Dict::scan without changes returns every key exactly once") {
   std::multiset<std::string> seen;
   uint64_t cursor = 0;
   do {
-    cursor = d.scan(cursor, [&](const Entry& e) { seen.insert(e.key); });
+    cursor = d.scan(cursor, [&](const Entry& e) { seen.insert(std::string(e.key())); });
   } while (cursor != 0);
   CHECK(seen.size() == 777);
   for (int i = 0; i < 777; ++i) CHECK(seen.count("k" + std::to_string(i)) == 1);

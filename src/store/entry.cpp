@@ -1,0 +1,111 @@
+#include "store/entry.hpp"
+
+#include <new>
+
+namespace lawnkv::store {
+
+namespace {
+constexpr size_t kTimerBytes = sizeof(expiry::Timer);
+
+size_t part_for(size_t len) { return len <= Entry::kInlineMax ? len : sizeof(std::string*); }
+}  // namespace
+
+void EntryDeleter::operator()(Entry* e) const { Entry::destroy(e); }
+
+Entry* Entry::allocate(std::string_view key, size_t value_part, bool with_timer) {
+  const size_t head = with_timer ? kTimerBytes : 0;
+  const size_t bytes = head + sizeof(Entry) + part_for(key.size()) + value_part;
+  char* block = static_cast<char*>(arena::allocate(bytes));
+  if (with_timer) new (block) expiry::Timer();
+  Entry* e = new (block + head) Entry();
+  if (with_timer) e->flags_ |= kTimerSlot;
+  if (key.size() <= kInlineMax) {
+    e->key_len_ = static_cast<uint8_t>(key.size());
+    std::memcpy(e->data(), key.data(), key.size());
+  } else {
+    e->flags_ |= kKeyOnHeap;
+    store(e->data(), new std::string(key));
+  }
+  return e;
+}
+
+EntryPtr Entry::make_string(std::string_view key, std::string_view value, bool with_timer) {
+  Entry* e = allocate(key, part_for(value.size()), with_timer);
+  if (value.size() <= kInlineMax) {
+    e->value_len_ = static_cast<uint8_t>(value.size());
+    std::memcpy(e->value_data(), value.data(), value.size());
+  } else {
+    e->flags_ |= kValueOnHeap;
+    store(e->value_data(), new std::string(value));
+  }
+  return EntryPtr(e);
+}
+
+EntryPtr Entry::make_object(std::string_view key, std::unique_ptr<Object> obj, bool with_timer) {
+  Entry* e = allocate(key, sizeof(Object*), with_timer);
+  e->type_ = obj->type();
+  store(e->value_data(), obj.release());
+  return EntryPtr(e);
+}
+
+EntryPtr Entry::make_copy(const Entry& src, std::string_view key, bool with_timer) {
+  if (src.type_ == Type::kString) return make_string(key, src.str(), with_timer);
+  return make_object(key, src.obj()->clone(), with_timer);
+}
+
+EntryPtr Entry::take_value(Entry& src, std::string_view key, bool with_timer) {
+  Entry* e = allocate(key, src.value_part(), with_timer);
+  e->type_ = src.type_;
+  e->flags_ |= src.flags_ & kValueOnHeap;
+  e->value_len_ = src.value_len_;
+  std::memcpy(e->value_data(), src.value_data(), src.value_part());
+  // src keeps its lengths, so destroy() frees the block at its true size,
+  // but not the heap string or object, now e's.
+  src.flags_ |= kValueMoved;
+  return EntryPtr(e);
+}
+
+bool Entry::assign_in_place(std::string_view value) {
+  if (type_ != Type::kString) return false;
+  if (std::string* s = heap_str()) {
+    if (value.size() <= kInlineMax) return false;
+    s->assign(value);
+    return true;
+  }
+  if (value.size() != value_len_) return false;
+  std::memcpy(value_data(), value.data(), value.size());
+  return true;
+}
+
+size_t Entry::block_bytes() const {
+  const size_t bytes = (has_timer_slot() ? kTimerBytes : 0) + sizeof(Entry) + key_part() + value_part();
+  return (bytes + arena::kGranule - 1) / arena::kGranule * arena::kGranule;
+}
+
+size_t Entry::outside_bytes() const {
+  size_t n = 0;
+  if (flags_ & kKeyOnHeap) n += sizeof(std::string) + load<std::string*>(data())->capacity() + 1;
+  if (type_ != Type::kString) {
+    n += obj()->memory_bytes();
+  } else if (flags_ & kValueOnHeap) {
+    n += sizeof(std::string) + load<std::string*>(value_data())->capacity() + 1;
+  }
+  return n;
+}
+
+void Entry::destroy(Entry* e) {
+  if (!e) return;
+  const size_t bytes = e->block_bytes();
+  if (e->flags_ & kKeyOnHeap) delete load<std::string*>(e->data());
+  if (e->flags_ & kValueMoved) {
+    // e's value belongs to the block take_value() made.
+  } else if (e->type_ != Type::kString) {
+    delete e->obj();
+  } else if (e->flags_ & kValueOnHeap) {
+    delete load<std::string*>(e->value_data());
+  }
+  void* block = e->has_timer_slot() ? static_cast<void*>(e->timer()) : static_cast<void*>(e);
+  arena::deallocate(block, bytes);
+}
+
+}  // namespace lawnkv::store

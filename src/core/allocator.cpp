@@ -1,6 +1,7 @@
 #include "core/allocator.hpp"
 
 #include "core/arena.hpp"
+#include "core/page_allocator.hpp"
 
 #include <jemalloc/jemalloc.h>
 #include <unistd.h>
@@ -29,7 +30,7 @@ uint64_t allocated_bytes() {
   size_t allocated = 0;
   len = sizeof(allocated);
   if (mallctl("stats.allocated", &allocated, &len, nullptr, 0) != 0) allocated = 0;
-  return allocated + arena::bytes_in_use();
+  return allocated + arena::bytes_in_use() + g_page_allocator_bytes;
 }
 
 uint64_t resident_bytes() {

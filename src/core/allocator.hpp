@@ -13,9 +13,9 @@ namespace lawnkv::allocator {
 
 // "jemalloc-5.3.0", for INFO mem_allocator.
 std::string_view name();
-// Bytes handed out to the program: jemalloc's stats.allocated plus the live
-// bytes of the 32-bit-link heap (core/arena.hpp), which is carved from its
-// own mapping.
+// Bytes handed out to the program: jemalloc's stats.allocated, plus the live
+// bytes of the 32-bit-link heap (core/arena.hpp) and the arrays mapped by
+// core/page_allocator.hpp, which bypass jemalloc.
 uint64_t allocated_bytes();
 // The process's resident set (/proc/self/statm).
 uint64_t resident_bytes();

@@ -35,7 +35,7 @@ Dict::~Dict() {
 }
 
 Dict::Dict(Dict&& other) noexcept
-    : buckets_(std::exchange(other.buckets_, std::vector<Link>(kMinBuckets))),
+    : buckets_(std::exchange(other.buckets_, Buckets(kMinBuckets))),
       size_(std::exchange(other.size_, 0)),
       seed_(other.seed_) {}
 
@@ -92,7 +92,7 @@ EntryPtr Dict::replace(Entry* old, EntryPtr fresh) {
 
 void Dict::resize(size_t n) {
   if (n < kMinBuckets) n = kMinBuckets;
-  std::vector<Link> fresh(n);
+  Buckets fresh(n);
   const size_t m = n - 1;
   for (Entry* head : buckets_) {
     while (head) {

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/page_allocator.hpp"
 #include "store/entry.hpp"
 
 namespace lawnkv::store {
@@ -79,7 +80,8 @@ class Dict {
   // The link that points at key's entry (or the null link ending its chain).
   Link* link_to(std::string_view key);
 
-  std::vector<Link> buckets_;
+  using Buckets = std::vector<Link, PageAllocator<Link>>;
+  Buckets buckets_;
   size_t size_ = 0;
   uint64_t seed_;
 };

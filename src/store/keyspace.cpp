@@ -7,6 +7,7 @@ namespace lawnkv::store {
 Db::~Db() { clear(); }
 
 Entry* Db::lookup(std::string_view key, int64_t now_ms) {
+  dict_.rehash_step();
   Entry* e = dict_.find(key);
   if (e && e->expired_at(now_ms)) {
     expire(*e, now_ms, false);

@@ -144,3 +144,38 @@ TEST_CASE("Dict::scan survives random growth and shrinkage between every step") 
 }
 
 }  // namespace lawnkv::store
+
+namespace lawnkv::store {
+
+TEST_CASE("Dict rehashes a few chains per operation, and every key stays findable meanwhile") {
+  Dict d;
+  insert_range(d, "k", 0, 1024);
+  CHECK_FALSE(d.rehashing());
+  d.insert(make_entry("k1024"));  // load > 1: the rehash to 2048 buckets starts
+  CHECK(d.rehashing());
+  CHECK(d.bucket_count() == 2048);
+  for (int i = 0; i <= 1024; ++i) CHECK(d.find("k" + std::to_string(i)) != nullptr);
+  // Half the keys go, half come back, while chains move; all are found.
+  int ops = 0;
+  for (int i = 0; i < 1024 && d.rehashing(); i += 2, ops += 2) {
+    CHECK(d.remove("k" + std::to_string(i)) != nullptr);
+    d.insert(make_entry("k" + std::to_string(i)));
+  }
+  CHECK_FALSE(d.rehashing());
+  // 1024 old buckets, 2 chains (or 20 empty buckets) an operation.
+  CHECK(ops <= 1024 / 2 + 2);
+  CHECK(d.size() == 1025);
+  for (int i = 0; i <= 1024; ++i) CHECK(d.find("k" + std::to_string(i)) != nullptr);
+  // rehash_step alone (a lookup) also finishes a rehash.
+  remove_range(d, "k", 0, 1000);
+  int steps = 0;
+  while (d.rehashing()) {
+    d.rehash_step();
+    ++steps;
+  }
+  CHECK(steps < 2048);
+  CHECK(d.bucket_count() <= 128);  // 25 keys: shrunk to load >= 1/8
+  for (int i = 1000; i <= 1024; ++i) CHECK(d.find("k" + std::to_string(i)) != nullptr);
+}
+
+}  // namespace lawnkv::store

@@ -19,25 +19,23 @@ Entry* Entry::allocate(std::string_view key, size_t value_part, bool with_timer)
   if (with_timer) new (block) expiry::Timer();
   Entry* e = new (block + head) Entry();
   if (with_timer) e->flags_ |= kTimerSlot;
-  if (key.size() <= kInlineMax) {
-    e->key_len_ = static_cast<uint8_t>(key.size());
-    std::memcpy(e->data(), key.data(), key.size());
-  } else {
-    e->flags_ |= kKeyOnHeap;
-    store(e->data(), new std::string(key));
-  }
+  e->put(e->data(), key, &e->key_len_, kKeyOnHeap);
   return e;
+}
+
+void Entry::put(char* at, std::string_view bytes, uint8_t* inline_len, Flags on_heap) {
+  if (bytes.size() <= kInlineMax) {
+    *inline_len = static_cast<uint8_t>(bytes.size());
+    std::memcpy(at, bytes.data(), bytes.size());
+  } else {
+    flags_ |= on_heap;
+    store(at, new std::string(bytes));
+  }
 }
 
 EntryPtr Entry::make_string(std::string_view key, std::string_view value, bool with_timer) {
   Entry* e = allocate(key, part_for(value.size()), with_timer);
-  if (value.size() <= kInlineMax) {
-    e->value_len_ = static_cast<uint8_t>(value.size());
-    std::memcpy(e->value_data(), value.data(), value.size());
-  } else {
-    e->flags_ |= kValueOnHeap;
-    store(e->value_data(), new std::string(value));
-  }
+  e->put(e->value_data(), value, &e->value_len_, kValueOnHeap);
   return EntryPtr(e);
 }
 

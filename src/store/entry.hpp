@@ -128,6 +128,9 @@ class Entry {
   // value_part bytes, and fills the header and the name.
   static Entry* allocate(std::string_view key, size_t value_part, bool with_timer);
   static void destroy(Entry* e);
+  // Writes a name or value at `at`: inline (setting *inline_len) when short,
+  // else as a pointer to a new std::string (setting on_heap).
+  void put(char* at, std::string_view bytes, uint8_t* inline_len, Flags on_heap);
 
   template <class T>
   static T load(const char* p) {

@@ -117,7 +117,9 @@ constexpr OptionIndex make_option_index() {
 }
 constexpr OptionIndex kOptionIndex = make_option_index();
 
-const OptionRow* find_option(std::string_view word) {
+// Redis reads option words as C strings: "ex\0junk" is EX.
+const OptionRow* find_option(std::string_view arg) {
+  const std::string_view word = c_string(arg);
   if (word.empty() || word.size() > kOptionMaxLen) return nullptr;
   const int8_t i = kOptionIndex[word.size()][word[0] & 31];
   return i >= 0 && iequals(word, kOptionRows[i].name) ? &kOptionRows[i] : nullptr;

@@ -42,6 +42,20 @@ TEST_CASE_FIXTURE(Server, "SET options are found in any letter case") {
   CHECK(run({"ttl", "k"}) == ":10\r\n");
 }
 
+// Redis compares option words as C strings: a NUL byte ends the word.
+TEST_CASE_FIXTURE(Server, "an option word ends at a NUL byte") {
+  CHECK(run({"SET", "k", "v", std::string("ex\0", 3), "100"}) == kOk);
+  CHECK(run({"ttl", "k"}) == ":100\r\n");
+  CHECK(run({"SET", "k", "v", std::string("KEEPTTL\0", 8)}) == kOk);
+  CHECK(run({"ttl", "k"}) == ":100\r\n");
+  CHECK(run({"SET", "k", "v2", std::string("GET\0x", 5)}) == "$1\r\nv\r\n");
+  CHECK(run({"GETEX", "k", std::string("PERSIST\0y", 9)}) == "$2\r\nv2\r\n");
+  CHECK(run({"ttl", "k"}) == ":-1\r\n");
+  CHECK(run({"SET", "k", "v", std::string("nx\0", 3)}) == "$-1\r\n");
+  CHECK(run({"SET", "k", "v", std::string("\0ex", 3), "100"}) == kSyntax);
+  CHECK(run({"SET", "k", "v", std::string("e\0x", 3), "100"}) == kSyntax);
+}
+
 TEST_CASE_FIXTURE(Server, "SET and GETEX refuse words that only look like options") {
   const std::vector<std::string> near_misses = {
       "", "e", "E", "x", "ey", "ez", "nn", "xn", "pp", "ge", "gett", "GEX", "exa", "exaT1",

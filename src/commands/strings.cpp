@@ -122,7 +122,7 @@ const OptionRow* find_option(std::string_view arg) {
   const std::string_view word = c_string(arg);
   if (word.empty() || word.size() > kOptionMaxLen) return nullptr;
   const int8_t i = kOptionIndex[word.size()][word[0] & 31];
-  return i >= 0 && iequals(word, kOptionRows[i].name) ? &kOptionRows[i] : nullptr;
+  return i >= 0 && iequals_lower(word, kOptionRows[i].name) ? &kOptionRows[i] : nullptr;
 }
 
 // An expire argument as given: its text (parsed only when the command is

@@ -24,4 +24,13 @@ inline bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+// iequals(s, lower) for a lower that is already lower case (a command or
+// option name): only s needs folding.
+inline bool iequals_lower(std::string_view s, std::string_view lower) {
+  if (s.size() != lower.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (ascii_lower(s[i]) != lower[i]) return false;
+  return true;
+}
+
 }  // namespace lawnkv

@@ -66,10 +66,19 @@ struct CommandSpec {
   const CommandSpec* subcommand(std::string_view lower_name) const;
 };
 
+// Rows live in a map ordered by name (COMMAND, COMMAND LIST and INFO
+// commandstats list them in that order); find() goes through a hash index
+// beside it, since a command is looked up on every request.
 class CommandTable {
  public:
+  CommandTable() = default;
+  // The index points into the map's nodes: a copy would point into the
+  // original's.
+  CommandTable(const CommandTable&) = delete;
+  CommandTable& operator=(const CommandTable&) = delete;
+
   void add(CommandSpec spec);
-  // Case-insensitive lookup of a top-level command.
+  // Case-insensitive (ASCII) lookup of a top-level command; nullptr if none.
   const CommandSpec* find(std::string_view name) const;
   const std::map<std::string, CommandSpec>& all() const { return commands_; }
 
@@ -86,7 +95,18 @@ class CommandTable {
   }
 
  private:
+  // Open addressing with linear probing, at most half full, so a probe
+  // sequence always reaches an empty slot. hash is name_hash() of the row's
+  // name, compared before the name itself.
+  struct Slot {
+    uint64_t hash = 0;
+    const CommandSpec* spec = nullptr;
+  };
+  static uint64_t name_hash(std::string_view name);
+  void index(const CommandSpec& spec);
+
   std::map<std::string, CommandSpec> commands_;
+  std::vector<Slot> slots_;  // a power of two in size
 };
 
 }  // namespace lawnkv

@@ -35,9 +35,11 @@
 // NUL hiding it), so a longer line whose end comes in the same read passes,
 // as it does in Redis.
 //
-// Cost: resumable. After kPending the parser keeps where it stopped (the
-// bulks read so far, how far it searched for a line end), so input arriving
-// in small pieces is parsed in time linear in its size.
+// Cost: a multibulk request that has fully arrived with ordinary headers is
+// read in one pass (parse_whole_multibulk); anything else takes the
+// resumable path. After kPending that path keeps where it stopped (the bulks
+// read so far, how far it searched for a line end), so input arriving in
+// small pieces is parsed in time linear in its size.
 
 #include <cstddef>
 #include <cstdint>
@@ -131,6 +133,8 @@ class Parser {
   // last search stopped (scan_), as strchr from line_start would: a NUL
   // before it hides it for good. Returns its offset or npos.
   size_t find_line_end(std::string_view buf, char eol);
+  // A whole multibulk request in one pass, or false to take the path below.
+  bool parse_whole_multibulk(std::string_view buf, const Limits& limits, bool authenticated);
   Status parse_multibulk_count(std::string_view buf, const Limits& limits, bool authenticated);
   Status parse_bulks(std::string_view buf, const Limits& limits, bool authenticated);
   Status parse_inline(std::string_view buf, const Limits& limits);

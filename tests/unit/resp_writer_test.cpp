@@ -51,6 +51,22 @@ TEST_CASE("writer: types that RESP2 and RESP3 share") {
 TEST_CASE("writer: simple strings and errors cannot break the stream") {
   CHECK(write(2, [](Writer& w) { w.error("ERR bad\r\nthing\n"); }) == "-ERR bad  thing \r\n");
   CHECK(write(3, [](Writer& w) { w.simple("a\rb"); }) == "+a b\r\n");
+  // Lines are composed in 128-byte chunks: every length around the chunk
+  // edges, with CR and LF on either side of them, and after other output.
+  for (size_t len = 120; len <= 400; len++) {
+    CAPTURE(len);
+    std::string text, expect;
+    for (size_t i = 0; i < len; i++) {
+      const char c = i % 61 == 0 ? '\r' : i % 127 == 0 ? '\n' : static_cast<char>('a' + i % 26);
+      text += c;
+      expect += c == '\r' || c == '\n' ? ' ' : c;
+    }
+    std::string out = "before";
+    Writer w(out, 2);
+    w.error(text);
+    w.simple(text);
+    CHECK(out == "before-" + expect + "\r\n+" + expect + "\r\n");
+  }
 }
 
 TEST_CASE("writer: RESP2 forms of RESP3 types") {

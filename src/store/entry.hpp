@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/arena.hpp"
 #include "expiry/index.hpp"
 
 namespace lawnkv::store {
@@ -46,6 +47,11 @@ struct Entry {
   // The entry whose timer the expiry index hands back. timer is the first
   // member, so the two share an address.
   static Entry* from_timer(expiry::Timer* t) { return reinterpret_cast<Entry*>(t); }
+
+  // Stop-gap until the store's new Entry: the expiry index links only Timers
+  // in the arena (expiry/timer.hpp), so every Entry is allocated there.
+  static void* operator new(size_t bytes) { return arena::allocate(bytes); }
+  static void operator delete(void* p, size_t bytes) { arena::deallocate(p, bytes); }
 };
 
 }  // namespace lawnkv::store

@@ -23,8 +23,8 @@
 // by sorting each run of equal deadlines: O(k) for k due elements when
 // deadlines differ, O(r log r) for a run of r pushed in the same ms.
 //
-// Memory per element: the Element, 112 bytes in the arena (16-byte Timer,
-// 16 bytes of due links, the flag, seq, two strings), plus one hash-map node
+// Memory per element: the Element, 104 bytes in the arena (16-byte Timer,
+// 8 bytes of due links, the flag, seq, two strings), plus one hash-map node
 // pointing at it; memory_bytes() counts all.
 
 #include <cstdint>
@@ -86,11 +86,12 @@ class Dehydrator final : public store::Object {
   size_t size() const { return by_id_.size(); }
 
  private:
-  // Allocated in the arena: the index links only arena Timers.
+  // Allocated in the arena (the index links only arena Timers), so the due
+  // links are 32-bit Refs too.
   struct Element {
     expiry::Timer timer;  // first: the index hands back &timer
-    Element* due_prev = nullptr;
-    Element* due_next = nullptr;
+    arena::Ref<Element> due_prev;
+    arena::Ref<Element> due_next;
     bool due = false;
     uint64_t seq = 0;  // push order, for ties between equal deadlines
     std::string id;

@@ -201,7 +201,9 @@ TEST_CASE("expiry index: on_due may cancel, add and re-add") {
   Timers scratch;
   warm(ix, kT, 200, scratch);
   NamedTimers<5> box;
-  auto& [a, b, c, d, e] = *box;
+  // References, not a structured binding: the callback captures them (clang
+  // before 16 cannot capture bindings).
+  Timer &a = (*box)[0], &b = (*box)[1], &c = (*box)[2], &d = (*box)[3], &e = (*box)[4];
   ix.add(&a, kT + 200, 200);
   ix.add(&b, kT + 201, 200);
   ix.add(&c, kT + 202, 200);

@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 namespace lawnkv::arena {
@@ -92,7 +93,12 @@ class Ref {
   uint32_t handle() const { return h_; }
 
   friend bool operator==(Ref a, Ref b) { return a.h_ == b.h_; }
-  friend bool operator==(Ref a, const T* b) { return a.get() == b; }
+  // Against a T* or a const T*: an exact match for both, else `ref == p` with
+  // p a T* would tie with the built-in pointer == reached through operator T*
+  // (ambiguous in C++20: clang rejects it, gcc warns).
+  template <class U>
+    requires std::is_same_v<const U, const T>
+  friend bool operator==(Ref a, U* b) { return a.get() == b; }
   friend bool operator==(Ref a, std::nullptr_t) { return a.h_ == 0; }
 
  private:

@@ -35,7 +35,7 @@ std::unique_ptr<store::Object> Dehydrator::clone() const {
   // Due elements first, in due order, then the pending ones at their
   // deadlines: the copy hands them out in the same order.
   for (const Element* e = due_head_; e; e = e->due_next) {
-    auto c = std::make_unique<Element>();
+    auto c = new_element();
     c->id = e->id;
     c->value = e->value;
     c->seq = e->seq;
@@ -46,7 +46,7 @@ std::unique_ptr<store::Object> Dehydrator::clone() const {
   }
   for (const auto& [id, e] : by_id_) {
     if (e->due) continue;
-    auto c = std::make_unique<Element>();
+    auto c = new_element();
     c->id = e->id;
     c->value = e->value;
     c->seq = e->seq;
@@ -59,7 +59,7 @@ std::unique_ptr<store::Object> Dehydrator::clone() const {
 
 bool Dehydrator::push(std::string_view id, std::string_view element, int64_t ttl_ms, int64_t now_ms) {
   if (by_id_.count(id)) return false;
-  auto e = std::make_unique<Element>();
+  auto e = new_element();
   e->id.assign(id);
   e->value.assign(element);
   e->seq = next_seq_++;

@@ -34,10 +34,14 @@
 //   T+5001. cancel(a) before that would have moved the proxy to T+5001 in O(1)
 //   (a's predecessor is q5000's sentinel, whose field names q5000).
 //
-// Memory. Per scheduled timer: the caller's 24-byte Timer, nothing else.
-// Per hot TTL: a 64-byte LawnQueue (with its proxy) + 32..64 bytes of hot map.
-// Per index: 63 KB of wheel sentinels, a 16 KiB sketch once a TTL is seen,
-// queue chunks of 16 KiB. memory_bytes() reports all of it.
+// Memory. Per scheduled timer: the caller's 16-byte Timer, nothing else.
+// Per hot TTL: a 48-byte LawnQueue (with its proxy) + 32..64 bytes of hot map.
+// Per index: 42 KB of wheel sentinels, a 16 KiB sketch once a TTL is seen,
+// queue chunks of 12 KiB. memory_bytes() reports all of it.
+//
+// Arena. Links are 32-bit arena::Refs (timer.hpp): every Timer passed to
+// add/reschedule must live in the arena, and the index allocates its
+// sentinels and queues there. They never move, so an Index may be moved.
 //
 // Bounded work. drain(now, max) yields at most max Timers and cascades at most
 // kMovesPerYield * max wheel Timers, each in O(1) (plus O(levels) per slot it
@@ -81,7 +85,8 @@ class Index {
   Index(Index&&) noexcept = default;  // the moved-from Index may only be destroyed
   Index& operator=(Index&&) noexcept = default;
 
-  // Schedules the unscheduled t at deadline (>= 0, absolute Unix ms).
+  // Schedules the unscheduled t, which lives in the arena (timer.hpp), at
+  // deadline (>= 0, absolute Unix ms).
   // ttl_ms > 0: the entry was given a relative TTL (EXPIRE/PX/SET EX); it may
   // go in that TTL's Lawn queue. ttl_ms <= 0: an absolute deadline
   // (EXPIREAT/PXAT): wheel. O(1).

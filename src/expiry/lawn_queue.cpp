@@ -11,7 +11,7 @@ LawnQueue* LawnQueues::create(int64_t ttl) {
     free_.pop_back();
   } else {
     id = next_id_++;
-    if (id / kChunk == chunks_.size()) chunks_.push_back(std::make_unique<LawnQueue[]>(kChunk));
+    if (id / kChunk == chunks_.size()) chunks_.emplace_back(kChunk);
   }
   LawnQueue* q = at(id);
   q->proxy = Timer{};

@@ -12,10 +12,10 @@
 // cost of a tick does not depend on how many queues exist; when the proxy comes
 // due the index takes the head and re-arms the proxy at the next head.
 //
-//   LawnQueue (64 bytes, one cache line)
+//   LawnQueue (48 bytes)
 //   +-----------------+-----------------+-------+------------+------------+
 //   | proxy (Timer)   | list (sentinel) | ttl   | idle_prev  | idle_next  |
-//   | 24 B, in wheel  | 24 B            | 8 B   | 4 B        | 4 B        |
+//   | 16 B, in wheel  | 16 B            | 8 B   | 4 B        | 4 B        |
 //   +-----------------+-----------------+-------+------------+------------+
 //
 // The list sentinel's deadline field encodes the queue's id (timer.hpp), so a
@@ -23,7 +23,8 @@
 // when cancelled, with no pointer back from the Timer. The proxy is the first
 // member, so a proxy popped from the wheel is its queue.
 //
-// Queues live in chunks of 256 that never move (Timers point into them); ids
+// Queues live in arena chunks of 256 (12 KiB) that never move (Timers link
+// into them by 32-bit Refs; growing chunks_ moves only the vectors); ids
 // of retired queues are reused. A queue that becomes empty goes to an idle
 // FIFO and keeps its TTL hot for a while; the index retires the oldest idle
 // queues once they outnumber max(64, busy queues), so queues stay within
@@ -31,9 +32,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
+#include "core/arena.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv::expiry {
@@ -56,7 +57,7 @@ struct LawnQueue {
   // The queue whose proxy p is.
   static LawnQueue* from_proxy(Timer* p) { return reinterpret_cast<LawnQueue*>(p); }
 };
-static_assert(sizeof(LawnQueue) == 64);
+static_assert(sizeof(LawnQueue) == 48);
 
 class LawnQueues {
  public:
@@ -85,7 +86,8 @@ class LawnQueues {
   void clear();
 
  private:
-  std::vector<std::unique_ptr<LawnQueue[]>> chunks_;
+  using Chunk = std::vector<LawnQueue, arena::Allocator<LawnQueue>>;  // kChunk queues
+  std::vector<Chunk> chunks_;
   std::vector<uint32_t> free_;
   uint32_t next_id_ = 0;
   uint32_t idle_head_ = kNoQueue;

@@ -4,7 +4,7 @@
 
 namespace lawnkv::expiry {
 
-Wheel::Wheel() : lists_(std::make_unique<Timer[]>(kLists)) {
+Wheel::Wheel() : lists_(kLists) {
   for (int code = 0; code < kLists; ++code) detail::make_empty_list(&lists_[code], code);
 }
 

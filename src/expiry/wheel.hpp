@@ -63,15 +63,20 @@
 // splices, loses nothing, and keeps "every key >= cursor", so drain(now) still
 // yields exactly the keys < now whatever the clock did.
 //
-// Memory: 64 + 640 x 4 = 2,624 sentinels x 24 bytes = 62,976 bytes per wheel,
-// plus 88 bytes of bitmaps. Nothing per Timer beyond its own 24 bytes.
+// Memory: 64 + 640 x 4 = 2,624 sentinels x 16 bytes = 41,984 bytes per wheel,
+// in the arena (Timers link to them by 32-bit Refs), plus 88 bytes of bitmaps.
+// Nothing per Timer beyond its own 16 bytes.
+//
+// Moving a Wheel moves the vector that owns the sentinels, not the sentinels:
+// the links into them stay valid.
 
 #include <bit>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <vector>
 
+#include "core/arena.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv::expiry {
@@ -169,14 +174,16 @@ class Wheel {
   // Forgets every Timer without touching them (their memory may be gone).
   void clear();
 
-  size_t memory_bytes() const { return lists_ ? kLists * sizeof(Timer) : 0; }
+  size_t memory_bytes() const { return lists_.size() * sizeof(Timer); }
 
  private:
-  // The first sentinel of slot (level, slot); a slot above level 0 has
-  // kSubLists of them in a row.
-  Timer* lists_of(int level, int slot) const {
-    return &lists_[level == 0 ? slot : kSlots + ((level - 1) * kSlots + slot) * kSubLists];
+  // The code of the first sentinel of slot (level, slot); a slot above level 0
+  // has kSubLists of them in a row.
+  static int first_list(int level, int slot) {
+    return level == 0 ? slot : kSlots + ((level - 1) * kSlots + slot) * kSubLists;
   }
+  Timer* lists_of(int level, int slot) { return &lists_[first_list(level, slot)]; }
+  const Timer* lists_of(int level, int slot) const { return &lists_[first_list(level, slot)]; }
   static int lists_per_slot(int level) { return level == 0 ? 1 : kSubLists; }
   bool slot_empty(int level, int slot) const;
   void link(Timer* t, Place p) {
@@ -216,7 +223,7 @@ class Wheel {
   int cascade_level_ = 0;
   int cascade_slot_ = 0;
   uint64_t occupied_[kLevels] = {};
-  std::unique_ptr<Timer[]> lists_;  // sentinels, by code
+  std::vector<Timer, arena::Allocator<Timer>> lists_;  // sentinels, by code
 };
 
 }  // namespace lawnkv::expiry

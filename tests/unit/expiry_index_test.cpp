@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "expiry/index.hpp"
+#include "expiry_test_timers.hpp"
 
 namespace lawnkv::expiry {
 namespace {
@@ -26,7 +27,7 @@ std::vector<Timer*> drain_all(Index& ix, int64_t now, size_t max = SIZE_MAX) {
 }
 
 // Makes ttl hot: kHotAfter arrivals, the first ones to the wheel.
-void warm(Index& ix, int64_t now, int64_t ttl, std::vector<Timer>& scratch) {
+void warm(Index& ix, int64_t now, int64_t ttl, Timers& scratch) {
   scratch.resize(TtlTable::kHotAfter);
   for (Timer& t : scratch) ix.add(&t, now + ttl, ttl);
   for (Timer& t : scratch) ix.cancel(&t);
@@ -35,10 +36,11 @@ void warm(Index& ix, int64_t now, int64_t ttl, std::vector<Timer>& scratch) {
 TEST_CASE("expiry index: the worked example of index.hpp") {
   Index ix;
   CHECK(drain_all(ix, kT).empty());  // the cursor is at T
-  std::vector<Timer> scratch;
+  Timers scratch;
   warm(ix, kT, 5000, scratch);
   REQUIRE(ix.queues() == 1);
-  Timer a, b, c, d, e;
+  NamedTimers<5> box;
+  auto& [a, b, c, d, e] = *box;
   ix.add(&a, kT + 5000, 5000);  // q5000 head; proxy at level 2, slot 23
   CHECK(ix.wheel().occupied(2) == (uint64_t{1} << 23));
   ix.add(&b, kT + 5001, 5000);  // q5000 tail, wheel untouched
@@ -64,9 +66,9 @@ TEST_CASE("expiry index: the worked example of index.hpp") {
 TEST_CASE("expiry index: a hot TTL's timers queue up behind one proxy") {
   Index ix;
   drain_all(ix, kT);
-  std::vector<Timer> scratch;
+  Timers scratch;
   warm(ix, kT, 60'000, scratch);
-  std::vector<Timer> ts(1000);
+  Timers ts(1000);
   for (size_t i = 0; i < ts.size(); ++i) ix.add(&ts[i], kT + static_cast<int64_t>(i) + 60'000, 60'000);
   CHECK(ix.size() == 1000);
   CHECK(ix.queues() == 1);
@@ -84,9 +86,10 @@ TEST_CASE("expiry index: a hot TTL's timers queue up behind one proxy") {
 TEST_CASE("expiry index: cancelling a queue's head moves its proxy to the new head") {
   Index ix;
   drain_all(ix, kT);
-  std::vector<Timer> scratch;
+  Timers scratch;
   warm(ix, kT, 100, scratch);
-  Timer a, b, c;
+  NamedTimers<3> box;
+  auto& [a, b, c] = *box;
   ix.add(&a, kT + 100, 100);
   ix.add(&b, kT + 130, 100);
   ix.add(&c, kT + 170, 100);
@@ -112,9 +115,10 @@ TEST_CASE("expiry index: cancelling a queue's head moves its proxy to the new he
 TEST_CASE("expiry index: reschedule moves a timer between tiers") {
   Index ix;
   drain_all(ix, kT);
-  std::vector<Timer> scratch;
+  Timers scratch;
   warm(ix, kT, 1000, scratch);
-  Timer a, b;
+  NamedTimers<2> box;
+  auto& [a, b] = *box;
   ix.add(&a, kT + 1000, 1000);
   ix.add(&b, kT + 2000, 0);
   ix.reschedule(&a, kT + 50'000, 0);       // PEXPIREAT: to the wheel
@@ -129,7 +133,7 @@ TEST_CASE("expiry index: reschedule moves a timer between tiers") {
 TEST_CASE("expiry index: bounded work: a drain never yields more than max; the rest carries over") {
   Index ix;
   drain_all(ix, kT);
-  std::vector<Timer> ts(10'000);
+  Timers ts(10'000);
   for (size_t i = 0; i < ts.size(); ++i) {
     const int64_t ttl = (i % 3 == 0) ? 500 : static_cast<int64_t>(1 + i % 4000);
     ix.add(&ts[i], kT + ttl, ttl);
@@ -156,7 +160,7 @@ TEST_CASE("expiry index: bounded work: a drain never yields more than max; the r
 TEST_CASE("expiry index: with a budget of 1, a deep cascade still completes over calls") {
   Index ix;
   drain_all(ix, 0);
-  std::vector<Timer> ts(5000);
+  Timers ts(5000);
   for (size_t i = 0; i < ts.size(); ++i) ix.add(&ts[i], (int64_t{1} << 30) + static_cast<int64_t>(i), 0);
   size_t total = 0;
   int calls = 0;
@@ -170,9 +174,10 @@ TEST_CASE("expiry index: with a budget of 1, a deep cascade still completes over
 TEST_CASE("expiry index: the clock steps back and forward") {
   Index ix;
   drain_all(ix, kT);
-  std::vector<Timer> scratch;
+  Timers scratch;
   warm(ix, kT, 10'000, scratch);
-  Timer a, b, c, d;
+  NamedTimers<4> box;
+  auto& [a, b, c, d] = *box;
   ix.add(&a, kT + 10'000, 10'000);
   CHECK(drain_all(ix, kT + 5000).empty());  // the cursor moves to kT + 5000
   // The wall clock steps back by one hour; keys are set meanwhile.
@@ -193,9 +198,12 @@ TEST_CASE("expiry index: the clock steps back and forward") {
 TEST_CASE("expiry index: on_due may cancel, add and re-add") {
   Index ix;
   drain_all(ix, kT);
-  std::vector<Timer> scratch;
+  Timers scratch;
   warm(ix, kT, 200, scratch);
-  Timer a, b, c, d, e;
+  NamedTimers<5> box;
+  // References, not a structured binding: the callback captures them (clang
+  // before 16 cannot capture bindings).
+  Timer &a = (*box)[0], &b = (*box)[1], &c = (*box)[2], &d = (*box)[3], &e = (*box)[4];
   ix.add(&a, kT + 200, 200);
   ix.add(&b, kT + 201, 200);
   ix.add(&c, kT + 202, 200);
@@ -224,10 +232,11 @@ TEST_CASE("expiry index: TTLs past 2^32 ms and deadlines years ahead") {
   Index ix;
   drain_all(ix, kT);
   const int64_t big_ttl = (int64_t{1} << 32) + 12345;  // ~50 days
-  std::vector<Timer> ts(8);
+  Timers ts(8);
   for (Timer& t : ts) ix.add(&t, kT + big_ttl, big_ttl);  // turns hot on the 4th
   CHECK(ix.queues() == 1);
-  Timer far, never, huge;
+  NamedTimers<3> box;
+  auto& [far, never, huge] = *box;
   ix.add(&far, kT + 30 * 365 * 86'400'000LL, 0);
   ix.add(&never, kNever - 1, 0);
   ix.add(&huge, detail::kQueueDeadlineLimit + 5, 7);  // too late for a queue: wheel
@@ -242,7 +251,7 @@ TEST_CASE("expiry index: TTLs past 2^32 ms and deadlines years ahead") {
 TEST_CASE("expiry index: idle queues are retired, the rest stay bounded") {
   Index ix;
   drain_all(ix, kT);
-  std::vector<Timer> ts(4 * 500);
+  Timers ts(4 * 500);
   // 500 TTLs, each hot after 4 arrivals; then all expire.
   for (size_t i = 0; i < ts.size(); ++i) {
     const int64_t ttl = 1000 + static_cast<int64_t>(i / 4);
@@ -256,9 +265,10 @@ TEST_CASE("expiry index: idle queues are retired, the rest stay bounded") {
 TEST_CASE("expiry index: an index moves with its timers; clear forgets them") {
   Index ix;
   drain_all(ix, kT);
-  std::vector<Timer> scratch;
+  Timers scratch;
   warm(ix, kT, 700, scratch);
-  Timer a, b;
+  NamedTimers<2> box;
+  auto& [a, b] = *box;
   ix.add(&a, kT + 700, 700);
   ix.add(&b, kT + 900, 0);
   Index moved(std::move(ix));

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/arena.hpp"
 #include "expiry/index.hpp"
 
 namespace lawnkv::expiry {
@@ -213,7 +214,7 @@ class Model {
 
   std::mt19937_64 rng_;
   Mix mix_;
-  std::vector<Slot> slots_;
+  std::vector<Slot, arena::Allocator<Slot>> slots_;  // the index links only arena Timers
   std::vector<int64_t> ttls_;
   std::multimap<int64_t, size_t> ref_;
   Index ix_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "expiry/wheel.hpp"
+#include "expiry_test_timers.hpp"
 
 namespace lawnkv::expiry {
 namespace {
@@ -76,7 +77,7 @@ TEST_CASE("expiry wheel: pops in deadline order across levels and cascades") {
   CHECK(w.cursor() == kT);
   const int64_t keys[] = {kT + 86'400'000, kT + 37, kT + 10'000, kT, kT + 3'600'000,
                           kT + 64, kT + 1'234, kT + 37, 1'731'536'000'000};
-  std::vector<Timer> timers(std::size(keys));
+  Timers timers(std::size(keys));
   for (size_t i = 0; i < timers.size(); ++i) {
     timers[i].deadline = keys[i];
     w.insert(&timers[i]);
@@ -97,7 +98,8 @@ TEST_CASE("expiry wheel: never pops at now == deadline; next_deadline is a lower
   Wheel w;
   size_t moves = SIZE_MAX;
   w.pop_due(kT, moves);
-  Timer a{kT + 10'000, nullptr, nullptr};
+  NamedTimers<1> box({kT + 10'000});
+  auto& [a] = *box;
   w.insert(&a);
   // Level 2: next_deadline is the slot's start, earlier than the key.
   CHECK(w.next_deadline() == 1'700'000'006'144);
@@ -111,7 +113,8 @@ TEST_CASE("expiry wheel: an idle pop advances the cursor but never into an occup
   Wheel w;
   size_t moves = SIZE_MAX;
   w.pop_due(0, moves);
-  Timer a{4096 + 5, nullptr, nullptr};  // level 2, slot 1 (starts at 4096)
+  NamedTimers<1> box({4096 + 5});  // level 2, slot 1 (starts at 4096)
+  auto& [a] = *box;
   w.insert(&a);
   CHECK(w.pop_due(4096, moves) == nullptr);
   CHECK(w.cursor() == 4095);  // stopped short of the slot: a still at level 2
@@ -125,7 +128,7 @@ TEST_CASE("expiry wheel: a cascade is bounded by moves_left and resumes") {
   Wheel w;
   size_t moves = SIZE_MAX;
   w.pop_due(0, moves);
-  std::vector<Timer> timers(100);
+  Timers timers(100);
   for (size_t i = 0; i < timers.size(); ++i) {
     timers[i].deadline = 64 * 64 + static_cast<int64_t>(i);  // all in level 2, slot 1
     w.insert(&timers[i]);
@@ -149,10 +152,12 @@ TEST_CASE("expiry wheel: a key below the cursor rewinds it; nothing lost, nothin
   Wheel w;
   size_t moves = SIZE_MAX;
   w.pop_due(kT, moves);
-  Timer later[3] = {{kT + 5, nullptr, nullptr}, {kT + 900, nullptr, nullptr}, {kT + 200'000, nullptr, nullptr}};
+  NamedTimers<3> later_box({kT + 5, kT + 900, kT + 200'000});
+  auto& later = *later_box;
   for (Timer& t : later) w.insert(&t);
   // Wall clock stepped back one hour: a key far below the cursor.
-  Timer back{kT - 3'600'000 + 10, nullptr, nullptr};
+  NamedTimers<1> back_box({kT - 3'600'000 + 10});
+  auto& [back] = *back_box;
   w.insert(&back);
   CHECK(w.cursor() == back.deadline);
   CHECK(w.next_deadline() <= back.deadline);
@@ -171,7 +176,7 @@ TEST_CASE("expiry wheel: a rewind during a half-done cascade loses nothing") {
   Wheel w;
   size_t moves = SIZE_MAX;
   w.pop_due(0, moves);
-  std::vector<Timer> timers(50);
+  Timers timers(50);
   for (size_t i = 0; i < timers.size(); ++i) {
     timers[i].deadline = 64 * 64 * 3 + static_cast<int64_t>(i) * 7;
     w.insert(&timers[i]);
@@ -179,7 +184,8 @@ TEST_CASE("expiry wheel: a rewind during a half-done cascade loses nothing") {
   size_t budget = 10;
   CHECK(w.pop_due(64 * 64 * 3 + 1000, budget) == nullptr);
   CHECK(w.cascading());
-  Timer back{100, nullptr, nullptr};
+  NamedTimers<1> box({100});
+  auto& [back] = *box;
   w.insert(&back);
   CHECK(!w.cascading());
   std::vector<int64_t> out;
@@ -193,7 +199,8 @@ TEST_CASE("expiry wheel: remove keeps the occupancy bitmap exact") {
   Wheel w;
   size_t moves = SIZE_MAX;
   w.pop_due(0, moves);
-  Timer a{10, nullptr, nullptr}, b{10, nullptr, nullptr}, c{70, nullptr, nullptr};
+  NamedTimers<3> box({10, 10, 70});
+  auto& [a, b, c] = *box;
   w.insert(&a);
   w.insert(&b);
   w.insert(&c);

@@ -31,6 +31,14 @@ struct Heap {
     for (size_t want = size_t{1} << 35; want >= (size_t{1} << 28); want /= 2) {
       void* p = mmap(nullptr, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (p != MAP_FAILED) {
+        // Keys are reached at random: with 4 KiB pages nearly every lookup
+        // in a large keyspace also misses the TLB. Transparent huge pages
+        // (where the system grants them on request, the Debian default)
+        // cut user CPU per request at -P 16 by 7-20% (SET, GET, SET EX,
+        // 1M keys; /proc/PID/stat ticks, two alternating runs each) for
+        // at most 2 MB more RSS. Redis advises against THP because fork()
+        // copies whole huge pages; lawnkv never forks.
+        madvise(p, want, MADV_HUGEPAGE);
         detail::g_base = static_cast<char*>(p);
         reserved = want;
         return;

@@ -1,8 +1,10 @@
 #include "server/connection.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "commands/dispatch.hpp"
+#include "resp/peek.hpp"
 #include "pubsub/hub.hpp"
 #include "server/server.hpp"
 
@@ -89,11 +91,29 @@ bool Connection::query_buffer_over_limit() const {
   return static_cast<int64_t>(unparsed) > server_.state().config.values().client_query_buffer_limit;
 }
 
+size_t Connection::prefetch_keys(std::string_view pending) {
+  std::string_view keys[store::Db::kPrefetchKeys];
+  size_t n = 0;
+  size_t pos = 0;
+  while (n < store::Db::kPrefetchKeys) {
+    std::string_view key;
+    const size_t len = resp::peek_request(pending.substr(pos), &key);
+    if (len == 0) break;
+    pos += len;
+    keys[n++] = key;
+  }
+  // One request alone gains nothing: its lookup comes next anyway.
+  if (n > 1) server_.state().keyspace.db(db).prefetch(keys, n);
+  return pos;
+}
+
 void Connection::process_input() {
   ServerState& st = server_.state();
   const resp::Limits limits = server_.limits();
   size_t start = 0;
+  size_t prefetched_to = 0;
   while (!closing_ && !close_after_reply && !blocked && !st.shutdown_requested) {
+    if (start >= prefetched_to) prefetched_to = start + std::max<size_t>(1, prefetch_keys(in_.view().substr(start)));
     const std::string_view pending = in_.view().substr(start);
     const resp::Status status = parser_.parse(pending, limits, authenticated);
     if (status == resp::Status::kPending) break;

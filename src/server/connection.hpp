@@ -54,6 +54,10 @@ class Connection final : public Session {
   static void on_write(uv_write_t* req, int status);
   static void on_close(uv_handle_t* h);
 
+  // Pipelining: starts the cache misses of the keys of the next complete
+  // requests in pending (up to store::Db::kPrefetchKeys) before they run;
+  // returns how many bytes of pending those requests cover.
+  size_t prefetch_keys(std::string_view pending);
   void process_input();
   bool query_buffer_over_limit() const;
   bool output_over_limit();

@@ -93,6 +93,13 @@ class Dict {
   Entry* random(std::mt19937_64& rng) const;
 
   uint64_t hash_of(std::string_view key) const;
+  // Starts loading the bucket of a key with this hash (no wait).
+  void prefetch_bucket(uint64_t hash) const { __builtin_prefetch(&bucket_of(hash)); }
+  // Starts loading the first entry of that bucket's chain: one load of the
+  // bucket, which prefetch_bucket should have brought in.
+  void prefetch_chain(uint64_t hash) const {
+    if (const Entry* e = bucket_of(hash)) __builtin_prefetch(e);
+  }
   size_t memory_bytes() const { return (table_.capacity() + next_.capacity()) * sizeof(Link); }
 
  private:

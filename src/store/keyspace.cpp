@@ -16,6 +16,18 @@ Entry* Db::lookup(std::string_view key, int64_t now_ms) {
   return e;
 }
 
+void Db::prefetch(const std::string_view* keys, size_t n) const {
+  // While one key's bucket is on its way from memory, the next key is
+  // hashed: up to 16 misses overlap instead of each stalling its command.
+  uint64_t hashes[kPrefetchKeys];
+  n = std::min(n, kPrefetchKeys);
+  for (size_t i = 0; i < n; ++i) {
+    hashes[i] = dict_.hash_of(keys[i]);
+    dict_.prefetch_bucket(hashes[i]);
+  }
+  for (size_t i = 0; i < n; ++i) dict_.prefetch_chain(hashes[i]);
+}
+
 bool Db::contains_live(std::string_view key, int64_t now_ms) const {
   const Entry* e = dict_.find(key);
   return e && !e->expired_at(now_ms);

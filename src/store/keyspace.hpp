@@ -46,6 +46,11 @@ class Db {
   // The entry whatever its deadline (no expiry check, no deletion).
   Entry* peek(std::string_view key) const { return dict_.find(key); }
   bool contains_live(std::string_view key, int64_t now_ms) const;
+  // Starts the cache misses of looking these keys up (a pipelined batch's
+  // keys, before any of its commands runs): the buckets of all of them, then
+  // the first entry of each chain. At most kPrefetchKeys are used.
+  static constexpr size_t kPrefetchKeys = 16;
+  void prefetch(const std::string_view* keys, size_t n) const;
 
   // Adds an absent key holding a string, without a TTL. with_timer: it is
   // about to be given one (SET ... EX), so its block is made with the Timer.

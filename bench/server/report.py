@@ -153,7 +153,8 @@ def throughput(raw, out, md):
     n = rows[0]["requests"]
     md.append(f"## Throughput{when(raw, 'throughput')}\n")
     md.append(f"redis-benchmark, {n} requests a run, `-r 1000000 -d 16 -c 50`, {len(rounds)} round(s); "
-              "the servers run one after the other in each round, the order rotating. "
+              "the servers run one after the other in each round, the order rotating; before each run, "
+              "FLUSHALL and the same SET fill (`-P 16 -t set`, no TTL) give every run the same keyspace. "
               "Cells: median over rounds (min–max). Ratios pair the runs of the same round.\n")
     head = "| test | -P | " + " | ".join(f"{SERVER_NAMES[s]} ops/s" for s in servers) + \
            " | lawnkv/Redis | target | " + ("lawnkv/ceiling |" if "ceiling" in servers else "")

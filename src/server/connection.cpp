@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "commands/dispatch.hpp"
-#include "resp/peek.hpp"
 #include "pubsub/hub.hpp"
+#include "resp/peek.hpp"
 #include "server/server.hpp"
 
 namespace lawnkv::server {

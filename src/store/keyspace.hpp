@@ -66,8 +66,8 @@ class Db {
   // Deletes the key (no expiry check). True if it was there.
   bool remove(std::string_view key);
 
-  // The calls below take an entry of this db and return it; it may have
-  // moved to a new block (entry.hpp), so use the returned one.
+  // set_deadline and set_string take an entry of this db and return it: it
+  // may have moved to a new block (entry.hpp), so use the returned one.
   //
   // ttl_ms > 0: the deadline came from a relative TTL of that length (it may
   // join that TTL's Lawn queue); ttl_ms <= 0: an absolute deadline.

@@ -6,6 +6,7 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -79,12 +80,13 @@ std::string generated_id() {
   return id;
 }
 
+// Takes up to max due elements of d (may be null) and replies with them.
 void reply_elements(Call& call, Dehydrator* d, size_t max) {
-  std::vector<std::string> out;
-  if (d) d->poll(call.now_ms, max, [&](std::string&& v) { out.push_back(std::move(v)); });
-  if (!out.empty()) call.modified(call.argv[1]);
-  call.reply.array(out.size());
-  for (const auto& v : out) call.reply.bulk(v);
+  const size_t n = d ? std::min(max, d->due_count(call.now_ms)) : 0;
+  call.reply.array(n);
+  if (n == 0) return;
+  d->poll(call.now_ms, n, [&](std::string_view v) { call.reply.bulk(v); });
+  call.modified(call.argv[1]);
 }
 
 /* REDE.PUSH key ttl_ms element id */
@@ -165,7 +167,7 @@ void look_command(Call& call) {
   bool wrong_type;
   Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
-  const std::string* v = d ? d->look(call.argv[2]) : nullptr;
+  const std::optional<std::string_view> v = d ? d->look(call.argv[2]) : std::nullopt;
   if (!v) return call.reply.null();
   call.reply.bulk(*v);
 }

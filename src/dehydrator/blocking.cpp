@@ -40,12 +40,10 @@ void BlockedPollers::serve(store::Keyspace& keyspace, int64_t now_ms) {
     frame.clear();
     resp::Writer out(frame, w.session->protocol);
     Dehydrator* d = find(keyspace, w.db, w.key, now_ms);
-    if (d && d->has_due(now_ms)) {
-      std::vector<std::string> elements;
-      d->poll(now_ms, w.count, [&](std::string&& v) { elements.push_back(std::move(v)); });
+    if (const size_t due = d ? d->due_count(now_ms) : 0) {
+      out.array(std::min(due, w.count));
+      d->poll(now_ms, w.count, [&](std::string_view v) { out.bulk(v); });
       keyspace.modified(w.db, w.key);
-      out.array(elements.size());
-      for (const auto& v : elements) out.bulk(v);
     } else if (now_ms >= w.timeout_at_ms) {
       out.null_array();
     } else {

@@ -11,20 +11,14 @@ constexpr size_t kKeepBatch = 4096;  // scratch capacity kept between calls
 }
 
 Dehydrator::~Dehydrator() {
-  // The elements are freed with by_id_; the index must not keep links to them.
+  // The index must not keep links to the elements freed here.
   index_.clear();
+  by_id_.clear([](Element* e) { Element::destroy(e); });
 }
 
 size_t Dehydrator::memory_bytes() const {
-  // A node of the id map: the view key, the pointer, the hash link and hash.
-  constexpr size_t kNode = sizeof(std::string_view) + sizeof(void*) * 2 + sizeof(size_t);
-  size_t bytes = sizeof(*this) + index_.memory_bytes() + by_id_.bucket_count() * sizeof(void*) +
-                 batch_.capacity() * sizeof(Element*);
-  for (const auto& [id, e] : by_id_) {
-    bytes += sizeof(Element) + kNode;
-    if (e->id.capacity() > 15) bytes += e->id.capacity() + 1;
-    if (e->value.capacity() > 15) bytes += e->value.capacity() + 1;
-  }
+  size_t bytes = sizeof(*this) + index_.memory_bytes() + by_id_.memory_bytes() + batch_.capacity() * sizeof(Element*);
+  by_id_.for_each([&](const Element* e) { bytes += e->block_bytes() + e->outside_bytes(); });
   return bytes;
 }
 
@@ -35,57 +29,63 @@ std::unique_ptr<store::Object> Dehydrator::clone() const {
   // Due elements first, in due order, then the pending ones at their
   // deadlines: the copy hands them out in the same order.
   for (const Element* e = due_head_; e; e = e->due_next) {
-    auto c = new_element();
-    c->id = e->id;
-    c->value = e->value;
-    c->seq = e->seq;
+    Element* c = Element::make(e->id(), e->value(), e->seq);
     c->timer.deadline = e->timer.deadline;
-    Element* raw = c.get();
-    copy->by_id_.emplace(std::string_view(raw->id), std::move(c));
-    copy->append_due(raw);
+    copy->by_id_.insert(c);
+    copy->append_due(c);
   }
-  for (const auto& [id, e] : by_id_) {
-    if (e->due) continue;
-    auto c = new_element();
-    c->id = e->id;
-    c->value = e->value;
-    c->seq = e->seq;
-    Element* raw = c.get();
-    copy->by_id_.emplace(std::string_view(raw->id), std::move(c));
-    copy->index_.add(&raw->timer, e->timer.deadline, 0);
-  }
+  by_id_.for_each([&](const Element* e) {
+    if (e->due()) return;
+    Element* c = Element::make(e->id(), e->value(), e->seq);
+    copy->by_id_.insert(c);
+    copy->index_.add(&c->timer, e->timer.deadline, 0);
+  });
   return copy;
 }
 
 bool Dehydrator::push(std::string_view id, std::string_view element, int64_t ttl_ms, int64_t now_ms) {
-  if (by_id_.count(id)) return false;
-  auto e = new_element();
-  e->id.assign(id);
-  e->value.assign(element);
-  e->seq = next_seq_++;
-  Element* raw = e.get();
-  by_id_.emplace(std::string_view(raw->id), std::move(e));
-  index_.add(&raw->timer, now_ms + ttl_ms, ttl_ms > 0 ? ttl_ms : 0);
+  if (contains(id)) return false;
+  Element* e = Element::make(id, element, next_seq_++);
+  by_id_.insert(e);
+  index_.add(&e->timer, now_ms + ttl_ms, ttl_ms > 0 ? ttl_ms : 0);
   earliest_ = std::min(earliest_, now_ms + ttl_ms);
   return true;
 }
 
 std::optional<std::string> Dehydrator::pull(std::string_view id) {
-  auto it = by_id_.find(id);
-  if (it == by_id_.end()) return std::nullopt;
-  return remove(it->second.get());
+  Element* e = by_id_.find(id);
+  if (!e) return std::nullopt;
+  return take(e);
 }
 
-const std::string* Dehydrator::look(std::string_view id) const {
-  auto it = by_id_.find(id);
-  return it == by_id_.end() ? nullptr : &it->second->value;
+std::optional<std::string_view> Dehydrator::look(std::string_view id) const {
+  const Element* e = by_id_.find(id);
+  if (!e) return std::nullopt;
+  return e->value();
 }
 
 std::optional<std::string> Dehydrator::update(std::string_view id, std::string_view element) {
-  auto it = by_id_.find(id);
-  if (it == by_id_.end()) return std::nullopt;
-  std::string old = std::move(it->second->value);
-  it->second->value.assign(element);
+  Element* e = by_id_.find(id);
+  if (!e) return std::nullopt;
+  std::string old(e->value());
+  if (e->assign_in_place(element)) return old;
+  // A block of the new size takes e's place in the table and in the index or
+  // on the due list, so the order it comes out in is unchanged.
+  Element* fresh = Element::make(id, element, e->seq);
+  by_id_.replace(e, fresh);
+  if (e->due()) {
+    fresh->set_due();
+    fresh->timer.deadline = e->timer.deadline;
+    fresh->due_prev = e->due_prev;
+    fresh->due_next = e->due_next;
+    if (e->due_prev) e->due_prev->due_next = fresh;
+    else due_head_ = fresh;
+    if (e->due_next) e->due_next->due_prev = fresh;
+    else due_tail_ = fresh;
+  } else {
+    expiry::Index::relocate(&e->timer, &fresh->timer);
+  }
+  Element::destroy(e);
   return old;
 }
 
@@ -93,21 +93,19 @@ std::vector<std::string_view> Dehydrator::due_ids(int64_t now_ms) {
   collect_due(now_ms);
   std::vector<std::string_view> ids;
   ids.reserve(due_count_);
-  for (const Element* e = due_head_; e; e = e->due_next) ids.emplace_back(e->id);
+  for (const Element* e = due_head_; e; e = e->due_next) ids.emplace_back(e->id());
   return ids;
 }
 
 std::optional<std::string> Dehydrator::ack(std::string_view id, int64_t now_ms) {
-  auto it = by_id_.find(id);
-  if (it == by_id_.end()) return std::nullopt;
-  Element* e = it->second.get();
-  if (!e->due && now_ms <= e->timer.deadline) return std::nullopt;
-  return remove(e);
+  Element* e = by_id_.find(id);
+  if (!e || (!e->due() && now_ms <= e->timer.deadline)) return std::nullopt;
+  return take(e);
 }
 
-bool Dehydrator::has_due(int64_t now_ms) {
+size_t Dehydrator::due_count(int64_t now_ms) {
   collect_due(now_ms);
-  return due_head_ != nullptr;
+  return due_count_;
 }
 
 int64_t Dehydrator::next_due_bound(int64_t now_ms) {
@@ -127,7 +125,7 @@ int64_t Dehydrator::ttn(int64_t now_ms) {
 
 void Dehydrator::collect_due(int64_t now_ms) {
   batch_.clear();
-  index_.drain(now_ms, kAll, [this](expiry::Timer* t) { batch_.push_back(reinterpret_cast<Element*>(t)); });
+  index_.drain(now_ms, kAll, [this](expiry::Timer* t) { batch_.push_back(Element::from_timer(t)); });
   if (batch_.empty()) return;
   earliest_stale_ = true;
   // The index gives deadline order; restore push order within equal deadlines.
@@ -144,7 +142,7 @@ void Dehydrator::collect_due(int64_t now_ms) {
 }
 
 void Dehydrator::append_due(Element* e) {
-  e->due = true;
+  e->set_due();
   e->due_prev = due_tail_;
   e->due_next = nullptr;
   if (due_tail_) due_tail_->due_next = e;
@@ -161,15 +159,20 @@ void Dehydrator::unlink_due(Element* e) {
   --due_count_;
 }
 
-std::string Dehydrator::remove(Element* e) {
-  if (e->due) {
+void Dehydrator::remove(Element* e) {
+  if (e->due()) {
     unlink_due(e);
   } else {
     index_.cancel(&e->timer);
     if (e->timer.deadline == earliest_) earliest_stale_ = true;
   }
-  std::string value = std::move(e->value);
-  by_id_.erase(std::string_view(e->id));
+  by_id_.remove(e);
+  Element::destroy(e);
+}
+
+std::string Dehydrator::take(Element* e) {
+  std::string value(e->value());
+  remove(e);
   return value;
 }
 

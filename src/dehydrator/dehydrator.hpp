@@ -23,19 +23,19 @@
 // by sorting each run of equal deadlines: O(k) for k due elements when
 // deadlines differ, O(r log r) for a run of r pushed in the same ms.
 //
-// Memory per element: the Element, 104 bytes in the arena (16-byte Timer,
-// 8 bytes of due links, the flag, seq, two strings), plus one hash-map node
-// pointing at it; memory_bytes() counts all.
+// Memory per element: one arena block holding its links, id and value
+// (element.hpp: 64 bytes for a 10-byte id and an 11-byte value), plus 4 to 8
+// bytes of id-table buckets (id_table.hpp); memory_bytes() counts all.
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
-#include "core/arena.hpp"
+#include "dehydrator/element.hpp"
+#include "dehydrator/id_table.hpp"
 #include "expiry/index.hpp"
 #include "store/entry.hpp"
 
@@ -55,17 +55,17 @@ class Dehydrator final : public store::Object {
   // Adds element under id, due once now_ms > now_ms + ttl_ms. False (nothing
   // changes) if id is already dehydrating here.
   bool push(std::string_view id, std::string_view element, int64_t ttl_ms, int64_t now_ms);
-  bool contains(std::string_view id) const { return by_id_.count(id) != 0; }
+  bool contains(std::string_view id) const { return by_id_.find(id) != nullptr; }
 
   // Removes id whatever its state; its element, or nullopt if absent.
   std::optional<std::string> pull(std::string_view id);
-  // The element of id without removing it, or nullptr.
-  const std::string* look(std::string_view id) const;
+  // The element of id without removing it, or nullopt.
+  std::optional<std::string_view> look(std::string_view id) const;
   // Replaces id's element, keeping its expiry; the old one, or nullopt.
   std::optional<std::string> update(std::string_view id, std::string_view element);
 
-  // Calls fn(element) for up to max due elements in expiry order, removing
-  // each (POLL). Returns how many.
+  // Calls fn(std::string_view element) for up to max due elements in expiry
+  // order, removing each after (POLL). Returns how many.
   template <class F>
   size_t poll(int64_t now_ms, size_t max, F&& fn);
   // The ids of every due element, in expiry order, not removed (XPOLL).
@@ -76,8 +76,9 @@ class Dehydrator final : public store::Object {
   // Milliseconds until the next element is due: 0 if one is due, -1 if empty.
   // Exact; the earliest deadline is cached between changes that could move it.
   int64_t ttn(int64_t now_ms);
-  // Whether an element is due at now_ms. Cheap: for the loop's every turn.
-  bool has_due(int64_t now_ms);
+  // How many elements are due at now_ms. Cheap: for the loop's every turn.
+  size_t due_count(int64_t now_ms);
+  bool has_due(int64_t now_ms) { return due_count(now_ms) != 0; }
   // A time no later than the earliest pending deadline (due once now > it),
   // expiry::kNever when nothing is pending; 0 when one is already due. The
   // index's O(levels) bound, for arming wake-ups, not for TTN.
@@ -86,36 +87,15 @@ class Dehydrator final : public store::Object {
   size_t size() const { return by_id_.size(); }
 
  private:
-  // Allocated in the arena (the index links only arena Timers), so the due
-  // links are 32-bit Refs too.
-  struct Element {
-    expiry::Timer timer;  // first: the index hands back &timer
-    arena::Ref<Element> due_prev;
-    arena::Ref<Element> due_next;
-    bool due = false;
-    uint64_t seq = 0;  // push order, for ties between equal deadlines
-    std::string id;
-    std::string value;
-  };
-
-  struct ElementDelete {
-    void operator()(Element* e) const { arena::destroy(e); }
-  };
-  using ElementPtr = std::unique_ptr<Element, ElementDelete>;
-  static ElementPtr new_element() { return ElementPtr(arena::create<Element>()); }
-
-  struct ViewHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-
   // Moves every element found due at now_ms from the index to the due list,
   // in due order.
   void collect_due(int64_t now_ms);
   void append_due(Element* e);
   void unlink_due(Element* e);
-  // Takes e out of wherever it is and frees it; returns its value.
-  std::string remove(Element* e);
+  // Takes e out of wherever it is and frees it.
+  void remove(Element* e);
+  // remove(e), handing back its value.
+  std::string take(Element* e);
 
   expiry::Index index_;
   // The earliest deadline in the index, valid unless earliest_stale_: an
@@ -127,8 +107,7 @@ class Dehydrator final : public store::Object {
   Element* due_head_ = nullptr;
   Element* due_tail_ = nullptr;
   size_t due_count_ = 0;
-  // Keys are views of the owned Element's id.
-  std::unordered_map<std::string_view, ElementPtr, ViewHash, std::equal_to<>> by_id_;
+  IdTable by_id_;  // every element; the dehydrator owns them
 };
 
 template <class F>
@@ -136,7 +115,9 @@ size_t Dehydrator::poll(int64_t now_ms, size_t max, F&& fn) {
   collect_due(now_ms);
   size_t n = 0;
   while (due_head_ && n < max) {
-    fn(remove(due_head_));
+    Element* e = due_head_;
+    fn(e->value());
+    remove(e);
     ++n;
   }
   return n;

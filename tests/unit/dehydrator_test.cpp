@@ -24,7 +24,7 @@ struct Ref {
 
 std::vector<std::string> poll_all(Dehydrator& d, int64_t now, size_t max = SIZE_MAX) {
   std::vector<std::string> out;
-  d.poll(now, max, [&](std::string&& v) { out.push_back(std::move(v)); });
+  d.poll(now, max, [&](std::string_view v) { out.emplace_back(v); });
   return out;
 }
 
@@ -94,6 +94,37 @@ TEST_CASE("dehydrator: XPOLL lists due ids without removing; XACK removes only d
   CHECK(poll_all(d, t0 + 100) == std::vector<std::string>{"B2"});
   CHECK(d.pull("c") == std::optional<std::string>("C"));
   CHECK(d.ttn(t0 + 100) == -1);
+}
+
+TEST_CASE("dehydrator: UPDATE to a value of another length keeps the element's place") {
+  Dehydrator d;
+  const int64_t t0 = 1'700'000'000'000;
+  for (const char* id : {"a", "b", "c", "d"}) d.push(id, id, 1000, t0);
+  d.push("later", "L", 5000, t0);
+  CHECK(d.due_ids(t0 + 1001) == std::vector<std::string_view>{"a", "b", "c", "d"});
+  const std::string long_value(400, 'x');
+  CHECK(d.update("a", long_value) == std::optional<std::string>("a"));  // due list head
+  CHECK(d.update("c", "cc") == std::optional<std::string>("c"));        // middle
+  CHECK(d.update("d", "") == std::optional<std::string>("d"));          // tail
+  CHECK(d.update("later", "LL") == std::optional<std::string>("L"));    // in the index
+  CHECK(*d.look("a") == long_value);
+  CHECK(d.due_ids(t0 + 1001) == std::vector<std::string_view>{"a", "b", "c", "d"});
+  CHECK(d.ttn(t0 + 1001) == 0);
+  CHECK(poll_all(d, t0 + 1001, 2) == std::vector<std::string>{long_value, "b"});
+  CHECK(poll_all(d, t0 + 5001) == std::vector<std::string>{"cc", "", "LL"});
+  CHECK(d.size() == 0);
+}
+
+TEST_CASE("dehydrator: an emptied dehydrator gives back its id table") {
+  Dehydrator d;
+  const int64_t t0 = 1'700'000'000'000;
+  const size_t empty = d.memory_bytes();
+  for (int i = 0; i < 100'000; ++i) d.push("id" + std::to_string(i), "v", 1000 + i % 100, t0);
+  CHECK(d.memory_bytes() > empty + 100'000 * 56);
+  CHECK(poll_all(d, t0 + 2000).size() == 100'000);
+  // The index may keep what it allocated for its TTLs; the id table and the
+  // elements are gone.
+  CHECK(d.memory_bytes() < empty + 100'000);
 }
 
 TEST_CASE("dehydrator: TTLs past 32 bits and binary ids") {
@@ -167,10 +198,16 @@ TEST_CASE("dehydrator: randomized model test against a reference") {
           break;
         }
         case 5: {
-          auto got = d.update(id, id + "u");
+          // Values of other lengths (long ones too) move the element to a
+          // new block, which must keep its place.
+          const std::string value = id + std::string(rng() % 5 == 0 ? 300 : rng() % 4, 'u');
+          auto got = d.update(id, value);
           auto it = ref.find(id);
           CHECK(got.has_value() == (it != ref.end()));
-          if (it != ref.end()) it->second.value = id + "u";
+          if (it != ref.end()) {
+            CHECK(*got == it->second.value);
+            it->second.value = value;
+          }
           break;
         }
         case 6: {
@@ -179,7 +216,7 @@ TEST_CASE("dehydrator: randomized model test against a reference") {
           for (auto& [k, r] : ref)
             if (now > r.deadline) want.insert(r.value);
           std::multiset<std::string> got;
-          d.poll(now, SIZE_MAX, [&](std::string&& v) { got.insert(v); });
+          d.poll(now, SIZE_MAX, [&](std::string_view v) { got.emplace(v); });
           CHECK(got == want);
           for (auto it = ref.begin(); it != ref.end();)
             it = now > it->second.deadline ? ref.erase(it) : std::next(it);

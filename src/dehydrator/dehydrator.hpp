@@ -92,6 +92,16 @@ class Dehydrator final : public store::Object {
   void collect_due(int64_t now_ms);
   void append_due(Element* e);
   void unlink_due(Element* e);
+  // Starts loading what polling the elements after e will touch: the one
+  // after next on the due list, and the next one's id-table bucket. The
+  // next element itself was asked for on the previous call, so a POLL of
+  // many waits for about one cache miss per element instead of three.
+  void prefetch_after(const Element* e) const {
+    const Element* next = e->due_next;
+    if (!next) return;
+    __builtin_prefetch(next->due_next.get());
+    by_id_.prefetch(next->hash);
+  }
   // Takes e out of wherever it is and frees it.
   void remove(Element* e);
   // remove(e), handing back its value.
@@ -116,6 +126,7 @@ size_t Dehydrator::poll(int64_t now_ms, size_t max, F&& fn) {
   size_t n = 0;
   while (due_head_ && n < max) {
     Element* e = due_head_;
+    prefetch_after(e);
     fn(e->value());
     remove(e);
     ++n;

@@ -49,6 +49,9 @@ class IdTable {
   template <class F>
   void clear(F&& fn);
 
+  // Starts loading the bucket of an element with this hash (no wait).
+  void prefetch(uint32_t hash) const { __builtin_prefetch(&bucket_of(hash)); }
+
   template <class F>
   void for_each(F&& fn) const {
     for (const Buckets* t : {&table_, &next_})

@@ -1,5 +1,5 @@
 #pragma once
-// The store halves of the expiry commands (expire.cpp holds the command
+// The store halves of the expiry commands (expire_family.cpp holds the command
 // halves): setting a deadline under NX / XX / GT / LT, and removing one.
 
 #include <cstdint>

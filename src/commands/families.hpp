@@ -6,14 +6,14 @@
 
 namespace lawnkv {
 
-void register_connection_commands(CommandTable& t);   // connection.cpp
-void register_transaction_commands(CommandTable& t);  // transactions.cpp
-void register_string_commands(CommandTable& t);       // strings.cpp
-void register_key_commands(CommandTable& t);          // keys.cpp
-void register_expire_commands(CommandTable& t);       // expire.cpp
-void register_server_commands(CommandTable& t);       // server.cpp, info.cpp, ...
-void register_pubsub_commands(CommandTable& t);       // pubsub.cpp
-void register_dehydrate_commands(CommandTable& t);    // dehydrate.cpp
+void register_connection_commands(CommandTable& t);   // connection_family.cpp
+void register_transaction_commands(CommandTable& t);  // transactions_family.cpp
+void register_string_commands(CommandTable& t);       // strings_family.cpp
+void register_key_commands(CommandTable& t);          // keys_family.cpp
+void register_expire_commands(CommandTable& t);       // expire_family.cpp
+void register_server_commands(CommandTable& t);       // server_family.cpp, info.cpp, ...
+void register_pubsub_commands(CommandTable& t);       // pubsub_family.cpp
+void register_dehydrate_commands(CommandTable& t);    // dehydrator_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);

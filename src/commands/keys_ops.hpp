@@ -1,5 +1,5 @@
 #pragma once
-// The store halves of the keyspace commands (keys.cpp holds the command
+// The store halves of the keyspace commands (keys_family.cpp holds the command
 // halves). Each op does what Redis's db.c does to the keyspace for that
 // command: lazy expiry through the lookups, the keyspace notifications in
 // Redis 7.0's order, WATCH signals. It returns a status and writes no reply.

@@ -1,6 +1,6 @@
 #pragma once
 // The server command family, one idea per file. register_server_commands
-// (server.cpp) calls the register function of each file; the helpers below
+// (server_family.cpp) calls the register function of each file; the helpers below
 // are shared by them.
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 // write no reply, publish no event and do no lookup: the command looks the
 // key up (lookup_read or lookup_write, with their counters and lazy expiry),
 // passes the live entry in (`found`, nullptr when the key is absent), and
-// turns the result into the reply and the keyspace events (strings.cpp).
+// turns the result into the reply and the keyspace events (strings_family.cpp).
 //
 // `created` in a result tells the command that the op added the key, the
 // moment Redis's dbAdd publishes the `new` event.

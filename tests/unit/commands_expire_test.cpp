@@ -1,4 +1,4 @@
-// The expiry commands (src/commands/expire.cpp, expire_ops.cpp) run through
+// The expiry commands (src/commands/expire_family.cpp, expire_ops.cpp) run through
 // the dispatcher on a ServerState of their own, at time snapshots the test
 // chooses: no sockets, no sleeping. Expected replies and events are
 // redis-server 7.0.15's for the same commands.

@@ -1,4 +1,4 @@
-// The keyspace commands (src/commands/keys.cpp, keys_ops.cpp) run through the
+// The keyspace commands (src/commands/keys_family.cpp, keys_ops.cpp) run through the
 // dispatcher on a ServerState of their own, at time snapshots the test
 // chooses. Expected replies and events are redis-server 7.0.15's for the same
 // commands (order-free replies such as KEYS are compared as sets).

@@ -1,4 +1,4 @@
-// The server command family (src/commands/server.cpp, info.cpp,
+// The server command family (src/commands/server_family.cpp, info.cpp,
 // config_command.cpp, command_command.cpp, debug.cpp, memory.cpp) run through
 // the dispatcher on a ServerState of its own: no sockets, no event loop.
 // Expected bytes marked "redis" are redis-server 7.0.15's replies.

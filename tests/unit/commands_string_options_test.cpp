@@ -1,4 +1,4 @@
-// The option words of SET and GETEX (src/commands/strings.cpp,
+// The option words of SET and GETEX (src/commands/strings_family.cpp,
 // find_option): each row is picked by its word's length and first letter, so
 // these check every word in any case, and words that share a length and a
 // first letter (or its low five bits) with one but are not it. Expected

@@ -6,10 +6,9 @@
 // categories, tips, key specs, subcommands (rows too). Key specs are
 // simplified: lawnkv's commands all find their keys by position, so each
 // spec is an index begin_search with a range find_keys, derived from the
-// row's key positions; their flags and notes come from command_docs.cpp (or,
-// for a command missing there, flags from readonly / write). Lists come in table order
-// (alphabetical, subcommands after their parent) where Redis's follow its
-// hash table.
+// row's key positions, with the flags and notes the row carries. Lists come
+// in table order (alphabetical, subcommands after their parent) where Redis's
+// follow its hash table.
 
 #include <algorithm>
 #include <string>
@@ -58,7 +57,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 }
 
 std::vector<std::string_view> categories(const CommandSpec& c) {
-  const std::vector<std::string_view> given = split(c.acl_categories, ' ');
+  const std::vector<std::string_view> given = split(c.acl, ' ');
   std::vector<std::string_view> out;
   for (std::string_view known : kCategoryOrder)
     for (std::string_view g : given)
@@ -85,11 +84,11 @@ struct KeySpec {
   int index, lastkey, keystep;
 };
 std::vector<KeySpec> key_specs(const CommandSpec& c) {
-  if (c.first_key <= 0) return {};
-  if (c.last_key < 0 || c.last_key == c.first_key)
-    return {{c.first_key, c.last_key < 0 ? c.last_key : 0, c.key_step}};
+  const KeyRange& k = c.keys;
+  if (k.first <= 0) return {};
+  if (k.last < 0 || k.last == k.first) return {{k.first, k.last < 0 ? k.last : 0, k.step}};
   std::vector<KeySpec> out;
-  for (int pos = c.first_key; pos <= c.last_key; pos += c.key_step > 0 ? c.key_step : 1) out.push_back({pos, 0, 1});
+  for (int pos = k.first; pos <= k.last; pos += k.step > 0 ? k.step : 1) out.push_back({pos, 0, 1});
   return out;
 }
 
@@ -130,7 +129,6 @@ void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags, std::
 void reply_info(Call& call, const CommandSpec* c) {
   auto& r = call.reply;
   if (!c) return r.null();
-  const CommandMeta* meta = command_meta(c->name);
   r.array(10);
   r.bulk(c->name);
   r.integer(c->arity);
@@ -139,50 +137,38 @@ void reply_info(Call& call, const CommandSpec* c) {
   r.set(nflags);
   for (const auto& f : kFlagNames)
     if (c->has(f.flag)) r.simple(f.name);
-  r.integer(c->first_key);
-  r.integer(c->last_key);
-  r.integer(c->key_step);
+  r.integer(c->keys.first);
+  r.integer(c->keys.last);
+  r.integer(c->keys.step);
   const auto cats = categories(*c);
   r.set(cats.size());
   for (std::string_view cat : cats) r.simple(cat);
-  const auto tips = split(meta ? meta->tips : std::string_view{}, ' ');
+  const auto tips = split(c->tips, ' ');
   r.set(tips.size());
   for (std::string_view tip : tips) r.bulk(tip);
   const auto specs = key_specs(*c);
-  const auto flags = split(meta ? meta->key_flags : std::string_view{}, ';');
-  const auto notes = split(meta ? meta->key_notes : std::string_view{}, ';');
-  const std::string_view derived = c->has(kWrite) ? "RW update" : c->has(kReadonly) ? "RO access" : "RO";
+  const auto flags = split(c->key_flags, ';');
+  const auto notes = split(c->key_notes, ';');
   r.set(specs.size());
   for (size_t i = 0; i < specs.size(); ++i)
-    reply_key_spec(call, specs[i], i < flags.size() ? flags[i] : derived, i < notes.size() ? notes[i] : "");
+    reply_key_spec(call, specs[i], i < flags.size() ? flags[i] : "", i < notes.size() ? notes[i] : "");
   if (c->subcommands.empty()) return r.set(0);
   r.array(c->subcommands.size());
   for (const CommandSpec& sub : c->subcommands) reply_info(call, &sub);
 }
 
-// The group of a command missing from command_docs.cpp, from its categories.
-std::string_view derived_group(const CommandSpec& c) {
-  static constexpr std::pair<std::string_view, std::string_view> kGroups[] = {
-      {"@string", "string"}, {"@keyspace", "generic"}, {"@connection", "connection"},
-      {"@pubsub", "pubsub"}, {"@transaction", "transactions"}};
-  for (const auto& [cat, group] : kGroups)
-    if (c.acl_categories.find(cat) != std::string::npos) return group;
-  return "server";
-}
-
 // One COMMAND DOCS entry: summary, since, group, complexity, subcommands.
 void reply_docs(Call& call, const CommandSpec& c) {
   auto& r = call.reply;
-  const CommandMeta* meta = command_meta(c.name);
   r.map(4 + (c.subcommands.empty() ? 0 : 1));
   r.bulk("summary");
-  r.bulk(meta ? meta->summary : "A lawnkv command");
+  r.bulk(c.summary);
   r.bulk("since");
-  r.bulk(meta ? meta->since : config::kLawnkvVersion);
+  r.bulk(c.since);
   r.bulk("group");
-  r.bulk(meta ? meta->group : derived_group(c));
+  r.bulk(c.group);
   r.bulk("complexity");
-  r.bulk(meta ? meta->complexity : "O(1)");
+  r.bulk(c.complexity);
   if (c.subcommands.empty()) return;
   r.bulk("subcommands");
   r.map(c.subcommands.size());
@@ -246,7 +232,7 @@ void command_list_command(Call& call) {
       case kNone: return true;
       case kModule: return false;  // lawnkv loads no modules
       case kAclCat:
-        for (std::string_view cat : split(c.acl_categories, ' '))
+        for (std::string_view cat : split(c.acl, ' '))
           if (cat == category) return true;
         return false;
       case kPattern: return glob_match(arg, c.name, true);
@@ -268,13 +254,13 @@ void command_getkeys_command(Call& call) {
   const CommandSpec* c = call.server.commands.find(args[0]);
   if (c && !c->subcommands.empty() && args.size() >= 2) c = c->subcommand(to_lower(args[1]));
   if (!c) return call.error("ERR Invalid command specified");
-  if (c->first_key <= 0) return call.error("ERR The command has no key arguments");
+  if (c->keys.first <= 0) return call.error("ERR The command has no key arguments");
   const long argc = static_cast<long>(args.size());
   if ((c->arity > 0 && c->arity != argc) || argc < -c->arity)
     return call.error("ERR Invalid number of arguments specified for command");
-  const long last = c->last_key < 0 ? argc + c->last_key : c->last_key;
+  const long last = c->keys.last < 0 ? argc + c->keys.last : c->keys.last;
   std::vector<std::string_view> keys;
-  for (long pos = c->first_key; pos <= last && pos < argc; pos += c->key_step > 0 ? c->key_step : 1)
+  for (long pos = c->keys.first; pos <= last && pos < argc; pos += c->keys.step > 0 ? c->keys.step : 1)
     keys.push_back(args[static_cast<size_t>(pos)]);
   if (keys.empty() && !c->has(kNoMandatoryKeys)) return call.error("ERR Invalid arguments specified for command");
   call.reply.array_of_bulks(keys);
@@ -294,18 +280,49 @@ void command_help_command(Call& call) {
 }  // namespace
 
 void register_command_command(CommandTable& t) {
-  constexpr uint32_t kMeta = kLoading | kStale;
-  const std::string acl = "@slow @connection";
-  CommandSpec command = server_row("command", -1, kMeta, command_command, acl);
-  command.subcommands = {
-      server_row("command|count", 2, kMeta, command_count_command, acl),
-      server_row("command|docs", -2, kMeta, command_docs_command, acl),
-      server_row("command|getkeys", -4, kMeta, command_getkeys_command, acl),
-      server_row("command|help", 2, kMeta, command_help_command, acl),
-      server_row("command|info", -2, kMeta, command_info_command, acl),
-      server_row("command|list", -2, kMeta, command_list_command, acl),
-  };
-  t.add(std::move(command));
+  t.add({
+    {.name = "command", .arity = -1, .flags = kLoading | kStale,
+     .acl = "@slow @connection",
+     .group = "server", .since = "2.8.13", .complexity = "O(N) where N is the number of commands",
+     .summary = "Describes every command",
+     .tips = "nondeterministic_output_order",
+     .handler = command_command,
+     .subcommands = {
+         {.name = "command|count", .arity = 2, .flags = kLoading | kStale,
+          .acl = "@slow @connection",
+          .group = "server", .since = "2.8.13", .complexity = "O(1)",
+          .summary = "Returns the number of commands",
+          .handler = command_count_command},
+         {.name = "command|docs", .arity = -2, .flags = kLoading | kStale,
+          .acl = "@slow @connection",
+          .group = "server", .since = "7.0.0", .complexity = "O(N) where N is the number of commands asked for",
+          .summary = "Returns the documentation of commands",
+          .tips = "nondeterministic_output_order",
+          .handler = command_docs_command},
+         {.name = "command|getkeys", .arity = -4, .flags = kLoading | kStale,
+          .acl = "@slow @connection",
+          .group = "server", .since = "2.8.13", .complexity = "O(N) where N is the number of arguments",
+          .summary = "Returns the keys of a full command line",
+          .handler = command_getkeys_command},
+         {.name = "command|help", .arity = 2, .flags = kLoading | kStale,
+          .acl = "@slow @connection",
+          .group = "server", .since = "5.0.0", .complexity = "O(1)",
+          .summary = "Describes the COMMAND subcommands",
+          .handler = command_help_command},
+         {.name = "command|info", .arity = -2, .flags = kLoading | kStale,
+          .acl = "@slow @connection",
+          .group = "server", .since = "2.8.13", .complexity = "O(N) where N is the number of commands asked for",
+          .summary = "Describes commands",
+          .tips = "nondeterministic_output_order",
+          .handler = command_info_command},
+         {.name = "command|list", .arity = -2, .flags = kLoading | kStale,
+          .acl = "@slow @connection",
+          .group = "server", .since = "7.0.0", .complexity = "O(N) where N is the number of commands",
+          .summary = "Returns the command names, optionally filtered",
+          .tips = "nondeterministic_output_order",
+          .handler = command_list_command},
+     }},
+  });
 }
 
 }  // namespace lawnkv

@@ -68,17 +68,40 @@ void config_help_command(Call& call) {
 }  // namespace
 
 void register_config_command(CommandTable& t) {
-  constexpr uint32_t kAdminCfg = kAdmin | kNoscript | kLoading | kStale;
-  const std::string acl = "@admin @slow @dangerous";
-  CommandSpec config = server_row("config", -2, 0, nullptr, "@slow");
-  config.subcommands = {
-      server_row("config|get", -3, kAdminCfg, config_get_command, acl),
-      server_row("config|set", -4, kAdminCfg, config_set_command, acl),
-      server_row("config|resetstat", 2, kAdminCfg, config_resetstat_command, acl),
-      server_row("config|rewrite", 2, kAdminCfg, config_rewrite_command, acl),
-      server_row("config|help", 2, kLoading | kStale, config_help_command, "@slow"),
-  };
-  t.add(std::move(config));
+  t.add({
+    {.name = "config", .arity = -2, .flags = 0,
+     .acl = "@slow",
+     .group = "server", .since = "2.0.0", .complexity = "Depends on the subcommand",
+     .summary = "Commands about the configuration",
+     .subcommands = {
+         {.name = "config|get", .arity = -3, .flags = kAdmin | kNoscript | kLoading | kStale,
+          .acl = "@admin @slow @dangerous",
+          .group = "server", .since = "2.0.0", .complexity = "O(N) where N is the number of parameters",
+          .summary = "Returns configuration parameters matching patterns",
+          .handler = config_get_command},
+         {.name = "config|set", .arity = -4, .flags = kAdmin | kNoscript | kLoading | kStale,
+          .acl = "@admin @slow @dangerous",
+          .group = "server", .since = "2.0.0", .complexity = "O(N) where N is the number of parameters",
+          .summary = "Changes configuration parameters, all or none",
+          .tips = "request_policy:all_nodes response_policy:all_succeeded",
+          .handler = config_set_command},
+         {.name = "config|resetstat", .arity = 2, .flags = kAdmin | kNoscript | kLoading | kStale,
+          .acl = "@admin @slow @dangerous",
+          .group = "server", .since = "2.0.0", .complexity = "O(1)",
+          .summary = "Zeroes the statistics INFO reports",
+          .handler = config_resetstat_command},
+         {.name = "config|rewrite", .arity = 2, .flags = kAdmin | kNoscript | kLoading | kStale,
+          .acl = "@admin @slow @dangerous",
+          .group = "server", .since = "2.8.0", .complexity = "O(1)",
+          .summary = "Not supported: lawnkv does not write its configuration file",
+          .handler = config_rewrite_command},
+         {.name = "config|help", .arity = 2, .flags = kLoading | kStale,
+          .acl = "@slow",
+          .group = "server", .since = "5.0.0", .complexity = "O(1)",
+          .summary = "Describes the CONFIG subcommands",
+          .handler = config_help_command},
+     }},
+  });
 }
 
 }  // namespace lawnkv

@@ -117,7 +117,7 @@ void hello_command(Call& call) {
   out.bulk("server");
   out.bulk("redis");
   out.bulk("version");
-  out.bulk("7.0.15");
+  out.bulk(config::kRedisVersion);
   out.bulk("proto");
   out.integer(protocol);
   out.bulk("id");
@@ -240,39 +240,95 @@ void reset_command(Call& call) {
   call.reply.simple("RESET");
 }
 
-CommandSpec row(std::string name, int arity, uint32_t flags, Handler h, std::string acl) {
-  return CommandSpec{std::move(name), arity, flags, 0, 0, 0, h, std::move(acl), {}};
-}
-
 }  // namespace
 
 void register_connection_commands(CommandTable& t) {
-  const uint32_t conn = kNoscript | kLoading | kStale | kFast;
-  t.add(row("ping", -1, kFast | kSentinel, ping_command, "@fast @connection"));
-  t.add(row("echo", 2, kLoading | kStale | kFast, echo_command, "@fast @connection"));
-  t.add(row("quit", -1, kAllowBusy | kNoscript | kLoading | kStale | kFast | kNoAuth, quit_command,
-            "@fast @connection"));
-  t.add(row("select", 2, kLoading | kStale | kFast, select_command, "@fast @connection"));
-  t.add(row("auth", -2, conn | kNoAuth | kSentinel | kAllowBusy, auth_command, "@fast @connection"));
-  t.add(row("hello", -1, conn | kNoAuth | kSentinel | kAllowBusy, hello_command, "@fast @connection"));
-  t.add(row("reset", 1, conn | kNoAuth | kAllowBusy, reset_command, "@fast @connection"));
-
-  CommandSpec client = row("client", -2, kSentinel, nullptr, "@slow");
-  const uint32_t admin = kAdmin | kNoscript | kLoading | kStale | kSentinel;
-  client.subcommands = {
-      row("client|id", 2, kNoscript | kLoading | kStale | kSentinel, client_id_command, "@slow @connection"),
-      row("client|getname", 2, kNoscript | kLoading | kStale | kSentinel, client_getname_command,
-          "@slow @connection"),
-      row("client|setname", 3, kNoscript | kLoading | kStale | kSentinel, client_setname_command,
-          "@slow @connection"),
-      row("client|info", 2, kNoscript | kLoading | kStale | kSentinel, client_info_command,
-          "@slow @connection"),
-      row("client|list", -2, admin, client_list_command, "@admin @slow @dangerous @connection"),
-      row("client|kill", -3, admin, client_kill_command, "@admin @slow @dangerous @connection"),
-      row("client|no-evict", 3, admin, client_no_evict_command, "@admin @slow @dangerous @connection"),
-      row("client|help", 2, kLoading | kStale | kSentinel, client_help_command, "@slow @connection"),
-  };
-  t.add(std::move(client));
+  t.add({
+    {.name = "auth", .arity = -2, .flags = kNoscript | kLoading | kStale | kFast | kNoAuth | kSentinel | kAllowBusy,
+     .acl = "@fast @connection",
+     .group = "connection", .since = "1.0.0", .complexity = "O(N) where N is the password length",
+     .summary = "Authenticates the connection",
+     .handler = auth_command},
+    {.name = "client", .arity = -2, .flags = kSentinel,
+     .acl = "@slow",
+     .group = "connection", .since = "2.4.0", .complexity = "Depends on the subcommand",
+     .summary = "Commands about client connections",
+     .subcommands = {
+         {.name = "client|id", .arity = 2, .flags = kNoscript | kLoading | kStale | kSentinel,
+          .acl = "@slow @connection",
+          .group = "connection", .since = "5.0.0", .complexity = "O(1)",
+          .summary = "Returns the connection's id",
+          .handler = client_id_command},
+         {.name = "client|getname", .arity = 2, .flags = kNoscript | kLoading | kStale | kSentinel,
+          .acl = "@slow @connection",
+          .group = "connection", .since = "2.6.9", .complexity = "O(1)",
+          .summary = "Returns the connection's name",
+          .handler = client_getname_command},
+         {.name = "client|setname", .arity = 3, .flags = kNoscript | kLoading | kStale | kSentinel,
+          .acl = "@slow @connection",
+          .group = "connection", .since = "2.6.9", .complexity = "O(1)",
+          .summary = "Names the connection",
+          .handler = client_setname_command},
+         {.name = "client|info", .arity = 2, .flags = kNoscript | kLoading | kStale | kSentinel,
+          .acl = "@slow @connection",
+          .group = "connection", .since = "6.2.0", .complexity = "O(1)",
+          .summary = "Describes this connection",
+          .tips = "nondeterministic_output",
+          .handler = client_info_command},
+         {.name = "client|list", .arity = -2, .flags = kAdmin | kNoscript | kLoading | kStale | kSentinel,
+          .acl = "@admin @slow @dangerous @connection",
+          .group = "connection", .since = "2.4.0", .complexity = "O(N) where N is the number of clients",
+          .summary = "Describes every connection",
+          .tips = "nondeterministic_output",
+          .handler = client_list_command},
+         {.name = "client|kill", .arity = -3, .flags = kAdmin | kNoscript | kLoading | kStale | kSentinel,
+          .acl = "@admin @slow @dangerous @connection",
+          .group = "connection", .since = "2.4.0", .complexity = "O(N) where N is the number of clients",
+          .summary = "Closes client connections",
+          .handler = client_kill_command},
+         {.name = "client|no-evict", .arity = 3, .flags = kAdmin | kNoscript | kLoading | kStale | kSentinel,
+          .acl = "@admin @slow @dangerous @connection",
+          .group = "connection", .since = "7.0.0", .complexity = "O(1)",
+          .summary = "Sets the connection's client eviction mode",
+          .handler = client_no_evict_command},
+         {.name = "client|help", .arity = 2, .flags = kLoading | kStale | kSentinel,
+          .acl = "@slow @connection",
+          .group = "connection", .since = "5.0.0", .complexity = "O(1)",
+          .summary = "Describes the CLIENT subcommands",
+          .handler = client_help_command},
+     }},
+    {.name = "echo", .arity = 2, .flags = kLoading | kStale | kFast,
+     .acl = "@fast @connection",
+     .group = "connection", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Returns its argument",
+     .handler = echo_command},
+    {.name = "hello", .arity = -1, .flags = kNoscript | kLoading | kStale | kFast | kNoAuth | kSentinel | kAllowBusy,
+     .acl = "@fast @connection",
+     .group = "connection", .since = "6.0.0", .complexity = "O(1)",
+     .summary = "Picks the protocol version and describes the server",
+     .handler = hello_command},
+    {.name = "ping", .arity = -1, .flags = kFast | kSentinel | kSubscribedContext,
+     .acl = "@fast @connection",
+     .group = "connection", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Checks that the server answers",
+     .tips = "request_policy:all_shards response_policy:all_succeeded",
+     .handler = ping_command},
+    {.name = "quit", .arity = -1, .flags = kNoscript | kLoading | kStale | kFast | kNoAuth | kAllowBusy | kSubscribedContext | kTransactionControl,
+     .acl = "@fast @connection",
+     .group = "connection", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Closes the connection",
+     .handler = quit_command},
+    {.name = "reset", .arity = 1, .flags = kNoscript | kLoading | kStale | kFast | kNoAuth | kAllowBusy | kSubscribedContext | kTransactionControl,
+     .acl = "@fast @connection",
+     .group = "connection", .since = "6.2.0", .complexity = "O(1)",
+     .summary = "Returns the connection to its initial state",
+     .handler = reset_command},
+    {.name = "select", .arity = 2, .flags = kLoading | kStale | kFast,
+     .acl = "@fast @connection",
+     .group = "connection", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Changes the connection's database",
+     .handler = select_command},
+  });
 }
 
 }  // namespace lawnkv

@@ -20,6 +20,7 @@
 #include "commands/errors.hpp"
 #include "commands/lookup.hpp"
 #include "commands/server_family.hpp"
+#include "core/address.hpp"
 #include "core/numbers.hpp"
 
 namespace lawnkv {
@@ -31,15 +32,10 @@ constexpr std::string_view kDebugRefused =
     "from a local connection, otherwise you need to set this option in the configuration file, and then "
     "restart the server.";
 
-bool is_local(const Session& s) {
-  const std::string peer = s.peer_address();
-  return peer.rfind("127.", 0) == 0 || peer.rfind("[::1]", 0) == 0 || peer.rfind("::1", 0) == 0;
-}
-
 // Redis's allowProtectedAction for enable-debug-command.
 bool debug_allowed(const Call& call) {
   const std::string& mode = call.cfg().enable_debug_command;
-  return mode == "yes" || (mode == "local" && is_local(call.session));
+  return mode == "yes" || (mode == "local" && is_loopback(call.session.peer_address()));
 }
 
 // The encoding Redis would give a string value.
@@ -109,8 +105,13 @@ void debug_command(Call& call) {
 }  // namespace
 
 void register_debug_command(CommandTable& t) {
-  t.add(server_row("debug", -2, kAdmin | kNoscript | kLoading | kStale | kProtected, debug_command,
-                   "@admin @slow @dangerous"));
+  t.add({
+    {.name = "debug", .arity = -2, .flags = kAdmin | kNoscript | kLoading | kStale | kProtected,
+     .acl = "@admin @slow @dangerous",
+     .group = "server", .since = "1.0.0", .complexity = "Depends on the subcommand",
+     .summary = "Test hooks (see DEBUG HELP)",
+     .handler = debug_command},
+  });
 }
 
 }  // namespace lawnkv

@@ -218,23 +218,71 @@ void bpoll_command(Call& call) {
   call.server.blocked.block(call.session, call.session.db, call.argv[1], timeout_at, count);
 }
 
-CommandSpec row(std::string name, int arity, uint32_t flags, int last_key, Handler h) {
-  return CommandSpec{std::move(name), arity, flags, 1, last_key, 1, h, "@dehydrator", {}};
-}
-
 }  // namespace
 
 void register_dehydrate_commands(CommandTable& t) {
-  t.add(row("rede.push", 5, kWrite | kDenyOom | kFast, 1, push_command));
-  t.add(row("rede.gidpush", 4, kWrite | kDenyOom | kFast, 1, gidpush_command));
-  t.add(row("rede.pull", 3, kWrite | kFast, 1, pull_command));
-  t.add(row("rede.poll", 2, kWrite, 1, poll_command));
-  t.add(row("rede.xpoll", 2, kReadonly, 1, xpoll_command));
-  t.add(row("rede.xack", -3, kWrite, 1, xack_command));
-  t.add(row("rede.look", 3, kReadonly | kFast, 1, look_command));
-  t.add(row("rede.ttn", 2, kReadonly | kFast, 1, ttn_command));
-  t.add(row("rede.update", 4, kWrite | kDenyOom | kFast, 1, update_command));
-  t.add(row("rede.bpoll", -3, kWrite | kBlocking, 1, bpoll_command));
+  t.add({
+    {.name = "rede.bpoll", .arity = -3, .flags = kWrite | kBlocking, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(N) where N is the number of elements returned",
+     .summary = "Waits for elements whose time to live has passed, and takes them out",
+     .key_flags = "RW access delete",
+     .handler = bpoll_command},
+    {.name = "rede.gidpush", .arity = 4, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(1)",
+     .summary = "Adds an element with a generated id and a time to live",
+     .key_flags = "RW insert",
+     .handler = gidpush_command},
+    {.name = "rede.look", .arity = 3, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(1)",
+     .summary = "Returns an element without taking it out",
+     .key_flags = "RO access",
+     .handler = look_command},
+    {.name = "rede.poll", .arity = 2, .flags = kWrite, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(N) where N is the number of elements returned",
+     .summary = "Takes out every element whose time to live has passed",
+     .key_flags = "RW access delete",
+     .handler = poll_command},
+    {.name = "rede.pull", .arity = 3, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(1)",
+     .summary = "Takes an element out before its time",
+     .key_flags = "RW access delete",
+     .handler = pull_command},
+    {.name = "rede.push", .arity = 5, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(1)",
+     .summary = "Adds an element with a time to live",
+     .key_flags = "RW insert",
+     .handler = push_command},
+    {.name = "rede.ttn", .arity = 2, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(1)",
+     .summary = "Returns the time until the next element is due",
+     .key_flags = "RO",
+     .handler = ttn_command},
+    {.name = "rede.update", .arity = 4, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(1)",
+     .summary = "Replaces an element's content, keeping its deadline",
+     .key_flags = "RW update",
+     .handler = update_command},
+    {.name = "rede.xack", .arity = -3, .flags = kWrite, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(N) where N is the number of ids",
+     .summary = "Acknowledges elements taken by XPOLL",
+     .key_flags = "RW access delete",
+     .handler = xack_command},
+    {.name = "rede.xpoll", .arity = 2, .flags = kReadonly, .keys = {1, 1, 1},
+     .acl = "@dehydrator",
+     .group = "module", .since = "0.1.0", .complexity = "O(N) where N is the number of elements returned",
+     .summary = "Returns the due elements without taking them out",
+     .key_flags = "RO access",
+     .handler = xpoll_command},
+  });
 }
 
 }  // namespace lawnkv

@@ -41,26 +41,6 @@ std::string arity_text(const CommandSpec& spec) {
   return "ERR wrong number of arguments for '" + spec.name + "' command";
 }
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  return out;
-}
-
-// Commands a RESP2 client may send while subscribed.
-bool allowed_when_subscribed(const CommandSpec& spec) {
-  const std::string_view n = spec.name;
-  return n == "subscribe" || n == "unsubscribe" || n == "psubscribe" || n == "punsubscribe" ||
-         n == "ssubscribe" || n == "sunsubscribe" || n == "ping" || n == "quit" || n == "reset";
-}
-
-// Commands that act on the transaction itself instead of being queued.
-bool runs_inside_multi(const CommandSpec& spec) {
-  const std::string_view n = spec.name;
-  return n == "exec" || n == "discard" || n == "multi" || n == "watch" || n == "quit" || n == "reset";
-}
-
 void queue(Session& session, std::span<const std::string_view> argv) {
   std::vector<std::string> copy;
   copy.reserve(argv.size());
@@ -81,7 +61,7 @@ Resolved resolve(const CommandTable& table, std::span<const std::string_view> ar
     const CommandSpec* sub = spec->subcommand(to_lower(argv[1]));
     if (!sub) {
       r.error = sanitized("ERR unknown subcommand '" + std::string(c_string(argv[1]).substr(0, 128)) +
-                          "'. Try " + upper(spec->name) + " HELP.");
+                          "'. Try " + to_upper(spec->name) + " HELP.");
       return r;
     }
     spec = sub;
@@ -119,7 +99,7 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
   // "EXECABORT ... because of: " and the reason without its "ERR ".
   auto reject = [&](std::string_view text) {
     if (r.known) ++r.known->stats.rejected_calls;
-    if (r.known && r.known->name == "exec") {
+    if (r.known && r.known->has(kRunsQueue)) {
       discard_transaction(server.keyspace.watches(), session);
       if (text.substr(0, 4) == "ERR ") text.remove_prefix(4);
       reply.error("EXECABORT Transaction discarded because of: " + std::string(text));
@@ -131,11 +111,11 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
   if (!r.spec) return reject(r.error);
   const CommandSpec& spec = *r.spec;
   if (!session.authenticated && !spec.has(kNoAuth)) return reject(err::kNoAuth);
-  if (session.protocol == 2 && session.subscribed() && !allowed_when_subscribed(spec)) {
+  if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {
     return reject("ERR Can't execute '" + spec.name +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
-  if (session.in_multi && !runs_inside_multi(spec)) {
+  if (session.in_multi && !spec.has(kTransactionControl)) {
     if (spec.has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
     queue(session, argv);
     reply.simple("QUEUED");

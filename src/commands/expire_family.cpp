@@ -88,26 +88,67 @@ void persist_command(Call& call) {
   call.reply.integer(op_persist(call, call.argv[1]) == PersistStatus::kPersisted ? 1 : 0);
 }
 
-CommandSpec row(std::string name, int arity, uint32_t flags, Handler h, std::string acl) {
-  return CommandSpec{std::move(name), arity, flags, 1, 1, 1, h, std::move(acl), {}};
-}
-
 }  // namespace
 
 void register_expire_commands(CommandTable& t) {
-  constexpr uint32_t kWriteFast = kWrite | kFast;
-  constexpr uint32_t kReadFast = kReadonly | kFast;
-  const std::string write = "@keyspace @write @fast";
-  const std::string read = "@keyspace @read @fast";
-  t.add(row("expire", -3, kWriteFast, expire_command, write));
-  t.add(row("pexpire", -3, kWriteFast, pexpire_command, write));
-  t.add(row("expireat", -3, kWriteFast, expireat_command, write));
-  t.add(row("pexpireat", -3, kWriteFast, pexpireat_command, write));
-  t.add(row("ttl", 2, kReadFast, ttl_command, read));
-  t.add(row("pttl", 2, kReadFast, pttl_command, read));
-  t.add(row("expiretime", 2, kReadFast, expiretime_command, read));
-  t.add(row("pexpiretime", 2, kReadFast, pexpiretime_command, read));
-  t.add(row("persist", 2, kWriteFast, persist_command, write));
+  t.add({
+    {.name = "expire", .arity = -3, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @write @fast",
+     .group = "generic", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Sets a key's time to live in seconds",
+     .key_flags = "RW update",
+     .handler = expire_command},
+    {.name = "expireat", .arity = -3, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @write @fast",
+     .group = "generic", .since = "1.2.0", .complexity = "O(1)",
+     .summary = "Sets the Unix time in seconds at which a key expires",
+     .key_flags = "RW update",
+     .handler = expireat_command},
+    {.name = "expiretime", .arity = 2, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @read @fast",
+     .group = "generic", .since = "7.0.0", .complexity = "O(1)",
+     .summary = "Returns the Unix time in seconds at which a key expires",
+     .key_flags = "RO access",
+     .handler = expiretime_command},
+    {.name = "persist", .arity = 2, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @write @fast",
+     .group = "generic", .since = "2.2.0", .complexity = "O(1)",
+     .summary = "Removes a key's time to live",
+     .key_flags = "RW update",
+     .handler = persist_command},
+    {.name = "pexpire", .arity = -3, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @write @fast",
+     .group = "generic", .since = "2.6.0", .complexity = "O(1)",
+     .summary = "Sets a key's time to live in milliseconds",
+     .key_flags = "RW update",
+     .handler = pexpire_command},
+    {.name = "pexpireat", .arity = -3, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @write @fast",
+     .group = "generic", .since = "2.6.0", .complexity = "O(1)",
+     .summary = "Sets the Unix time in milliseconds at which a key expires",
+     .key_flags = "RW update",
+     .handler = pexpireat_command},
+    {.name = "pexpiretime", .arity = 2, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @read @fast",
+     .group = "generic", .since = "7.0.0", .complexity = "O(1)",
+     .summary = "Returns the Unix time in milliseconds at which a key expires",
+     .key_flags = "RO access",
+     .handler = pexpiretime_command},
+    {.name = "pttl", .arity = 2, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @read @fast",
+     .group = "generic", .since = "2.6.0", .complexity = "O(1)",
+     .summary = "Returns a key's time to live in milliseconds",
+     .tips = "nondeterministic_output",
+     .key_flags = "RO access",
+     .handler = pttl_command},
+    {.name = "ttl", .arity = 2, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @read @fast",
+     .group = "generic", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Returns a key's time to live in seconds",
+     .tips = "nondeterministic_output",
+     .key_flags = "RO access",
+     .handler = ttl_command},
+  });
 }
 
 }  // namespace lawnkv

@@ -337,7 +337,14 @@ void info_command(Call& call) {
 }  // namespace
 
 void register_info_command(CommandTable& t) {
-  t.add(server_row("info", -1, kLoading | kStale | kSentinel, info_command, "@slow @dangerous"));
+  t.add({
+    {.name = "info", .arity = -1, .flags = kLoading | kStale | kSentinel,
+     .acl = "@slow @dangerous",
+     .group = "server", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Returns information and statistics about the server",
+     .tips = "nondeterministic_output request_policy:all_shards response_policy:special",
+     .handler = info_command},
+  });
 }
 
 }  // namespace lawnkv

@@ -172,30 +172,92 @@ void swapdb_command(Call& call) {
   call.reply.simple("OK");
 }
 
-CommandSpec row(std::string name, int arity, uint32_t flags, int first, int last, Handler h,
-                std::string acl) {
-  const int step = first == 0 ? 0 : 1;
-  return CommandSpec{std::move(name), arity, flags, first, last, step, h, std::move(acl), {}};
-}
-
 }  // namespace
 
 void register_key_commands(CommandTable& t) {
-  constexpr uint32_t kWriteFast = kWrite | kFast;
-  constexpr uint32_t kReadFast = kReadonly | kFast;
-  t.add(row("del", -2, kWrite, 1, -1, del_command, "@keyspace @write @slow"));
-  t.add(row("unlink", -2, kWriteFast, 1, -1, unlink_command, "@keyspace @write @fast"));
-  t.add(row("exists", -2, kReadFast, 1, -1, exists_command, "@keyspace @read @fast"));
-  t.add(row("touch", -2, kReadFast, 1, -1, touch_command, "@keyspace @read @fast"));
-  t.add(row("type", 2, kReadFast, 1, 1, type_command, "@keyspace @read @fast"));
-  t.add(row("keys", 2, kReadonly, 0, 0, keys_command, "@keyspace @read @slow @dangerous"));
-  t.add(row("scan", -2, kReadonly, 0, 0, scan_command, "@keyspace @read @slow"));
-  t.add(row("randomkey", 1, kReadonly, 0, 0, randomkey_command, "@keyspace @read @slow"));
-  t.add(row("rename", 3, kWrite, 1, 2, rename_command, "@keyspace @write @slow"));
-  t.add(row("renamenx", 3, kWriteFast, 1, 2, renamenx_command, "@keyspace @write @fast"));
-  t.add(row("copy", -3, kWrite | kDenyOom, 1, 2, copy_command, "@keyspace @write @slow"));
-  t.add(row("move", 3, kWriteFast, 1, 1, move_command, "@keyspace @write @fast"));
-  t.add(row("swapdb", 3, kWriteFast, 0, 0, swapdb_command, "@keyspace @write @fast @dangerous"));
+  t.add({
+    {.name = "copy", .arity = -3, .flags = kWrite | kDenyOom, .keys = {1, 2, 1},
+     .acl = "@keyspace @write @slow",
+     .group = "generic", .since = "6.2.0", .complexity = "O(N) where N is the size of the value",
+     .summary = "Copies a key's value to another key",
+     .key_flags = "RO access;OW update",
+     .handler = copy_command},
+    {.name = "del", .arity = -2, .flags = kWrite, .keys = {1, -1, 1},
+     .acl = "@keyspace @write @slow",
+     .group = "generic", .since = "1.0.0", .complexity = "O(N) where N is the number of keys",
+     .summary = "Deletes keys",
+     .tips = "request_policy:multi_shard response_policy:agg_sum",
+     .key_flags = "RM delete",
+     .handler = del_command},
+    {.name = "exists", .arity = -2, .flags = kReadonly | kFast, .keys = {1, -1, 1},
+     .acl = "@keyspace @read @fast",
+     .group = "generic", .since = "1.0.0", .complexity = "O(N) where N is the number of keys",
+     .summary = "Counts how many of the keys exist",
+     .tips = "request_policy:multi_shard response_policy:agg_sum",
+     .key_flags = "RO",
+     .handler = exists_command},
+    {.name = "keys", .arity = 2, .flags = kReadonly,
+     .acl = "@keyspace @read @slow @dangerous",
+     .group = "generic", .since = "1.0.0", .complexity = "O(N) where N is the number of keys in the database",
+     .summary = "Returns every key whose name matches a pattern",
+     .tips = "request_policy:all_shards nondeterministic_output_order",
+     .handler = keys_command},
+    {.name = "move", .arity = 3, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @write @fast",
+     .group = "generic", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Moves a key to another database",
+     .key_flags = "RW access update",
+     .handler = move_command},
+    {.name = "randomkey", .arity = 1, .flags = kReadonly,
+     .acl = "@keyspace @read @slow",
+     .group = "generic", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Returns a key picked at random",
+     .tips = "request_policy:all_shards nondeterministic_output",
+     .handler = randomkey_command},
+    {.name = "rename", .arity = 3, .flags = kWrite, .keys = {1, 2, 1},
+     .acl = "@keyspace @write @slow",
+     .group = "generic", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Gives a key a new name, replacing any key of that name",
+     .key_flags = "RW access delete;OW update",
+     .handler = rename_command},
+    {.name = "renamenx", .arity = 3, .flags = kWrite | kFast, .keys = {1, 2, 1},
+     .acl = "@keyspace @write @fast",
+     .group = "generic", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Gives a key a new name only if that name is free",
+     .key_flags = "RW access delete;OW insert",
+     .handler = renamenx_command},
+    {.name = "scan", .arity = -2, .flags = kReadonly,
+     .acl = "@keyspace @read @slow",
+     .group = "generic", .since = "2.8.0", .complexity = "O(1) per call, O(N) for a whole iteration",
+     .summary = "Iterates over the keys of the database with a cursor",
+     .tips = "nondeterministic_output request_policy:special",
+     .handler = scan_command},
+    {.name = "swapdb", .arity = 3, .flags = kWrite | kFast,
+     .acl = "@keyspace @write @fast @dangerous",
+     .group = "generic", .since = "4.0.0", .complexity = "O(N) where N is the number of watching clients",
+     .summary = "Exchanges the contents of two databases",
+     .handler = swapdb_command},
+    {.name = "touch", .arity = -2, .flags = kReadonly | kFast, .keys = {1, -1, 1},
+     .acl = "@keyspace @read @fast",
+     .group = "generic", .since = "3.2.1", .complexity = "O(N) where N is the number of keys",
+     .summary = "Counts how many of the keys exist",
+     .tips = "request_policy:multi_shard response_policy:agg_sum",
+     .key_flags = "RO",
+     .handler = touch_command},
+    {.name = "type", .arity = 2, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@keyspace @read @fast",
+     .group = "generic", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Returns the type of a key's value",
+     .key_flags = "RO",
+     .handler = type_command},
+    {.name = "unlink", .arity = -2, .flags = kWrite | kFast, .keys = {1, -1, 1},
+     .acl = "@keyspace @write @fast",
+     .group = "generic", .since = "4.0.0", .complexity = "O(1) per key",
+     .summary = "Deletes keys",
+     .tips = "request_policy:multi_shard response_policy:agg_sum",
+     .key_flags = "RM delete",
+     .handler = unlink_command},
+  });
 }
 
 }  // namespace lawnkv

@@ -97,14 +97,37 @@ uint64_t entry_bytes(const store::Entry& e) {
 }
 
 void register_memory_command(CommandTable& t) {
-  CommandSpec memory = server_row("memory", -2, 0, nullptr, "@slow");
-  memory.subcommands = {
-      server_row("memory|usage", -3, kReadonly, memory_usage_command, "@read @slow", 2, 2, 1),
-      server_row("memory|stats", 2, 0, memory_stats_command, "@slow"),
-      server_row("memory|purge", 2, 0, memory_purge_command, "@slow"),
-      server_row("memory|help", 2, kLoading | kStale, memory_help_command, "@slow"),
-  };
-  t.add(std::move(memory));
+  t.add({
+    {.name = "memory", .arity = -2, .flags = 0,
+     .acl = "@slow",
+     .group = "server", .since = "4.0.0", .complexity = "Depends on the subcommand",
+     .summary = "Commands about memory use",
+     .subcommands = {
+         {.name = "memory|usage", .arity = -3, .flags = kReadonly, .keys = {2, 2, 1},
+          .acl = "@read @slow",
+          .group = "server", .since = "4.0.0", .complexity = "O(1)",
+          .summary = "Returns the bytes a key and its value take",
+          .key_flags = "RO",
+          .handler = memory_usage_command},
+         {.name = "memory|stats", .arity = 2, .flags = 0,
+          .acl = "@slow",
+          .group = "server", .since = "4.0.0", .complexity = "O(1)",
+          .summary = "Returns memory figures of the server",
+          .tips = "nondeterministic_output request_policy:all_shards response_policy:special",
+          .handler = memory_stats_command},
+         {.name = "memory|purge", .arity = 2, .flags = 0,
+          .acl = "@slow",
+          .group = "server", .since = "4.0.0", .complexity = "Depends on the allocator",
+          .summary = "Returns free allocator memory to the system",
+          .tips = "request_policy:all_shards response_policy:all_succeeded",
+          .handler = memory_purge_command},
+         {.name = "memory|help", .arity = 2, .flags = kLoading | kStale,
+          .acl = "@slow",
+          .group = "server", .since = "4.0.0", .complexity = "O(1)",
+          .summary = "Describes the MEMORY subcommands",
+          .handler = memory_help_command},
+     }},
+  });
 }
 
 }  // namespace lawnkv

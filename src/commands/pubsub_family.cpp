@@ -142,30 +142,62 @@ void pubsub_help_command(Call& call) {
   for (auto line : kLines) call.reply.simple(line);
 }
 
-CommandSpec row(std::string name, int arity, uint32_t flags, Handler h, std::string acl) {
-  return CommandSpec{std::move(name), arity, flags, 0, 0, 0, h, std::move(acl), {}};
-}
-
 }  // namespace
 
 void register_pubsub_commands(CommandTable& t) {
-  const uint32_t sub = kPubsub | kNoscript | kLoading | kStale;
-  t.add(row("subscribe", -2, sub, subscribe_command, "@pubsub @slow"));
-  t.add(row("unsubscribe", -1, sub, unsubscribe_command, "@pubsub @slow"));
-  t.add(row("psubscribe", -2, sub, psubscribe_command, "@pubsub @slow"));
-  t.add(row("punsubscribe", -1, sub, punsubscribe_command, "@pubsub @slow"));
-  t.add(row("publish", 3, kPubsub | kLoading | kStale | kFast, publish_command,
-            "@pubsub @fast"));
-
-  const uint32_t query = kPubsub | kLoading | kStale;
-  CommandSpec pubsub = row("pubsub", -2, 0, nullptr, "@slow");
-  pubsub.subcommands = {
-      row("pubsub|channels", -2, query, pubsub_channels_command, "@pubsub @slow"),
-      row("pubsub|numsub", -2, query, pubsub_numsub_command, "@pubsub @slow"),
-      row("pubsub|numpat", 2, query, pubsub_numpat_command, "@pubsub @slow"),
-      row("pubsub|help", 2, kLoading | kStale, pubsub_help_command, "@slow"),
-  };
-  t.add(std::move(pubsub));
+  t.add({
+    {.name = "psubscribe", .arity = -2, .flags = kPubsub | kNoscript | kLoading | kStale | kSubscribedContext,
+     .acl = "@pubsub @slow",
+     .group = "pubsub", .since = "2.0.0", .complexity = "O(N) where N is the number of patterns",
+     .summary = "Listens for messages on channels matching patterns",
+     .handler = psubscribe_command},
+    {.name = "publish", .arity = 3, .flags = kPubsub | kLoading | kStale | kFast,
+     .acl = "@pubsub @fast",
+     .group = "pubsub", .since = "2.0.0", .complexity = "O(N+M) for N subscribers and M patterns",
+     .summary = "Sends a message to a channel",
+     .handler = publish_command},
+    {.name = "pubsub", .arity = -2, .flags = 0,
+     .acl = "@slow",
+     .group = "pubsub", .since = "2.8.0", .complexity = "Depends on the subcommand",
+     .summary = "Commands about the Pub/Sub state",
+     .subcommands = {
+         {.name = "pubsub|channels", .arity = -2, .flags = kPubsub | kLoading | kStale,
+          .acl = "@pubsub @slow",
+          .group = "pubsub", .since = "2.8.0", .complexity = "O(N) where N is the number of active channels",
+          .summary = "Returns the channels that have subscribers",
+          .handler = pubsub_channels_command},
+         {.name = "pubsub|numsub", .arity = -2, .flags = kPubsub | kLoading | kStale,
+          .acl = "@pubsub @slow",
+          .group = "pubsub", .since = "2.8.0", .complexity = "O(N) where N is the number of channels",
+          .summary = "Returns the subscriber count of channels",
+          .handler = pubsub_numsub_command},
+         {.name = "pubsub|numpat", .arity = 2, .flags = kPubsub | kLoading | kStale,
+          .acl = "@pubsub @slow",
+          .group = "pubsub", .since = "2.8.0", .complexity = "O(1)",
+          .summary = "Returns the number of subscribed patterns",
+          .handler = pubsub_numpat_command},
+         {.name = "pubsub|help", .arity = 2, .flags = kLoading | kStale,
+          .acl = "@slow",
+          .group = "pubsub", .since = "6.2.0", .complexity = "O(1)",
+          .summary = "Describes the PUBSUB subcommands",
+          .handler = pubsub_help_command},
+     }},
+    {.name = "punsubscribe", .arity = -1, .flags = kPubsub | kNoscript | kLoading | kStale | kSubscribedContext,
+     .acl = "@pubsub @slow",
+     .group = "pubsub", .since = "2.0.0", .complexity = "O(N) where N is the number of patterns",
+     .summary = "Stops listening on patterns",
+     .handler = punsubscribe_command},
+    {.name = "subscribe", .arity = -2, .flags = kPubsub | kNoscript | kLoading | kStale | kSubscribedContext,
+     .acl = "@pubsub @slow",
+     .group = "pubsub", .since = "2.0.0", .complexity = "O(N) where N is the number of channels",
+     .summary = "Listens for messages on channels",
+     .handler = subscribe_command},
+    {.name = "unsubscribe", .arity = -1, .flags = kPubsub | kNoscript | kLoading | kStale | kSubscribedContext,
+     .acl = "@pubsub @slow",
+     .group = "pubsub", .since = "2.0.0", .complexity = "O(N) where N is the number of channels",
+     .summary = "Stops listening on channels",
+     .handler = unsubscribe_command},
+  });
 }
 
 }  // namespace lawnkv

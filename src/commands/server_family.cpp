@@ -99,11 +99,6 @@ void shutdown_command(Call& call) {
 
 }  // namespace
 
-CommandSpec server_row(std::string name, int arity, uint32_t flags, Handler h, std::string acl, int first_key,
-                       int last_key, int key_step) {
-  return CommandSpec{std::move(name), arity, flags, first_key, last_key, key_step, h, std::move(acl), {}};
-}
-
 void reply_help(Call& call, std::string_view name, std::initializer_list<std::string_view> lines) {
   call.reply.array(lines.size() + 3);
   call.reply.simple(std::string(name) + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
@@ -127,16 +122,53 @@ std::string bytes_to_human(uint64_t n) {
 }
 
 void register_server_commands(CommandTable& t) {
-  constexpr uint32_t kAdminNoScript = kAdmin | kNoscript;
-  t.add(server_row("dbsize", 1, kReadonly | kFast, dbsize_command, "@keyspace @read @fast"));
-  t.add(server_row("flushdb", -1, kWrite, flushdb_command, "@keyspace @write @slow @dangerous"));
-  t.add(server_row("flushall", -1, kWrite, flushall_command, "@keyspace @write @slow @dangerous"));
-  t.add(server_row("time", 1, kLoading | kStale | kFast, time_command, "@fast"));
-  t.add(server_row("lastsave", 1, kLoading | kStale | kFast, lastsave_command, "@admin @fast @dangerous"));
-  t.add(server_row("save", 1, kAdminNoScript | kNoAsyncLoading | kNoMulti, save_command, "@admin @slow @dangerous"));
-  t.add(server_row("bgsave", -1, kAdminNoScript | kNoAsyncLoading, bgsave_command, "@admin @slow @dangerous"));
-  t.add(server_row("shutdown", -1, kAdminNoScript | kLoading | kStale | kNoMulti | kAllowBusy | kSentinel,
-                   shutdown_command, "@admin @slow @dangerous"));
+  t.add({
+    {.name = "bgsave", .arity = -1, .flags = kAdmin | kNoscript | kNoAsyncLoading,
+     .acl = "@admin @slow @dangerous",
+     .group = "server", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Not supported: lawnkv keeps no files",
+     .handler = bgsave_command},
+    {.name = "dbsize", .arity = 1, .flags = kReadonly | kFast,
+     .acl = "@keyspace @read @fast",
+     .group = "server", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Returns the number of keys in the database",
+     .tips = "request_policy:all_shards response_policy:agg_sum",
+     .handler = dbsize_command},
+    {.name = "flushall", .arity = -1, .flags = kWrite,
+     .acl = "@keyspace @write @slow @dangerous",
+     .group = "server", .since = "1.0.0", .complexity = "O(N) where N is the number of keys",
+     .summary = "Deletes every key of every database",
+     .tips = "request_policy:all_shards response_policy:all_succeeded",
+     .handler = flushall_command},
+    {.name = "flushdb", .arity = -1, .flags = kWrite,
+     .acl = "@keyspace @write @slow @dangerous",
+     .group = "server", .since = "1.0.0", .complexity = "O(N) where N is the number of keys",
+     .summary = "Deletes every key of the database",
+     .tips = "request_policy:all_shards response_policy:all_succeeded",
+     .handler = flushdb_command},
+    {.name = "lastsave", .arity = 1, .flags = kLoading | kStale | kFast,
+     .acl = "@admin @fast @dangerous",
+     .group = "server", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Returns the Unix time of the last save (lawnkv: its start)",
+     .tips = "nondeterministic_output",
+     .handler = lastsave_command},
+    {.name = "save", .arity = 1, .flags = kAdmin | kNoscript | kNoAsyncLoading | kNoMulti,
+     .acl = "@admin @slow @dangerous",
+     .group = "server", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Not supported: lawnkv keeps no files",
+     .handler = save_command},
+    {.name = "shutdown", .arity = -1, .flags = kAdmin | kNoscript | kLoading | kStale | kSentinel | kNoMulti | kAllowBusy,
+     .acl = "@admin @slow @dangerous",
+     .group = "server", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Stops the server",
+     .handler = shutdown_command},
+    {.name = "time", .arity = 1, .flags = kLoading | kStale | kFast,
+     .acl = "@fast",
+     .group = "server", .since = "2.6.0", .complexity = "O(1)",
+     .summary = "Returns the server's time",
+     .tips = "nondeterministic_output",
+     .handler = time_command},
+  });
   register_info_command(t);
   register_config_command(t);
   register_command_command(t);

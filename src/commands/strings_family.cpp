@@ -438,40 +438,142 @@ void setrange_command(Call& call) {
   call.reply.integer(static_cast<int64_t>(r.value));
 }
 
-CommandSpec row(std::string name, int arity, uint32_t flags, int last_key, int step,
-                Handler handler, std::string acl) {
-  return CommandSpec{std::move(name), arity, flags, 1, last_key, step, handler, std::move(acl), {}};
-}
-
 }  // namespace
 
 void register_string_commands(CommandTable& t) {
-  const uint32_t rd = kReadonly;
-  const uint32_t wr = kWrite | kDenyOom;
-  const std::string read_fast = "@read @string @fast";
-  const std::string write_fast = "@write @string @fast";
-  const std::string write_slow = "@write @string @slow";
-  t.add(row("get", 2, rd | kFast, 1, 1, get_command, read_fast));
-  t.add(row("mget", -2, rd | kFast, -1, 1, mget_command, read_fast));
-  t.add(row("strlen", 2, rd | kFast, 1, 1, strlen_command, read_fast));
-  t.add(row("getrange", 4, rd, 1, 1, getrange_command, "@read @string @slow"));
-  t.add(row("substr", 4, rd, 1, 1, getrange_command, "@read @string @slow"));
-  t.add(row("set", -3, wr, 1, 1, set_command, write_slow));
-  t.add(row("setex", 4, wr, 1, 1, setex_command, write_slow));
-  t.add(row("psetex", 4, wr, 1, 1, psetex_command, write_slow));
-  t.add(row("setnx", 3, wr | kFast, 1, 1, setnx_command, write_fast));
-  t.add(row("getset", 3, wr | kFast, 1, 1, getset_command, write_fast));
-  t.add(row("mset", -3, wr, -1, 2, mset_command, write_slow));
-  t.add(row("msetnx", -3, wr, -1, 2, msetnx_command, write_slow));
-  t.add(row("getdel", 2, kWrite | kFast, 1, 1, getdel_command, write_fast));
-  t.add(row("getex", -2, kWrite | kFast, 1, 1, getex_command, write_fast));
-  t.add(row("incr", 2, wr | kFast, 1, 1, incr_command, write_fast));
-  t.add(row("decr", 2, wr | kFast, 1, 1, decr_command, write_fast));
-  t.add(row("incrby", 3, wr | kFast, 1, 1, incrby_command, write_fast));
-  t.add(row("decrby", 3, wr | kFast, 1, 1, decrby_command, write_fast));
-  t.add(row("incrbyfloat", 3, wr | kFast, 1, 1, incrbyfloat_command, write_fast));
-  t.add(row("append", 3, wr | kFast, 1, 1, append_command, write_fast));
-  t.add(row("setrange", 4, wr, 1, 1, setrange_command, write_slow));
+  t.add({
+    {.name = "append", .arity = 3, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "2.0.0", .complexity = "O(1)",
+     .summary = "Adds text to the end of a string value",
+     .key_flags = "RW insert",
+     .handler = append_command},
+    {.name = "decr", .arity = 2, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Subtracts one from an integer value",
+     .key_flags = "RW access update",
+     .handler = decr_command},
+    {.name = "decrby", .arity = 3, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Subtracts a number from an integer value",
+     .key_flags = "RW access update",
+     .handler = decrby_command},
+    {.name = "get", .arity = 2, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@read @string @fast",
+     .group = "string", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Returns the string value of a key",
+     .key_flags = "RO access",
+     .handler = get_command},
+    {.name = "getdel", .arity = 2, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "6.2.0", .complexity = "O(1)",
+     .summary = "Returns a string value and deletes its key",
+     .key_flags = "RW access delete",
+     .handler = getdel_command},
+    {.name = "getex", .arity = -2, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "6.2.0", .complexity = "O(1)",
+     .summary = "Returns a string value and sets or clears its time to live",
+     .key_flags = "RW access update",
+     .key_notes = "RW and UPDATE because it changes the TTL",
+     .handler = getex_command},
+    {.name = "getrange", .arity = 4, .flags = kReadonly, .keys = {1, 1, 1},
+     .acl = "@read @string @slow",
+     .group = "string", .since = "2.4.0", .complexity = "O(N) where N is the length of the returned part",
+     .summary = "Returns part of a string value",
+     .key_flags = "RO access",
+     .handler = getrange_command},
+    {.name = "getset", .arity = 3, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Replaces a string value and returns the old one",
+     .key_flags = "RW access update",
+     .handler = getset_command},
+    {.name = "incr", .arity = 2, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Adds one to an integer value",
+     .key_flags = "RW access update",
+     .handler = incr_command},
+    {.name = "incrby", .arity = 3, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Adds a number to an integer value",
+     .key_flags = "RW access update",
+     .handler = incrby_command},
+    {.name = "incrbyfloat", .arity = 3, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "2.6.0", .complexity = "O(1)",
+     .summary = "Adds a decimal number to a numeric value",
+     .key_flags = "RW access update",
+     .handler = incrbyfloat_command},
+    {.name = "mget", .arity = -2, .flags = kReadonly | kFast, .keys = {1, -1, 1},
+     .acl = "@read @string @fast",
+     .group = "string", .since = "1.0.0", .complexity = "O(N) where N is the number of keys",
+     .summary = "Returns the string values of several keys",
+     .tips = "request_policy:multi_shard",
+     .key_flags = "RO access",
+     .handler = mget_command},
+    {.name = "mset", .arity = -3, .flags = kWrite | kDenyOom, .keys = {1, -1, 2},
+     .acl = "@write @string @slow",
+     .group = "string", .since = "1.0.1", .complexity = "O(N) where N is the number of keys",
+     .summary = "Sets several keys to string values",
+     .tips = "request_policy:multi_shard response_policy:all_succeeded",
+     .key_flags = "OW update",
+     .handler = mset_command},
+    {.name = "msetnx", .arity = -3, .flags = kWrite | kDenyOom, .keys = {1, -1, 2},
+     .acl = "@write @string @slow",
+     .group = "string", .since = "1.0.1", .complexity = "O(N) where N is the number of keys",
+     .summary = "Sets several keys to string values only if none of them exists",
+     .tips = "request_policy:multi_shard response_policy:agg_min",
+     .key_flags = "OW insert",
+     .handler = msetnx_command},
+    {.name = "psetex", .arity = 4, .flags = kWrite | kDenyOom, .keys = {1, 1, 1},
+     .acl = "@write @string @slow",
+     .group = "string", .since = "2.6.0", .complexity = "O(1)",
+     .summary = "Sets a string value with a time to live in milliseconds",
+     .key_flags = "OW update",
+     .handler = psetex_command},
+    {.name = "set", .arity = -3, .flags = kWrite | kDenyOom, .keys = {1, 1, 1},
+     .acl = "@write @string @slow",
+     .group = "string", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Sets a string value, optionally with a time to live or a condition",
+     .key_flags = "RW access update variable_flags",
+     .key_notes = "RW and ACCESS due to the optional `GET` argument",
+     .handler = set_command},
+    {.name = "setex", .arity = 4, .flags = kWrite | kDenyOom, .keys = {1, 1, 1},
+     .acl = "@write @string @slow",
+     .group = "string", .since = "2.0.0", .complexity = "O(1)",
+     .summary = "Sets a string value with a time to live in seconds",
+     .key_flags = "OW update",
+     .handler = setex_command},
+    {.name = "setnx", .arity = 3, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @string @fast",
+     .group = "string", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Sets a string value only if the key does not exist",
+     .key_flags = "OW insert",
+     .handler = setnx_command},
+    {.name = "setrange", .arity = 4, .flags = kWrite | kDenyOom, .keys = {1, 1, 1},
+     .acl = "@write @string @slow",
+     .group = "string", .since = "2.2.0", .complexity = "O(1), not counting the copy of the new part",
+     .summary = "Overwrites part of a string value from an offset",
+     .key_flags = "RW update",
+     .handler = setrange_command},
+    {.name = "strlen", .arity = 2, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@read @string @fast",
+     .group = "string", .since = "2.2.0", .complexity = "O(1)",
+     .summary = "Returns the length of a string value",
+     .key_flags = "RO",
+     .handler = strlen_command},
+    {.name = "substr", .arity = 4, .flags = kReadonly, .keys = {1, 1, 1},
+     .acl = "@read @string @slow",
+     .group = "string", .since = "1.0.0", .complexity = "O(N) where N is the length of the returned part",
+     .summary = "Returns part of a string value (old name of GETRANGE)",
+     .key_flags = "RO access",
+     .handler = getrange_command},
+  });
 }
 
 }  // namespace lawnkv

@@ -5,6 +5,7 @@
 // Redis's exact error texts.
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -18,7 +19,8 @@ namespace lawnkv {
 struct Call;
 using Handler = void (*)(Call&);
 
-// Redis 7.0 command flags, as COMMAND INFO reports them.
+// Redis 7.0 command flags, as COMMAND INFO reports them, then lawnkv's own
+// (not reported): what dispatch does with a command is read from its flags.
 enum CommandFlag : uint32_t {
   kWrite = 1u << 0,
   kReadonly = 1u << 1,
@@ -42,7 +44,19 @@ enum CommandFlag : uint32_t {
   kNoMulti = 1u << 19,
   kAllowBusy = 1u << 20,
   kMovableKeys = 1u << 21,  // reported, not a Redis 7 flag name: "movablekeys"
+
+  // lawnkv's: a RESP2 client in subscribed mode may send it (Redis 7.0:
+  // (P|S)SUBSCRIBE, (P|S)UNSUBSCRIBE, PING, QUIT, RESET).
+  kSubscribedContext = 1u << 28,
+  // lawnkv's: inside MULTI it runs instead of being queued (Redis 7.0: EXEC,
+  // DISCARD, MULTI, WATCH, QUIT, RESET).
+  kTransactionControl = 1u << 29,
+  // lawnkv's: EXEC itself; a refused EXEC discards the transaction
+  // (Redis's execCommandAbort) instead of dooming it.
+  kRunsQueue = 1u << 30,
 };
+// The flags COMMAND INFO reports.
+inline constexpr uint32_t kRedisFlags = (1u << 22) - 1;
 
 struct CommandStats {
   uint64_t calls = 0;
@@ -51,14 +65,38 @@ struct CommandStats {
   uint64_t failed_calls = 0;    // ran and replied an error
 };
 
+// Where a command's keys are, as Redis's legacy (first, last, step) triple:
+// first 0 means no keys; a negative last counts from the end (-1: the last
+// argument); MSET's keys are {1, -1, 2}.
+struct KeyRange {
+  int first = 0;
+  int last = 0;
+  int step = 0;
+};
+
+// One command (or subcommand, as Redis 7.0 has them: CONFIG GET is
+// "config|get"): everything dispatch, COMMAND INFO/DOCS/LIST and INFO
+// commandstats know of it. Family files write their rows with designated
+// initialisers; a unit test walks the table and fails on an incomplete row.
 struct CommandSpec {
-  std::string name;       // lower case; subcommands "parent|sub"
-  int arity;              // Redis's: N exact, -N at least N (name included)
-  uint32_t flags;
-  int first_key, last_key, key_step;
-  Handler handler;        // nullptr for a container of subcommands
-  std::string acl_categories;  // "@keyspace @read @fast", for COMMAND INFO
-  std::vector<CommandSpec> subcommands;
+  std::string name;          // lower case; subcommands "parent|sub"
+  int arity = 0;             // Redis's: N exact, -N at least N (name included)
+  uint32_t flags = 0;        // CommandFlag bits
+  KeyRange keys = {};
+  // The five fields below have no default, so a row that leaves one out
+  // draws -Wmissing-field-initializers.
+  std::string_view acl;      // ACL categories, as COMMAND INFO lists them: "@read @string @fast"
+  // COMMAND DOCS, in our own words.
+  std::string_view group;    // Redis's command group: "string", "generic", "server", ...
+  std::string_view since;    // the Redis version that introduced it (lawnkv's own: 0.1.0)
+  std::string_view complexity;
+  std::string_view summary;
+  // As Redis 7.0 reports them in COMMAND INFO.
+  std::string_view tips = {};       // space separated: "nondeterministic_output ..."
+  std::string_view key_flags = {};  // per key spec, ';' separated: "RW access delete;OW update"
+  std::string_view key_notes = {};  // per key spec, ';' separated
+  Handler handler = nullptr;        // nullptr for a container of subcommands
+  std::vector<CommandSpec> subcommands = {};
   // Counted on the row itself: no lookup by name per command.
   mutable CommandStats stats{};
 
@@ -78,6 +116,9 @@ class CommandTable {
   CommandTable& operator=(const CommandTable&) = delete;
 
   void add(CommandSpec spec);
+  void add(std::initializer_list<CommandSpec> rows) {
+    for (const CommandSpec& row : rows) add(row);
+  }
   // Case-insensitive (ASCII) lookup of a top-level command; nullptr if none.
   const CommandSpec* find(std::string_view name) const;
   const std::map<std::string, CommandSpec>& all() const { return commands_; }

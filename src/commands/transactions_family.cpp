@@ -89,13 +89,34 @@ void unwatch_command(Call& call) {
 }  // namespace
 
 void register_transaction_commands(CommandTable& t) {
-  const uint32_t tx = kNoscript | kLoading | kStale | kFast | kAllowBusy;
-  t.add({"multi", 1, tx, 0, 0, 0, multi_command, "@fast @transaction", {}});
-  t.add({"exec", 1, kNoscript | kLoading | kStale | kSkipSlowlog, 0, 0, 0, exec_command,
-         "@slow @transaction", {}});
-  t.add({"discard", 1, tx, 0, 0, 0, discard_command, "@fast @transaction", {}});
-  t.add({"watch", -2, tx, 1, -1, 1, watch_command, "@fast @transaction", {}});
-  t.add({"unwatch", 1, tx, 0, 0, 0, unwatch_command, "@fast @transaction", {}});
+  t.add({
+    {.name = "discard", .arity = 1, .flags = kNoscript | kLoading | kStale | kFast | kAllowBusy | kTransactionControl,
+     .acl = "@fast @transaction",
+     .group = "transactions", .since = "2.0.0", .complexity = "O(N) where N is the number of queued commands",
+     .summary = "Drops the queued commands of a transaction",
+     .handler = discard_command},
+    {.name = "exec", .arity = 1, .flags = kNoscript | kLoading | kStale | kSkipSlowlog | kTransactionControl | kRunsQueue,
+     .acl = "@slow @transaction",
+     .group = "transactions", .since = "1.2.0", .complexity = "O(N) where N is the number of queued commands",
+     .summary = "Runs the queued commands of a transaction",
+     .handler = exec_command},
+    {.name = "multi", .arity = 1, .flags = kNoscript | kLoading | kStale | kFast | kAllowBusy | kTransactionControl,
+     .acl = "@fast @transaction",
+     .group = "transactions", .since = "1.2.0", .complexity = "O(1)",
+     .summary = "Starts a transaction",
+     .handler = multi_command},
+    {.name = "unwatch", .arity = 1, .flags = kNoscript | kLoading | kStale | kFast | kAllowBusy,
+     .acl = "@fast @transaction",
+     .group = "transactions", .since = "2.2.0", .complexity = "O(1)",
+     .summary = "Forgets every watched key",
+     .handler = unwatch_command},
+    {.name = "watch", .arity = -2, .flags = kNoscript | kLoading | kStale | kFast | kAllowBusy | kTransactionControl, .keys = {1, -1, 1},
+     .acl = "@fast @transaction",
+     .group = "transactions", .since = "2.2.0", .complexity = "O(1) per key",
+     .summary = "Makes the next transaction depend on keys not changing",
+     .key_flags = "RO",
+     .handler = watch_command},
+  });
 }
 
 }  // namespace lawnkv

@@ -14,6 +14,7 @@ constexpr char ascii_lower(char c) {
 }
 
 std::string to_lower(std::string_view s);
+std::string to_upper(std::string_view s);
 
 // strcasecmp(a, b) == 0 for strings without NUL bytes. Inline: option and
 // command words are compared on every request.

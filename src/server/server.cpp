@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/address.hpp"
 #include "server/connection.hpp"
 
 namespace lawnkv::server {
@@ -18,10 +19,6 @@ constexpr std::string_view kProtectedMode =
     "interface. To accept connections from other hosts, set a password (requirepass), or disable "
     "protected mode with 'CONFIG SET protected-mode no' from the loopback interface, or restart "
     "the server with '--protected-mode no'.\r\n";
-
-bool is_loopback(const std::string& addr) {
-  return addr.rfind("127.", 0) == 0 || addr.rfind("[::1]", 0) == 0 || addr.rfind("::1", 0) == 0;
-}
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include "../support/escape.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_encode.hpp"
+#include "core/ascii.hpp"
 #include "core/split_args.hpp"
 #include "reply_forms.hpp"
 
@@ -60,12 +61,6 @@ std::vector<Line> parse_script(const Scenario& s) {
   return lines;
 }
 
-std::string upper(std::string s) {
-  for (char& c : s)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  return s;
-}
-
 // One server's connections for a scenario.
 class Side {
  public:
@@ -75,7 +70,7 @@ class Side {
   std::map<int, std::vector<std::string>> step(const Line& line) {
     std::map<int, std::vector<std::string>> out;
     Conn& acting = conn(line.conn);
-    const std::string name = upper(line.argv[0]);
+    const std::string name = to_upper(line.argv[0]);
     try {
       acting.client.send(encode_command(line.argv));
       if (acting.in_multi && name != "EXEC" && name != "DISCARD" && name != "RESET") {

@@ -180,22 +180,6 @@ TEST_CASE("COMMAND: rows as Redis 7.0 shapes them") {
   CHECK(s.run({"command", "docs", "get"}).rfind("%1\r\n$3\r\nget\r\n%4\r\n$7\r\nsummary\r\n", 0) == 0);
 }
 
-TEST_CASE("COMMAND DOCS: every command has a summary, since and group") {
-  Server s;
-  for (const auto& [name, c] : s.state.commands.all()) {
-    CAPTURE(name);
-    WARN(command_meta(name) != nullptr);
-    for (const CommandSpec& sub : c.subcommands) {
-      CAPTURE(sub.name);
-      WARN(command_meta(sub.name) != nullptr);
-    }
-    const std::string docs = s.run({"command", "docs", name});
-    CHECK(docs.find("$7\r\nsummary\r\n") != std::string::npos);
-    CHECK(docs.find("$5\r\nsince\r\n") != std::string::npos);
-    CHECK(docs.find("$5\r\ngroup\r\n") != std::string::npos);
-  }
-}
-
 TEST_CASE("DEBUG: refused unless enabled, ADVANCE-TIME, SET-ACTIVE-EXPIRE") {
   const std::string refused =
       "-ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you can run it "

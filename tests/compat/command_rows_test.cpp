@@ -1,0 +1,80 @@
+// Every command row against redis-server 7.0.15's COMMAND INFO: name,
+// arity, flags, key positions, ACL categories and tips must be Redis's, for
+// each command and subcommand lawnkv serves (its own REDE.* aside). The
+// row's docs and key-spec flags are checked for completeness by the unit
+// test of the table (tests/unit/commands_table_test.cpp).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "../support/escape.hpp"
+#include "../support/raw_client.hpp"
+#include "../support/resp_reply.hpp"
+#include "../support/server_process.hpp"
+
+namespace lawnkv::test {
+
+namespace {
+
+// The fields of one COMMAND INFO entry that a row must share with Redis's:
+// name, arity, flags, first key, last key, key step, ACL categories, tips.
+// Flags, categories and tips are sets (RESP3) or arrays: compared sorted.
+std::vector<std::string> comparable(const Reply& info) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < 8 && i < info.elements.size(); ++i) {
+    const Reply& field = info.elements[i];
+    if (!field.is_aggregate()) {
+      out.push_back(field.text);
+      continue;
+    }
+    std::vector<std::string> items;
+    for (const Reply& e : field.elements) items.push_back(e.text);
+    std::sort(items.begin(), items.end());
+    std::string joined;
+    for (const std::string& s : items) joined += s + " ";
+    out.push_back(joined);
+  }
+  return out;
+}
+
+void compare_entry(const Reply& ours, const Reply& theirs) {
+  REQUIRE(ours.elements.size() == 10);
+  CAPTURE(ours.elements[0].text);
+  REQUIRE(theirs.elements.size() == 10);
+  CHECK(comparable(ours) == comparable(theirs));
+  // Subcommands: every one lawnkv serves must be Redis's, field for field.
+  for (const Reply& sub : ours.elements[9].elements) {
+    const Reply* match = nullptr;
+    for (const Reply& r : theirs.elements[9].elements)
+      if (r.elements.at(0).text == sub.elements.at(0).text) match = &r;
+    CAPTURE(sub.elements.at(0).text);
+    REQUIRE(match != nullptr);
+    compare_entry(sub, *match);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("compat: every command row is Redis 7.0's (arity, flags, keys, categories, tips)") {
+  ServerProcess lawnkv = ServerProcess::lawnkv();
+  ServerProcess redis = ServerProcess::redis();
+  RawClient ours(lawnkv.port()), theirs(redis.port());
+  const Reply names = parse_reply(ours.call({"COMMAND", "LIST"}));
+  size_t compared = 0;
+  for (const Reply& name : names.elements) {
+    if (name.text.rfind("rede.", 0) == 0) continue;  // lawnkv's own
+    CAPTURE(name.text);
+    const Reply mine = parse_reply(ours.call({"COMMAND", "INFO", name.text}));
+    const Reply reference = parse_reply(theirs.call({"COMMAND", "INFO", name.text}));
+    REQUIRE(mine.elements.size() == 1);
+    REQUIRE(reference.elements.size() == 1);
+    REQUIRE_FALSE(reference.elements[0].null);  // Redis serves it too
+    compare_entry(mine.elements[0], reference.elements[0]);
+    ++compared;
+  }
+  CHECK(compared > 90);
+}
+
+}  // namespace lawnkv::test

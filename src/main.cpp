@@ -10,13 +10,12 @@
 #include <iterator>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "commands/families.hpp"
+#include "commands/server_state.hpp"
 #include "core/log.hpp"
-#include "pubsub/hub.hpp"
 #include "server/server.hpp"
 
 namespace {
@@ -35,14 +34,6 @@ void usage() {
       "       lawnkv-server --port 7777\n"
       "       lawnkv-server redis.conf.example --loglevel verbose --notify-keyspace-events Ex\n\n"
       "Every directive of the configuration file can be given as --name value.");
-}
-
-std::string random_run_id() {
-  std::random_device rd;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id(40, '0');
-  for (char& c : id) c = kHex[rd() % 16];
-  return id;
 }
 
 std::string executable_path(const char* argv0) {
@@ -88,22 +79,15 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  lawnkv::ServerState state(std::move(cfg));
-  state.start_ms = state.clock.now_ms();
-  state.executable = executable_path(argv[0]);
-  state.run_id = random_run_id();
-  lawnkv::register_all_commands(state.commands);
-  lawnkv::pubsub::Hub hub;
-  state.hub = &hub;
-  state.notifier.set_publisher(&hub);
-  state.keyspace.set_listener(&state.notifier);
+  const std::unique_ptr<lawnkv::ServerState> state = lawnkv::make_server_state(std::move(cfg));
+  state->facts.executable = executable_path(argv[0]);
 
   lawnkv::Logger log;
-  log.configure(state.config.values().loglevel, state.config.values().logfile);
+  log.configure(state->config.values().loglevel, state->config.values().logfile);
   log.log(lawnkv::LogLevel::kNotice,
           "lawnkv " + std::string(kLawnkvVersion) + " (Redis 7.0 compatible) starting, port=" +
-              std::to_string(state.config.values().port) + ", pid=" + std::to_string(getpid()) +
-              (state.config.file().empty() ? ", no config file" : ", config file " + state.config.file()));
-  lawnkv::server::Server server(state, log);
+              std::to_string(state->config.values().port) + ", pid=" + std::to_string(getpid()) +
+              (state->config.file().empty() ? ", no config file" : ", config file " + state->config.file()));
+  lawnkv::server::Server server(*state, log);
   return server.run();
 }

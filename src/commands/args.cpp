@@ -32,7 +32,7 @@ bool int_or_reply(Call& call, std::string_view arg, int* out, std::string_view m
 
 bool db_index_or_reply(Call& call, std::string_view arg, int* out) {
   if (!int_or_reply(call, arg, out)) return false;
-  if (*out >= 0 && *out < call.server.keyspace.databases()) return true;
+  if (*out >= 0 && *out < call.data.keyspace.databases()) return true;
   call.error(err::kDbIndex);
   return false;
 }

@@ -45,9 +45,9 @@ void config_set_command(Call& call) {
  * Zeroes the counters INFO reports: keyspace (hits, misses, expiry),
  * per-command and server-wide statistics. */
 void config_resetstat_command(Call& call) {
-  call.server.keyspace.stats().reset();
+  call.data.keyspace.stats().reset();
   call.server.commands.reset_stats();
-  call.server.stats.reset();
+  call.server.facts.stats.reset();
   call.reply.simple("OK");
 }
 

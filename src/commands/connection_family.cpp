@@ -156,7 +156,7 @@ void client_list_command(Call& call) {
   ClientFilter filter;
   if (!parse_client_filter_or_reply(call, 2, /*for_kill=*/false, &filter)) return;
   std::string out;
-  for (auto& [id, s] : call.server.sessions)
+  for (auto& [id, s] : call.server.clients.all())
     if (filter.matches(*s, call.session)) out += client_line(call.server, *s, call.now_ms) + "\n";
   call.reply.verbatim(out);
 }
@@ -164,7 +164,7 @@ void client_list_command(Call& call) {
 /* CLIENT KILL ip:port | CLIENT KILL <filter> <value> ... */
 void client_kill_command(Call& call) {
   if (call.argv.size() == 3) {
-    for (auto& [id, s] : call.server.sessions) {
+    for (auto& [id, s] : call.server.clients.all()) {
       if (s->peer_address() == call.argv[2]) {
         kill_session(call, *s);
         return call.reply.simple("OK");
@@ -176,7 +176,7 @@ void client_kill_command(Call& call) {
   if (!parse_client_filter_or_reply(call, 2, /*for_kill=*/true, &filter)) return;
   int64_t killed = 0;
   std::vector<Session*> victims;
-  for (auto& [id, s] : call.server.sessions)
+  for (auto& [id, s] : call.server.clients.all())
     if (filter.matches(*s, call.session)) victims.push_back(s);
   for (Session* s : victims) {
     kill_session(call, *s);
@@ -233,8 +233,8 @@ void reset_command(Call& call) {
   s.in_multi = false;
   s.multi_aborted = false;
   s.queued.clear();
-  call.server.keyspace.watches().unwatch_all(s.watcher);
-  if (call.server.hub) call.server.hub->unsubscribe_all(s);
+  call.data.keyspace.watches().unwatch_all(s.watcher);
+  call.data.hub.unsubscribe_all(s);
   s.no_evict = false;
   s.authenticated = call.cfg().requirepass.empty();
   call.reply.simple("RESET");

@@ -2,9 +2,14 @@
 
 namespace lawnkv {
 
-ServerState::ServerState(config::Config cfg)
-    : config(std::move(cfg)),
-      keyspace(static_cast<int>(config.values().databases)),
-      notifier(config.values().notify_keyspace_events) {}
+void Call::block(const BlockingTable::Wait& wait) {
+  if (retry) {
+    retry->blocked_again = true;
+    retry->ready_bound_ms = wait.ready_bound_ms;
+    return;
+  }
+  if (session.in_exec) return reply.null_array();
+  server.data.blocking.block(session, *spec, argv, db_index, wait);
+}
 
 }  // namespace lawnkv

@@ -1,72 +1,53 @@
 #pragma once
-// What a command handler works with. ServerState is everything the server
-// owns that commands may read or change (no sockets, no libuv); Call is one
-// invocation: its arguments, its client, its reply and its time snapshot.
+// What a command handler works with.
+//
+// DbContext is what an Op (the store half of a command) needs: the dataset,
+// the db it acts in and the command's time snapshot, with the two signals a
+// change sends (a keyspace notification, and "key modified" for WATCH and
+// blocked clients). Call is one invocation: a DbContext for the client's
+// selected db, plus its arguments, its client, its reply and the server.
 
 #include <cstdint>
-#include <map>
-#include <memory>
 #include <span>
-#include <string>
 #include <string_view>
 
+#include "commands/server_state.hpp"
 #include "commands/session.hpp"
 #include "commands/table.hpp"
-#include "config/config.hpp"
-#include "core/clock.hpp"
-#include "dehydrator/blocking.hpp"
-#include "pubsub/notifier.hpp"
 #include "resp/writer.hpp"
-#include "store/keyspace.hpp"
 
 namespace lawnkv {
 
-namespace pubsub {
-class Hub;
-}
+struct DbContext {
+  Dataset& data;
+  int db_index;
+  int64_t now_ms;  // the command's time snapshot
 
-struct ServerStats {
-  uint64_t total_connections_received = 0;
-  uint64_t total_commands_processed = 0;
-  uint64_t rejected_connections = 0;
-  uint64_t total_net_input_bytes = 0;
-  uint64_t total_net_output_bytes = 0;
-  uint64_t client_query_buffer_limit_disconnections = 0;
-  uint64_t client_output_buffer_limit_disconnections = 0;
-  void reset() { *this = ServerStats(); }
+  store::Db& db() { return data.keyspace.db(db_index); }
+  // Keyspace notification for key in this db.
+  void notify(uint32_t cls, std::string_view event, std::string_view key) {
+    data.notifier.notify(cls, event, key, db_index);
+  }
+  // key in this db changed (WATCH, blocked clients).
+  void modified(std::string_view key) { data.modified(db_index, key); }
 };
 
-struct ServerState {
-  explicit ServerState(config::Config cfg);
-
-  config::Config config;
-  Clock clock;
-  store::Keyspace keyspace;
-  CommandTable commands;
-  pubsub::Notifier notifier;
-  pubsub::Hub* hub = nullptr;  // Pub/Sub channels; set by the server
-  dehydrator::BlockedPollers blocked;  // clients waiting in REDE.BPOLL
-  ServerStats stats;
-  std::map<uint64_t, Session*> sessions;  // connected clients by id
-  uint64_t next_session_id = 1;
-  int64_t start_ms = 0;
-  std::string executable;   // absolute path, for INFO
-  std::string run_id;       // 40 hex chars, for INFO
-  int listening_port = 0;
-  bool active_expire = true;         // DEBUG SET-ACTIVE-EXPIRE
-  bool shutdown_requested = false;   // SHUTDOWN: the server stops after this reply
+// Set while a blocked command runs again (blocking.hpp): block() then
+// records that the client keeps waiting instead of blocking anew.
+struct BlockRetry {
+  bool blocked_again = false;
+  int64_t ready_bound_ms = 0;
 };
 
-struct Call {
+struct Call : DbContext {
   ServerState& server;
   Session& session;
   resp::Writer& reply;
   std::span<const std::string_view> argv;
-  int64_t now_ms;                    // the command's time snapshot
   const CommandSpec* spec = nullptr;
+  BlockRetry* retry = nullptr;       // non-null: a blocked command run again
   bool failed = false;               // an error was replied (commandstats failed_calls)
 
-  store::Db& db() { return server.keyspace.db(session.db); }
   const config::Values& cfg() const { return server.config.values(); }
 
   // Replies an error (full text without '-', e.g. "ERR syntax error").
@@ -74,12 +55,17 @@ struct Call {
     failed = true;
     reply.error(text);
   }
-  // Keyspace notification for key in the selected db.
-  void notify(uint32_t cls, std::string_view event, std::string_view key) {
-    server.notifier.notify(cls, event, key, session.db);
-  }
-  // WATCH: key changed in the selected db (Redis's signalModifiedKey).
-  void modified(std::string_view key) { server.keyspace.modified(session.db, key); }
+  // The command cannot be served now: the client blocks until a key of
+  // wait.keys changes, wait.ready_bound_ms passes, or its timeout (see
+  // blocking.hpp). Inside EXEC nothing blocks: the timeout's reply, a null
+  // array, goes at once, as Redis does.
+  void block(const BlockingTable::Wait& wait);
 };
+
+// The Call for a command of session run at now_ms.
+inline Call make_call(ServerState& server, Session& session, resp::Writer& reply,
+                      std::span<const std::string_view> argv, int64_t now_ms, const CommandSpec* spec) {
+  return Call{{server.data, session.db, now_ms}, server, session, reply, argv, spec};
+}
 
 }  // namespace lawnkv

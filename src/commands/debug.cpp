@@ -64,7 +64,7 @@ void debug_sleep(Call& call) {
 
 /* DEBUG SET-ACTIVE-EXPIRE 0|1 */
 void debug_set_active_expire(Call& call) {
-  call.server.active_expire = std::atoi(std::string(call.argv[2]).c_str()) != 0;
+  call.server.facts.active_expire = std::atoi(std::string(call.argv[2]).c_str()) != 0;
   call.reply.simple("OK");
 }
 

@@ -211,11 +211,12 @@ void bpoll_command(Call& call) {
   Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
   if (d && d->has_due(call.now_ms)) return reply_elements(call, d, count);
-  // A transaction cannot block: nothing is due, so nil at once (as BLPOP).
-  if (call.session.in_exec) return call.reply.null_array();
+  // Nothing due: wait for the key's next element, or for a write to it.
   const int64_t timeout_at =
       timeout == 0 ? expiry::kNever : call.now_ms + static_cast<int64_t>(std::ceil(timeout * 1000));
-  call.server.blocked.block(call.session, call.session.db, call.argv[1], timeout_at, count);
+  call.block({.keys = call.argv.subspan(1, 1),
+              .timeout_at_ms = timeout_at,
+              .ready_bound_ms = d ? d->next_due_bound(call.now_ms) : expiry::kNever});
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ Resolved resolve(const CommandTable& table, std::span<const std::string_view> ar
 
 void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms) {
-  Call call{server, session, reply, argv, now_ms, &spec};
+  Call call = make_call(server, session, reply, argv, now_ms, &spec);
   const auto start = std::chrono::steady_clock::now();
   spec.handler(call);
   const auto nsec = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -86,7 +86,7 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   ++st.calls;
   st.nsec += static_cast<uint64_t>(nsec);
   if (call.failed) ++st.failed_calls;
-  ++server.stats.total_commands_processed;
+  ++server.facts.stats.total_commands_processed;
 }
 
 void dispatch(ServerState& server, Session& session, resp::Writer& reply,
@@ -100,7 +100,7 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
   auto reject = [&](std::string_view text) {
     if (r.known) ++r.known->stats.rejected_calls;
     if (r.known && r.known->has(kRunsQueue)) {
-      discard_transaction(server.keyspace.watches(), session);
+      discard_transaction(server.data.keyspace.watches(), session);
       if (text.substr(0, 4) == "ERR ") text.remove_prefix(4);
       reply.error("EXECABORT Transaction discarded because of: " + std::string(text));
       return;

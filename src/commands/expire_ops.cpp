@@ -60,7 +60,7 @@ bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> op
   return true;
 }
 
-ExpireStatus op_expire(Call& call, std::string_view key, int64_t deadline_ms, int64_t ttl_ms,
+ExpireStatus op_expire(DbContext& call, std::string_view key, int64_t deadline_ms, int64_t ttl_ms,
                        unsigned conditions) {
   store::Entry* e = lookup_write(call, key);
   if (e == nullptr) return ExpireStatus::kNoKey;
@@ -78,7 +78,7 @@ ExpireStatus op_expire(Call& call, std::string_view key, int64_t deadline_ms, in
   return ExpireStatus::kSet;
 }
 
-PersistStatus op_persist(Call& call, std::string_view key) {
+PersistStatus op_persist(DbContext& call, std::string_view key) {
   store::Entry* e = lookup_write(call, key);
   if (e == nullptr) return PersistStatus::kNoKey;
   if (!e->has_ttl()) return PersistStatus::kNoTtl;

@@ -34,11 +34,11 @@ enum class ExpireStatus {
 // deadline_ms is absolute Unix ms; ttl_ms is the relative TTL it came from
 // (EXPIRE, PEXPIRE) or 0 (the *AT forms), which lets the expiry index queue
 // keys of the same TTL together. As Redis: a deadline <= now deletes the key.
-ExpireStatus op_expire(Call& call, std::string_view key, int64_t deadline_ms, int64_t ttl_ms,
+ExpireStatus op_expire(DbContext& call, std::string_view key, int64_t deadline_ms, int64_t ttl_ms,
                        unsigned conditions);
 
 enum class PersistStatus { kPersisted, kNoTtl, kNoKey };
 // PERSIST: removes key's TTL (`persist` emitted).
-PersistStatus op_persist(Call& call, std::string_view key);
+PersistStatus op_persist(DbContext& call, std::string_view key);
 
 }  // namespace lawnkv

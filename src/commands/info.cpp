@@ -58,7 +58,7 @@ void server_section(const Call& call, std::string& out) {
   struct utsname name;
   uname(&name);
   const int64_t now_us = s.clock.now_us();
-  const int64_t uptime = (now_us / 1000 - s.start_ms) / 1000;
+  const int64_t uptime = (now_us / 1000 - s.facts.start_ms) / 1000;
   field(out, "redis_version", config::kRedisVersion);
   field(out, "lawnkv_version", config::kLawnkvVersion);
   field(out, "redis_git_sha1", "00000000");
@@ -75,31 +75,31 @@ void server_section(const Call& call, std::string& out) {
         std::to_string(__GNUC__) + "." + std::to_string(__GNUC_MINOR__) + "." + std::to_string(__GNUC_PATCHLEVEL__));
   field(out, "process_id", getpid());
   field(out, "process_supervised", "no");
-  field(out, "run_id", s.run_id);
-  field(out, "tcp_port", s.listening_port);
+  field(out, "run_id", s.facts.run_id);
+  field(out, "tcp_port", s.facts.listening_port);
   field(out, "server_time_usec", now_us);
   field(out, "uptime_in_seconds", uptime);
   field(out, "uptime_in_days", uptime / 86400);
   field(out, "hz", call.cfg().hz);
   field(out, "configured_hz", call.cfg().hz);
   field(out, "lru_clock", (now_us / 1000000) & ((1 << 24) - 1));
-  field(out, "executable", s.executable);
+  field(out, "executable", s.facts.executable);
   field(out, "config_file", s.config.file());
   field(out, "io_threads_active", 0);
 }
 
 void clients_section(const Call& call, std::string& out) {
   size_t max_in = 0, max_out = 0;
-  for (const auto& [id, session] : call.server.sessions) {
+  for (const auto& [id, session] : call.server.clients.all()) {
     max_in = std::max(max_in, session->query_buffer_bytes());
     max_out = std::max(max_out, session->output_buffer_bytes());
   }
-  field(out, "connected_clients", call.server.sessions.size());
+  field(out, "connected_clients", call.server.clients.all().size());
   field(out, "cluster_connections", 0);
   field(out, "maxclients", call.cfg().maxclients);
   field(out, "client_recent_max_input_buffer", max_in);
   field(out, "client_recent_max_output_buffer", max_out);
-  field(out, "blocked_clients", call.server.blocked.size());
+  field(out, "blocked_clients", call.data.blocking.size());
   field(out, "tracking_clients", 0);
   field(out, "clients_in_timeout_table", 0);
 }
@@ -140,7 +140,7 @@ void persistence_section(const Call& call, std::string& out) {
   for (std::string_view zero : {"current_save_keys_processed", "current_save_keys_total",
                                 "rdb_changes_since_last_save", "rdb_bgsave_in_progress"})
     field(out, zero, 0);
-  field(out, "rdb_last_save_time", call.server.start_ms / 1000);
+  field(out, "rdb_last_save_time", call.server.facts.start_ms / 1000);
   field(out, "rdb_last_bgsave_status", "ok");
   field(out, "rdb_last_bgsave_time_sec", -1);
   field(out, "rdb_current_bgsave_time_sec", -1);
@@ -160,12 +160,12 @@ void persistence_section(const Call& call, std::string& out) {
 }
 
 void stats_section(const Call& call, std::string& out) {
-  const ServerStats& st = call.server.stats;
-  const store::KeyspaceStats& ks = call.server.keyspace.stats();
+  const ServerStats& st = call.server.facts.stats;
+  const store::KeyspaceStats& ks = call.data.keyspace.stats();
   uint64_t errors = 0;
   call.server.commands.for_each_spec(
       [&](const CommandSpec& spec) { errors += spec.stats.failed_calls + spec.stats.rejected_calls; });
-  const pubsub::Hub* hub = call.server.hub;
+  const pubsub::Hub& hub = call.data.hub;
   field(out, "total_connections_received", st.total_connections_received);
   field(out, "total_commands_processed", st.total_commands_processed);
   field(out, "instantaneous_ops_per_sec", 0);
@@ -188,8 +188,8 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "evicted_clients", 0);
   field(out, "keyspace_hits", ks.keyspace_hits);
   field(out, "keyspace_misses", ks.keyspace_misses);
-  field(out, "pubsub_channels", hub ? hub->channel_count() : 0);
-  field(out, "pubsub_patterns", hub ? hub->pattern_count() : 0);
+  field(out, "pubsub_channels", hub.channel_count());
+  field(out, "pubsub_patterns", hub.pattern_count());
   field(out, "pubsubshard_channels", 0);
   field(out, "latest_fork_usec", 0);
   field(out, "total_forks", 0);
@@ -209,7 +209,7 @@ void stats_section(const Call& call, std::string& out) {
 // the expiry engine reaped them (a key is due once now > deadline, so 1 ms is
 // on time).
 void expiry_section(const Call& call, std::string& out) {
-  const store::KeyspaceStats& ks = call.server.keyspace.stats();
+  const store::KeyspaceStats& ks = call.data.keyspace.stats();
   field(out, "expired_keys", ks.expired_keys);
   field(out, "expired_active", ks.expired_active);
   field(out, "expired_lazy", ks.expired_keys - ks.expired_active);
@@ -219,17 +219,17 @@ void expiry_section(const Call& call, std::string& out) {
   field(out, "expired_lag_p50_ms", ks.lag.percentile(0.50));
   field(out, "expired_lag_p99_ms", ks.lag.percentile(0.99));
   field(out, "expired_lag_max_ms", ks.lag.max());
-  field(out, "keys_with_ttl", call.server.keyspace.total_expires());
+  field(out, "keys_with_ttl", call.data.keyspace.total_expires());
   field(out, "expiry_index_bytes", expiry_index_bytes(call.server));
   field(out, "expiry_budget_us", call.cfg().expiry_budget_us);
-  field(out, "active_expire", call.server.active_expire ? 1 : 0);
+  field(out, "active_expire", call.server.facts.active_expire ? 1 : 0);
 }
 
 void replication_section(const Call& call, std::string& out) {
   field(out, "role", "master");
   field(out, "connected_slaves", 0);
   field(out, "master_failover_state", "no-failover");
-  field(out, "master_replid", call.server.run_id);
+  field(out, "master_replid", call.server.facts.run_id);
   field(out, "master_replid2", std::string(40, '0'));
   field(out, "master_repl_offset", 0);
   field(out, "second_repl_offset", -1);
@@ -272,7 +272,7 @@ void cluster_section(const Call&, std::string& out) { field(out, "cluster_enable
 
 // db<n>:keys=..,expires=..,avg_ttl=.. for every db holding keys.
 void keyspace_section(const Call& call, std::string& out) {
-  const store::Keyspace& ks = call.server.keyspace;
+  const store::Keyspace& ks = call.data.keyspace;
   for (int i = 0; i < ks.databases(); ++i) {
     const store::Db& db = ks.db(i);
     if (db.size() == 0) continue;

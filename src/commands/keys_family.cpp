@@ -166,7 +166,7 @@ void swapdb_command(Call& call) {
   int a, b;
   if (!int_or_reply(call, call.argv[1], &a, kInvalidFirstDb)) return;
   if (!int_or_reply(call, call.argv[2], &b, kInvalidSecondDb)) return;
-  const int n = call.server.keyspace.databases();
+  const int n = call.data.keyspace.databases();
   if (a < 0 || a >= n || b < 0 || b >= n) return call.error(err::kDbIndex);
   if (a != b) op_swap_dbs(call, a, b);
   call.reply.simple("OK");

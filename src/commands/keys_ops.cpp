@@ -10,8 +10,8 @@ namespace lawnkv {
 namespace {
 
 // A keyspace notification for key in db, which need not be the selected one.
-void notify_in(Call& call, int db, uint32_t cls, std::string_view event, std::string_view key) {
-  call.server.notifier.notify(cls, event, key, db);
+void notify_in(DbContext& call, int db, uint32_t cls, std::string_view event, std::string_view key) {
+  call.data.notifier.notify(cls, event, key, db);
 }
 
 // The deadline an attach() call needs to keep e's TTL: -1 for none.
@@ -49,7 +49,7 @@ std::string_view type_name(const store::Entry* e) {
   return "none";
 }
 
-bool op_delete(Call& call, std::string_view key) {
+bool op_delete(DbContext& call, std::string_view key) {
   if (lookup_write(call, key) == nullptr) return false;
   call.db().remove(key);
   call.modified(key);
@@ -57,7 +57,7 @@ bool op_delete(Call& call, std::string_view key) {
   return true;
 }
 
-RenameStatus op_rename(Call& call, std::string_view from, std::string_view to, bool nx) {
+RenameStatus op_rename(DbContext& call, std::string_view from, std::string_view to, bool nx) {
   store::Entry* src = lookup_write(call, from);
   if (src == nullptr) return RenameStatus::kNoSuchKey;
   if (from == to) return RenameStatus::kSameKey;
@@ -77,11 +77,11 @@ RenameStatus op_rename(Call& call, std::string_view from, std::string_view to, b
   return RenameStatus::kRenamed;
 }
 
-CopyStatus op_copy(Call& call, std::string_view from, int dst_db, std::string_view to,
+CopyStatus op_copy(DbContext& call, std::string_view from, int dst_db, std::string_view to,
                    bool replace) {
   const store::Entry* src = lookup_read(call, from);
   if (src == nullptr) return CopyStatus::kNoSuchKey;
-  store::Db& dst = call.server.keyspace.db(dst_db);
+  store::Db& dst = call.data.keyspace.db(dst_db);
   const bool target_exists = dst.lookup(to, call.now_ms) != nullptr;
   if (target_exists && !replace) return CopyStatus::kTargetExists;
   const int64_t deadline = deadline_of(*src);
@@ -89,34 +89,39 @@ CopyStatus op_copy(Call& call, std::string_view from, int dst_db, std::string_vi
   if (target_exists) dst.remove(to);
   dst.attach(std::move(copy), deadline);
   notify_in(call, dst_db, pubsub::kNew, "new", to);
-  call.server.keyspace.modified(dst_db, to);
+  call.data.modified(dst_db, to);
   notify_in(call, dst_db, pubsub::kGeneric, "copy_to", to);
   return CopyStatus::kCopied;
 }
 
-MoveStatus op_move(Call& call, std::string_view key, int dst_db) {
+MoveStatus op_move(DbContext& call, std::string_view key, int dst_db) {
   store::Entry* src = lookup_write(call, key);
   if (src == nullptr) return MoveStatus::kNoSuchKey;
   const int64_t deadline = deadline_of(*src);
-  store::Db& dst = call.server.keyspace.db(dst_db);
+  store::Db& dst = call.data.keyspace.db(dst_db);
   if (dst.lookup(key, call.now_ms) != nullptr) return MoveStatus::kTargetExists;
   dst.attach(call.db().detach(key), deadline);
   notify_in(call, dst_db, pubsub::kNew, "new", key);
   call.modified(key);
-  call.server.keyspace.modified(dst_db, key);
+  call.data.modified(dst_db, key);
   call.notify(pubsub::kGeneric, "move_from", key);
   notify_in(call, dst_db, pubsub::kGeneric, "move_to", key);
   return MoveStatus::kMoved;
 }
 
-void op_swap_dbs(Call& call, int a, int b) {
-  store::Keyspace& ks = call.server.keyspace;
+void op_swap_dbs(DbContext& call, int a, int b) {
+  store::Keyspace& ks = call.data.keyspace;
   touch_watched_for_swap(ks, a, b, call.now_ms);
   touch_watched_for_swap(ks, b, a, call.now_ms);
   ks.swap_dbs(a, b);
+  // Clients blocked on a key of either db may find it ready now.
+  if (!call.data.blocking.empty()) {
+    call.data.blocking.signal_db(a);
+    call.data.blocking.signal_db(b);
+  }
 }
 
-std::vector<std::string_view> op_keys(Call& call, std::string_view pattern) {
+std::vector<std::string_view> op_keys(DbContext& call, std::string_view pattern) {
   const bool all = pattern == "*";
   std::vector<std::string_view> keys;
   call.db().dict().for_each([&](const store::Entry& e) {
@@ -126,16 +131,16 @@ std::vector<std::string_view> op_keys(Call& call, std::string_view pattern) {
   return keys;
 }
 
-const store::Entry* op_random_key(Call& call) {
+const store::Entry* op_random_key(DbContext& call) {
   store::Db& db = call.db();
   for (;;) {
-    const store::Entry* e = db.random_entry(call.server.keyspace.rng());
+    const store::Entry* e = db.random_entry(call.data.keyspace.rng());
     if (e == nullptr || !e->expired_at(call.now_ms)) return e;
     db.lookup(e->key(), call.now_ms);  // deletes it: the draw starts over
   }
 }
 
-uint64_t op_scan(Call& call, uint64_t cursor, const ScanOptions& opts,
+uint64_t op_scan(DbContext& call, uint64_t cursor, const ScanOptions& opts,
                  std::vector<std::string>* keys) {
   store::Db& db = call.db();
   const size_t count = static_cast<size_t>(opts.count);

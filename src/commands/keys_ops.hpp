@@ -18,7 +18,7 @@ namespace lawnkv {
 std::string_view type_name(const store::Entry* e);
 
 // DEL / UNLINK of one key: true if a live key was deleted (`del` emitted).
-bool op_delete(Call& call, std::string_view key);
+bool op_delete(DbContext& call, std::string_view key);
 
 enum class RenameStatus {
   kRenamed,
@@ -27,28 +27,28 @@ enum class RenameStatus {
   kTargetExists,  // RENAMENX only
 };
 // RENAME / RENAMENX within the selected db. The TTL moves with the value.
-RenameStatus op_rename(Call& call, std::string_view from, std::string_view to, bool nx);
+RenameStatus op_rename(DbContext& call, std::string_view from, std::string_view to, bool nx);
 
 enum class CopyStatus { kCopied, kNoSuchKey, kTargetExists };
 // COPY from the selected db to dst_db (which may be the same db, with a
 // different key). The copy gets the source's TTL.
-CopyStatus op_copy(Call& call, std::string_view from, int dst_db, std::string_view to,
+CopyStatus op_copy(DbContext& call, std::string_view from, int dst_db, std::string_view to,
                    bool replace);
 
 enum class MoveStatus { kMoved, kNoSuchKey, kTargetExists };
 // MOVE key from the selected db to dst_db (a different db). TTL kept.
-MoveStatus op_move(Call& call, std::string_view key, int dst_db);
+MoveStatus op_move(DbContext& call, std::string_view key, int dst_db);
 
 // SWAPDB on valid, distinct indexes: dirties the WATCHes of both dbs as
 // Redis does, then swaps their contents.
-void op_swap_dbs(Call& call, int a, int b);
+void op_swap_dbs(DbContext& call, int a, int b);
 
 // KEYS: the live keys matching pattern, in table order.
-std::vector<std::string_view> op_keys(Call& call, std::string_view pattern);
+std::vector<std::string_view> op_keys(DbContext& call, std::string_view pattern);
 
 // A random live key (nullptr when the db is empty). Expired keys drawn on
 // the way are deleted, as Redis's dbRandomKey does.
-const store::Entry* op_random_key(Call& call);
+const store::Entry* op_random_key(DbContext& call);
 
 struct ScanOptions {
   long long count = 10;          // buckets are walked until this many keys
@@ -62,7 +62,7 @@ struct ScanOptions {
 // Walks buckets until count keys were gathered or 10 * count buckets were
 // visited, then filters: MATCH, TYPE (a read lookup, which counts hits and
 // misses and expires the key it finds expired), then expired keys (deleted).
-uint64_t op_scan(Call& call, uint64_t cursor, const ScanOptions& opts,
+uint64_t op_scan(DbContext& call, uint64_t cursor, const ScanOptions& opts,
                  std::vector<std::string>* keys);
 
 }  // namespace lawnkv

@@ -4,9 +4,9 @@
 
 namespace lawnkv {
 
-store::Entry* lookup_read(Call& call, std::string_view key) {
+store::Entry* lookup_read(DbContext& call, std::string_view key) {
   store::Entry* e = call.db().lookup(key, call.now_ms);
-  auto& stats = call.server.keyspace.stats();
+  auto& stats = call.data.keyspace.stats();
   if (e) {
     ++stats.keyspace_hits;
   } else {
@@ -16,7 +16,7 @@ store::Entry* lookup_read(Call& call, std::string_view key) {
   return e;
 }
 
-store::Entry* lookup_write(Call& call, std::string_view key) {
+store::Entry* lookup_write(DbContext& call, std::string_view key) {
   return call.db().lookup(key, call.now_ms);
 }
 

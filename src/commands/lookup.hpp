@@ -10,9 +10,9 @@
 namespace lawnkv {
 
 // For commands that read the value (GET, STRLEN, TYPE...).
-store::Entry* lookup_read(Call& call, std::string_view key);
+store::Entry* lookup_read(DbContext& call, std::string_view key);
 // For commands that are about to change or replace the key (no hit/miss).
-store::Entry* lookup_write(Call& call, std::string_view key);
+store::Entry* lookup_write(DbContext& call, std::string_view key);
 
 // lookup_read restricted to strings: nullptr for a missing key (*wrong_type
 // false) or for another type (*wrong_type true, WRONGTYPE already replied).

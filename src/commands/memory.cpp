@@ -40,7 +40,7 @@ void memory_usage_command(Call& call) {
 void memory_stats_command(Call& call) {
   const uint64_t allocated = allocator::allocated_bytes();
   const uint64_t rss = allocator::resident_bytes();
-  const uint64_t keys = call.server.keyspace.total_keys();
+  const uint64_t keys = call.data.keyspace.total_keys();
   const uint64_t clients = client_buffer_bytes(call.server);
   const uint64_t index = expiry_index_bytes(call.server);
   auto& r = call.reply;
@@ -81,13 +81,13 @@ void memory_help_command(Call& call) {
 
 uint64_t client_buffer_bytes(const ServerState& server) {
   uint64_t n = 0;
-  for (const auto& [id, s] : server.sessions) n += s->query_buffer_bytes() + s->output_buffer_bytes();
+  for (const auto& [id, s] : server.clients.all()) n += s->query_buffer_bytes() + s->output_buffer_bytes();
   return n;
 }
 
 uint64_t expiry_index_bytes(const ServerState& server) {
   uint64_t n = 0;
-  for (int db = 0; db < server.keyspace.databases(); ++db) n += server.keyspace.db(db).index_memory_bytes();
+  for (int db = 0; db < server.data.keyspace.databases(); ++db) n += server.data.keyspace.db(db).index_memory_bytes();
   return n;
 }
 

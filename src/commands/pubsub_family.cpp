@@ -21,7 +21,7 @@ namespace lawnkv {
 
 namespace {
 
-pubsub::Hub& hub(Call& call) { return *call.server.hub; }
+pubsub::Hub& hub(Call& call) { return call.data.hub; }
 
 // [kind, name or null, count]
 void reply_subscription(Call& call, std::string_view kind, const std::string_view* name) {
@@ -33,10 +33,10 @@ void reply_subscription(Call& call, std::string_view kind, const std::string_vie
   } else {
     call.reply.null();
   }
-  call.reply.integer(static_cast<int64_t>(s.subscribed_channels + s.subscribed_patterns));
+  call.reply.integer(static_cast<int64_t>(s.subscribed_channels() + s.subscribed_patterns()));
 }
 
-using Change = bool (pubsub::Hub::*)(Session&, std::string_view);
+using Change = bool (pubsub::Hub::*)(pubsub::Subscriber&, std::string_view);
 
 // SUBSCRIBE / PSUBSCRIBE: each argument in turn, confirmed even when the
 // client was already subscribed.
@@ -50,7 +50,7 @@ void subscribe_generic(Call& call, Change change, std::string_view kind) {
 // UNSUBSCRIBE / PUNSUBSCRIBE: the named ones (confirmed whether or not they
 // were subscribed), or with no argument every current one.
 void unsubscribe_generic(Call& call, Change change, std::string_view kind,
-                         std::vector<std::string> (pubsub::Hub::*current)(const Session&) const) {
+                         std::vector<std::string> (pubsub::Hub::*current)(const pubsub::Subscriber&) const) {
   if (call.argv.size() > 1) {
     for (size_t i = 1; i < call.argv.size(); ++i) {
       (hub(call).*change)(call.session, call.argv[i]);

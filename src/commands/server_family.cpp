@@ -33,8 +33,8 @@ bool flush_mode_ok_or_reply(Call& call) {
 // Empties db. WATCHers of a key alive in it see it change (Redis's
 // touchAllWatchedKeysInDb); keys already expired are not a change.
 void op_flush_db(ServerState& server, int db, int64_t now_ms) {
-  store::Db& d = server.keyspace.db(db);
-  server.keyspace.watches().touch_db(db, [&](std::string_view key) { return d.contains_live(key, now_ms); });
+  store::Db& d = server.data.keyspace.db(db);
+  server.data.keyspace.watches().touch_db(db, [&](std::string_view key) { return d.contains_live(key, now_ms); });
   d.clear();
 }
 
@@ -51,7 +51,7 @@ void flushdb_command(Call& call) {
 /* FLUSHALL [ASYNC | SYNC] */
 void flushall_command(Call& call) {
   if (!flush_mode_ok_or_reply(call)) return;
-  for (int db = 0; db < call.server.keyspace.databases(); ++db) op_flush_db(call.server, db, call.now_ms);
+  for (int db = 0; db < call.data.keyspace.databases(); ++db) op_flush_db(call.server, db, call.now_ms);
   call.reply.simple("OK");
 }
 
@@ -64,7 +64,7 @@ void time_command(Call& call) {
 }
 
 /* LASTSAVE */
-void lastsave_command(Call& call) { call.reply.integer(call.server.start_ms / 1000); }
+void lastsave_command(Call& call) { call.reply.integer(call.server.facts.start_ms / 1000); }
 
 /* SAVE */
 void save_command(Call& call) { call.error(kNoFiles); }

@@ -1,6 +1,7 @@
 #pragma once
 // What a command sees of the client that sent it: protocol version, selected
-// db, name, transaction and WATCH state. The server's connection derives from
+// db, name, transaction and WATCH state, and its Pub/Sub counts (as a
+// pubsub::Subscriber). The server's connection derives from
 // Session and supplies the I/O facts (addresses, buffer sizes) and actions
 // (close, deliver a push message); commands never see sockets or libuv.
 
@@ -9,13 +10,14 @@
 #include <string_view>
 #include <vector>
 
+#include "pubsub/subscriber.hpp"
 #include "store/watch.hpp"
 
 namespace lawnkv {
 
 struct CommandSpec;
 
-class Session {
+class Session : public pubsub::Subscriber {
  public:
   virtual ~Session() = default;
 
@@ -37,13 +39,11 @@ class Session {
   std::vector<std::vector<std::string>> queued;
   store::Watcher watcher;
 
-  // Pub/Sub: number of channels and patterns subscribed (kept by pubsub).
-  size_t subscribed_channels = 0;
-  size_t subscribed_patterns = 0;
-  bool subscribed() const { return subscribed_channels + subscribed_patterns > 0; }
-
-  // Blocked in REDE.BPOLL: no further request is read until unblocked.
+  // Blocked on keys (commands/blocking.hpp): no further request is read
+  // until it is served or its timeout passes.
   bool blocked = false;
+
+  int protocol_version() const override { return protocol; }
 
   // I/O facts for CLIENT LIST / CLIENT INFO.
   virtual std::string peer_address() const = 0;   // "127.0.0.1:52546"
@@ -53,9 +53,9 @@ class Session {
   virtual size_t query_buffer_free() const = 0;
   virtual size_t output_buffer_bytes() const = 0;
 
-  // Appends bytes (a complete RESP frame) to this client's output, e.g. a
-  // message for a subscriber; the server flushes it.
-  virtual void deliver(std::string_view frame) = 0;
+  // deliver() (pubsub::Subscriber) appends a complete RESP frame to this
+  // client's output (a message, a blocked command's reply); the server
+  // flushes it.
   // Closes the connection once pending output is written (CLIENT KILL).
   virtual void close_soon() = 0;
   // The client was unblocked (its reply delivered): serve what it sent since.

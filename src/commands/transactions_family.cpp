@@ -10,14 +10,14 @@ namespace lawnkv {
 
 namespace {
 
-void end_transaction(Call& call) { discard_transaction(call.server.keyspace.watches(), call.session); }
+void end_transaction(Call& call) { discard_transaction(call.data.keyspace.watches(), call.session); }
 
 // A watched key that was alive when WATCHed and is expired now aborts EXEC,
 // even if nothing has deleted it yet.
 bool watched_key_expired(Call& call) {
   for (const auto& k : call.session.watcher.keys) {
     if (k.expired_when_watched) continue;
-    const store::Entry* e = call.server.keyspace.db(k.db).peek(k.key);
+    const store::Entry* e = call.data.keyspace.db(k.db).peek(k.key);
     if (e && e->expired_at(call.now_ms)) return true;
   }
   return false;
@@ -73,7 +73,7 @@ void watch_command(Call& call) {
     store::Db& db = call.db();
     for (size_t i = 1; i < call.argv.size(); ++i) {
       const store::Entry* e = db.peek(call.argv[i]);
-      call.server.keyspace.watches().watch(call.session.watcher, call.session.db, call.argv[i],
+      call.data.keyspace.watches().watch(call.session.watcher, call.session.db, call.argv[i],
                                            e && e->expired_at(call.now_ms));
     }
   }
@@ -82,7 +82,7 @@ void watch_command(Call& call) {
 
 /* UNWATCH */
 void unwatch_command(Call& call) {
-  call.server.keyspace.watches().unwatch_all(call.session.watcher);
+  call.data.keyspace.watches().unwatch_all(call.session.watcher);
   call.reply.simple("OK");
 }
 

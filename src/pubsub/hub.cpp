@@ -35,17 +35,17 @@ class Frame {
 
 }  // namespace
 
-bool Hub::add(StringMap<std::vector<Session*>>& table, StringMap<uint64_t>& mine, Session& s,
+bool Hub::add(StringMap<std::vector<Subscriber*>>& table, StringMap<uint64_t>& mine, Subscriber& s,
               std::string_view name) {
   if (!mine.emplace(std::string(name), next_seq_).second) return false;
   ++next_seq_;
   auto it = table.find(name);
-  if (it == table.end()) it = table.emplace(std::string(name), std::vector<Session*>()).first;
+  if (it == table.end()) it = table.emplace(std::string(name), std::vector<Subscriber*>()).first;
   it->second.push_back(&s);
   return true;
 }
 
-bool Hub::remove(StringMap<std::vector<Session*>>& table, StringMap<uint64_t>& mine, Session& s,
+bool Hub::remove(StringMap<std::vector<Subscriber*>>& table, StringMap<uint64_t>& mine, Subscriber& s,
                  std::string_view name) {
   auto own = mine.find(name);
   if (own == mine.end()) return false;
@@ -57,35 +57,35 @@ bool Hub::remove(StringMap<std::vector<Session*>>& table, StringMap<uint64_t>& m
   return true;
 }
 
-bool Hub::subscribe(Session& s, std::string_view channel) {
+bool Hub::subscribe(Subscriber& s, std::string_view channel) {
   if (!add(channels_, by_session_[&s].channels, s, channel)) return false;
-  ++s.subscribed_channels;
+  ++s.channels_;
   return true;
 }
 
-bool Hub::unsubscribe(Session& s, std::string_view channel) {
+bool Hub::unsubscribe(Subscriber& s, std::string_view channel) {
   auto it = by_session_.find(&s);
   if (it == by_session_.end() || !remove(channels_, it->second.channels, s, channel)) return false;
-  --s.subscribed_channels;
+  --s.channels_;
   if (!s.subscribed()) by_session_.erase(it);
   return true;
 }
 
-bool Hub::psubscribe(Session& s, std::string_view pattern) {
+bool Hub::psubscribe(Subscriber& s, std::string_view pattern) {
   if (!add(patterns_, by_session_[&s].patterns, s, pattern)) return false;
-  ++s.subscribed_patterns;
+  ++s.patterns_;
   return true;
 }
 
-bool Hub::punsubscribe(Session& s, std::string_view pattern) {
+bool Hub::punsubscribe(Subscriber& s, std::string_view pattern) {
   auto it = by_session_.find(&s);
   if (it == by_session_.end() || !remove(patterns_, it->second.patterns, s, pattern)) return false;
-  --s.subscribed_patterns;
+  --s.patterns_;
   if (!s.subscribed()) by_session_.erase(it);
   return true;
 }
 
-void Hub::unsubscribe_all(Session& s) {
+void Hub::unsubscribe_all(Subscriber& s) {
   auto it = by_session_.find(&s);
   if (it == by_session_.end()) return;
   Subscriptions& mine = it->second;
@@ -99,8 +99,8 @@ void Hub::unsubscribe_all(Session& s) {
     list.erase(std::find(list.begin(), list.end(), &s));
     if (list.empty()) patterns_.erase(pattern);
   }
-  s.subscribed_channels = 0;
-  s.subscribed_patterns = 0;
+  s.channels_ = 0;
+  s.patterns_ = 0;
   by_session_.erase(it);
 }
 
@@ -115,12 +115,12 @@ std::vector<std::string> Hub::in_order(const StringMap<uint64_t>& names) {
   return out;
 }
 
-std::vector<std::string> Hub::channels_of(const Session& s) const {
+std::vector<std::string> Hub::channels_of(const Subscriber& s) const {
   auto it = by_session_.find(&s);
   return it == by_session_.end() ? std::vector<std::string>() : in_order(it->second.channels);
 }
 
-std::vector<std::string> Hub::patterns_of(const Session& s) const {
+std::vector<std::string> Hub::patterns_of(const Subscriber& s) const {
   auto it = by_session_.find(&s);
   return it == by_session_.end() ? std::vector<std::string>() : in_order(it->second.patterns);
 }
@@ -130,20 +130,20 @@ size_t Hub::publish(std::string_view channel, std::string_view message) {
   // its subscriber, which erases it (and maybe a channel or a pattern) from
   // the tables. As in Redis, where such a client is freed later, the
   // deliveries of this publish still count.
-  std::vector<Session*> direct;
+  std::vector<Subscriber*> direct;
   if (auto it = channels_.find(channel); it != channels_.end()) direct = it->second;
-  std::vector<std::pair<std::string, std::vector<Session*>>> matched;
+  std::vector<std::pair<std::string, std::vector<Subscriber*>>> matched;
   for (const auto& [pattern, subs] : patterns_)
     if (glob_match(pattern, channel)) matched.emplace_back(pattern, subs);
 
   size_t receivers = direct.size();
   if (!direct.empty()) {
     Frame frame{"message", channel, message};
-    for (Session* s : direct) s->deliver(frame.for_protocol(s->protocol));
+    for (Subscriber* s : direct) s->deliver(frame.for_protocol(s->protocol_version()));
   }
   for (const auto& [pattern, targets] : matched) {
     Frame frame{"pmessage", pattern, channel, message};
-    for (Session* s : targets) s->deliver(frame.for_protocol(s->protocol));
+    for (Subscriber* s : targets) s->deliver(frame.for_protocol(s->protocol_version()));
     receivers += targets.size();
   }
   return receivers;

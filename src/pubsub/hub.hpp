@@ -11,9 +11,9 @@
 // A delivery may close its subscriber (client-output-buffer-limit), and
 // closing unsubscribes it from everything: publish() chooses every receiver
 // before the first delivery and walks copies, so the hub may change under
-// it. A closed session stays in memory until the loop's close callback,
-// after publish() has returned; Connection::deliver ignores frames for a
-// closing connection.
+// it. A closed subscriber stays in memory until after publish() has
+// returned (the server frees a connection in its close callback) and
+// ignores frames delivered while it is closing.
 //
 // Counts follow Redis: a SUBSCRIBE reply carries the session's channels plus
 // patterns; PUBSUB NUMPAT is the number of distinct patterns with at least
@@ -25,24 +25,24 @@
 #include <unordered_map>
 #include <vector>
 
-#include "commands/session.hpp"
 #include "pubsub/notifier.hpp"
+#include "pubsub/subscriber.hpp"
 
 namespace lawnkv::pubsub {
 
 class Hub final : public Publisher {
  public:
   // Each returns false when nothing changed (already / not subscribed).
-  bool subscribe(Session& s, std::string_view channel);
-  bool unsubscribe(Session& s, std::string_view channel);
-  bool psubscribe(Session& s, std::string_view pattern);
-  bool punsubscribe(Session& s, std::string_view pattern);
+  bool subscribe(Subscriber& s, std::string_view channel);
+  bool unsubscribe(Subscriber& s, std::string_view channel);
+  bool psubscribe(Subscriber& s, std::string_view pattern);
+  bool punsubscribe(Subscriber& s, std::string_view pattern);
   // Everything s is subscribed to (disconnect, RESET), without replies.
-  void unsubscribe_all(Session& s);
+  void unsubscribe_all(Subscriber& s);
 
   // What s is subscribed to, in the order it subscribed.
-  std::vector<std::string> channels_of(const Session& s) const;
-  std::vector<std::string> patterns_of(const Session& s) const;
+  std::vector<std::string> channels_of(const Subscriber& s) const;
+  std::vector<std::string> patterns_of(const Subscriber& s) const;
 
   // Delivers message to the channel's subscribers, then to the subscribers of
   // every matching pattern; returns how many deliveries were made (a session
@@ -75,16 +75,16 @@ class Hub final : public Publisher {
   };
 
   // Adds s to table[name] and to mine; false if it was there.
-  bool add(StringMap<std::vector<Session*>>& table, StringMap<uint64_t>& mine, Session& s,
+  bool add(StringMap<std::vector<Subscriber*>>& table, StringMap<uint64_t>& mine, Subscriber& s,
            std::string_view name);
   // Removes s from table[name] (dropping the name when it empties) and from mine.
-  bool remove(StringMap<std::vector<Session*>>& table, StringMap<uint64_t>& mine, Session& s,
+  bool remove(StringMap<std::vector<Subscriber*>>& table, StringMap<uint64_t>& mine, Subscriber& s,
               std::string_view name);
   static std::vector<std::string> in_order(const StringMap<uint64_t>& names);
 
-  StringMap<std::vector<Session*>> channels_;   // channel -> subscribers, in order
-  StringMap<std::vector<Session*>> patterns_;   // pattern -> subscribers, in order
-  std::unordered_map<const Session*, Subscriptions> by_session_;
+  StringMap<std::vector<Subscriber*>> channels_;   // channel -> subscribers, in order
+  StringMap<std::vector<Subscriber*>> patterns_;   // pattern -> subscribers, in order
+  std::unordered_map<const Subscriber*, Subscriptions> by_session_;
   uint64_t next_seq_ = 0;
 };
 

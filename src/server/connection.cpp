@@ -73,9 +73,9 @@ void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   }
   if (nread == 0) return;
   c->in_.commit(static_cast<size_t>(nread));
-  c->server_.state().stats.total_net_input_bytes += static_cast<uint64_t>(nread);
+  c->server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
   if (c->query_buffer_over_limit()) {
-    ++c->server_.state().stats.client_query_buffer_limit_disconnections;
+    ++c->server_.state().facts.stats.client_query_buffer_limit_disconnections;
     c->server_.log().log(LogLevel::kWarning, "Closing client that reached max query buffer length: id=" +
                                                  std::to_string(c->id) + " addr=" + c->peer_);
     c->close();
@@ -103,7 +103,7 @@ size_t Connection::prefetch_keys(std::string_view pending) {
     keys[n++] = key;
   }
   // One request alone gains nothing: its lookup comes next anyway.
-  if (n > 1) server_.state().keyspace.db(db).prefetch(keys, n);
+  if (n > 1) server_.state().data.keyspace.db(db).prefetch(keys, n);
   return pos;
 }
 
@@ -149,7 +149,7 @@ void Connection::flush() {
       return;
     }
     const size_t written = n > 0 ? static_cast<size_t>(n) : 0;
-    server_.state().stats.total_net_output_bytes += written;
+    server_.state().facts.stats.total_net_output_bytes += written;
     if (written == out_.size()) {
       out_.clear();
       if (out_.capacity() > kPauseOutputBytes) out_.shrink_to_fit();
@@ -185,7 +185,7 @@ void Connection::on_write(uv_write_t* req, int status) {
     c->close();
     return;
   }
-  c->server_.state().stats.total_net_output_bytes += c->writing_.size() - c->writing_offset_;
+  c->server_.state().facts.stats.total_net_output_bytes += c->writing_.size() - c->writing_offset_;
   c->writing_.clear();
   c->writing_offset_ = 0;
   if (c->writing_.capacity() > kPauseOutputBytes) c->writing_.shrink_to_fit();
@@ -196,7 +196,7 @@ void Connection::deliver(std::string_view frame) {
   if (closing_) return;
   out_.append(frame);
   if (output_over_limit()) {
-    ++server_.state().stats.client_output_buffer_limit_disconnections;
+    ++server_.state().facts.stats.client_output_buffer_limit_disconnections;
     server_.log().log(LogLevel::kWarning,
                       "Client id=" + std::to_string(id) + " addr=" + peer_ +
                           " scheduled to be closed ASAP for overcoming of output buffer limits.");
@@ -254,9 +254,9 @@ void Connection::close() {
   closing_ = true;
   server_.connection_closed(this);
   ServerState& st = server_.state();
-  st.keyspace.watches().unwatch_all(watcher);
-  if (st.hub) st.hub->unsubscribe_all(*this);
-  if (blocked) st.blocked.forget(*this);
+  st.data.keyspace.watches().unwatch_all(watcher);
+  st.data.hub.unsubscribe_all(*this);
+  if (blocked) st.data.blocking.forget(*this);
   uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), on_close);
 }
 

@@ -21,11 +21,11 @@ void ExpiryCycle::on_idle(uv_idle_t* h) { static_cast<ExpiryCycle*>(h->data)->ru
 
 void ExpiryCycle::run() {
   backlog_ = false;
-  if (!state_.active_expire) return;
+  if (!state_.facts.active_expire) return;
   const auto start = std::chrono::steady_clock::now();
   const auto budget = std::chrono::microseconds(state_.config.values().expiry_budget_us);
   for (;;) {
-    const size_t reaped = state_.keyspace.reap(state_.clock.now_ms(), kChunk);
+    const size_t reaped = state_.data.keyspace.reap(state_.clock.now_ms(), kChunk);
     if (reaped < kChunk) return;
     if (std::chrono::steady_clock::now() - start >= budget) {
       backlog_ = true;
@@ -35,14 +35,14 @@ void ExpiryCycle::run() {
 }
 
 void ExpiryCycle::arm() {
-  if (backlog_ && state_.active_expire) {
+  if (backlog_ && state_.facts.active_expire) {
     if (!uv_is_active(reinterpret_cast<uv_handle_t*>(&idle_))) uv_idle_start(&idle_, on_idle);
     return;
   }
   uv_idle_stop(&idle_);
-  int64_t next = state_.active_expire ? state_.keyspace.next_deadline() : expiry::kNever;
-  if (!state_.blocked.empty())
-    next = std::min(next, state_.blocked.next_wakeup(state_.keyspace, state_.clock.now_ms()));
+  int64_t next = state_.facts.active_expire ? state_.data.keyspace.next_deadline() : expiry::kNever;
+  if (!state_.data.blocking.empty())
+    next = std::min(next, state_.data.blocking.next_wakeup());
   if (next == expiry::kNever) {
     uv_timer_stop(&timer_);
     return;

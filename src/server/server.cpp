@@ -83,7 +83,7 @@ bool Server::listen() {
     log_.log(LogLevel::kWarning, "Failed listening on any address");
     return false;
   }
-  state_.listening_port = static_cast<int>(cfg.port);
+  state_.facts.listening_port = static_cast<int>(cfg.port);
   return true;
 }
 
@@ -117,7 +117,7 @@ void Server::on_connection(uv_stream_t* listener, int status) {
 }
 
 void Server::accept(uv_stream_t* listener) {
-  const uint64_t id = state_.next_session_id++;
+  const uint64_t id = state_.clients.next_id();
   auto* conn = new Connection(*this, id);
   if (uv_accept(listener, conn->stream()) != 0) {
     conn->close();
@@ -125,8 +125,8 @@ void Server::accept(uv_stream_t* listener) {
   }
   conn->start();
   const auto& cfg = state_.config.values();
-  if (static_cast<int64_t>(connections_.size()) >= cfg.maxclients) {
-    ++state_.stats.rejected_connections;
+  if (static_cast<int64_t>(state_.clients.size()) >= cfg.maxclients) {
+    ++state_.facts.stats.rejected_connections;
     conn->out_.assign(kMaxClients);
     conn->close_after_reply = true;
     conn->flush();
@@ -138,16 +138,14 @@ void Server::accept(uv_stream_t* listener) {
     conn->flush();
     return;
   }
-  ++state_.stats.total_connections_received;
-  connections_.emplace(id, conn);
-  state_.sessions.emplace(id, conn);
+  ++state_.facts.stats.total_connections_received;
+  state_.clients.add(*conn);
 }
 
 void Server::queue_flush(Connection* conn) { flush_ids_.push_back(conn->id); }
 
 void Server::connection_closed(Connection* conn) {
-  connections_.erase(conn->id);
-  state_.sessions.erase(conn->id);
+  state_.clients.remove(*conn);
 }
 
 void Server::flush_pending() {
@@ -155,17 +153,18 @@ void Server::flush_pending() {
   std::vector<uint64_t> ids;
   ids.swap(flush_ids_);
   for (uint64_t id : ids) {
-    auto it = connections_.find(id);
-    if (it == connections_.end()) continue;
-    it->second->queued_for_flush_ = false;
-    it->second->flush();
+    Session* s = state_.clients.find(id);
+    if (s == nullptr) continue;
+    auto* conn = static_cast<Connection*>(s);  // every registered client is a Connection
+    conn->queued_for_flush_ = false;
+    conn->flush();
   }
 }
 
 void Server::on_prepare(uv_prepare_t* h) {
   auto* self = static_cast<Server*>(h->data);
   ServerState& st = self->state_;
-  if (!st.blocked.empty()) st.blocked.serve(st.keyspace, st.clock.now_ms());
+  if (!st.data.blocking.empty()) st.data.blocking.serve(st, st.clock.now_ms());
   self->flush_pending();
   if (st.shutdown_requested && !self->stopping_) self->shut_down();
   if (!self->stopping_) self->expiry_->arm();
@@ -187,7 +186,7 @@ void Server::shut_down() {
              [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
   listeners_.clear();
   std::vector<Connection*> all;
-  for (auto& [id, c] : connections_) all.push_back(c);
+  for (const auto& [id, s] : state_.clients.all()) all.push_back(static_cast<Connection*>(s));
   for (Connection* c : all) c->close();
   expiry_->close();
   uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);

@@ -11,7 +11,6 @@
 #include <uv.h>
 
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "commands/context.hpp"
@@ -62,7 +61,6 @@ class Server {
   uv_signal_t sigint_;
   std::unique_ptr<ExpiryCycle> expiry_;
   std::vector<uint64_t> flush_ids_;
-  std::unordered_map<uint64_t, Connection*> connections_;
   bool stopping_ = false;
 };
 

@@ -213,5 +213,34 @@ TEST_CASE("a client that disconnects while blocked is forgotten") {
   CHECK(c.wire({"REDE.POLL", "q"}) == "*1\r\n$1\r\nx\r\n");
 }
 
+TEST_CASE("a resumed client that closes another blocked client leaves the server serving") {
+  // Issue 14, finding 2: A blocks with a pipelined PUBLISH behind its
+  // BPOLL; B, subscribed in RESP3, blocks too. When A times out and resumes,
+  // its PUBLISH pushes B past the pubsub output limit (32 MB): B is closed
+  // while the blocked clients are being served.
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  RawClient a(server.port());
+  RawClient b(server.port());
+  REQUIRE(b.call({"HELLO", "3"}).rfind("%7", 0) == 0);
+  REQUIRE(b.call({"SUBSCRIBE", "ch"}) == ">3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n");
+  b.send(encode_command({"REDE.BPOLL", "kb", "0"}));
+  REQUIRE(blocked_clients(c, 1));
+  const std::string big(33 * 1024 * 1024, 'm');
+  a.send(encode_command({"REDE.BPOLL", "ka", "1"}) + encode_command({"PUBLISH", "ch", big}));
+  REQUIRE(blocked_clients(c, 2));
+  // The server has read A's PUBLISH while A was blocked.
+  REQUIRE(test::poll_until(std::chrono::steady_clock::now() + 10s, [&] {
+    return info_int(c.call({"INFO", "stats"}).text, "total_net_input_bytes") > static_cast<long long>(big.size());
+  }));
+  advance(c, 1000);
+  CHECK(a.read_reply() == "*-1\r\n");
+  CHECK(a.read_reply() == ":1\r\n");
+  CHECK(b.wait_closed());
+  CHECK(c.wire({"PING"}) == "+PONG\r\n");
+  CHECK(blocked_clients(c, 0));
+  CHECK(server.running());
+}
+
 }  // namespace
 }  // namespace lawnkv::itest

@@ -8,25 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "commands/dispatch.hpp"
-#include "commands/families.hpp"
+#include "command_fixture.hpp"
 #include "commands/server_family.hpp"
 
 namespace lawnkv {
 namespace {
-
-struct FakeSession : Session {
-  std::string peer = "127.0.0.1:50000";
-  std::string peer_address() const override { return peer; }
-  std::string local_address() const override { return "127.0.0.1:6379"; }
-  int fd() const override { return -1; }
-  size_t query_buffer_bytes() const override { return 0; }
-  size_t query_buffer_free() const override { return 0; }
-  size_t output_buffer_bytes() const override { return 0; }
-  void deliver(std::string_view) override {}
-  void close_soon() override {}
-  void resume() override {}
-};
 
 config::Config debug_config(std::string_view mode) {
   config::Config c;
@@ -35,26 +21,14 @@ config::Config debug_config(std::string_view mode) {
   return c;
 }
 
-struct Server {
-  ServerState state;
-  FakeSession session;
-
-  explicit Server(std::string_view debug = "yes") : state(debug_config(debug)) {
-    register_all_commands(state.commands);
-    state.start_ms = state.clock.now_ms();
-    state.run_id = std::string(40, 'a');
-    session.id = 1;
-    session.authenticated = true;
-    state.sessions[1] = &session;
+// The server family runs on the state's own clock (DEBUG ADVANCE-TIME moves it).
+struct Server : test::CommandServer {
+  explicit Server(std::string_view debug = "yes") : CommandServer(debug_config(debug)) {
+    state.facts.run_id = std::string(40, 'a');
   }
-
-  // Runs one command and returns the reply bytes.
   std::string run(std::vector<std::string> args) {
-    std::vector<std::string_view> argv(args.begin(), args.end());
-    std::string out;
-    resp::Writer w(out, session.protocol);
-    dispatch(state, session, w, argv, state.clock.now_ms());
-    return out;
+    now = state.clock.now_ms();
+    return CommandServer::run(std::move(args));
   }
 };
 
@@ -119,7 +93,7 @@ TEST_CASE("INFO expiry: reap counts and lag") {
   Server s;
   s.run({"set", "k", "v", "px", "100"});
   s.state.clock.advance_ms(150);
-  s.state.keyspace.reap(s.state.clock.now_ms(), 100);
+  s.state.data.keyspace.reap(s.state.clock.now_ms(), 100);
   const std::string text = payload(s.run({"info", "expiry"}));
   CHECK(text.find("expired_keys:1\r\n") != std::string::npos);
   CHECK(text.find("expired_active:1\r\n") != std::string::npos);
@@ -141,10 +115,10 @@ TEST_CASE("CONFIG through the command: map reply, errors, RESETSTAT, REWRITE") {
   s.session.protocol = 3;
   CHECK(s.run({"config", "get", "hz"}) == "%1\r\n$2\r\nhz\r\n$2\r\n10\r\n");
   s.run({"get", "nosuch"});
-  CHECK(s.state.keyspace.stats().keyspace_misses == 1);
+  CHECK(s.state.data.keyspace.stats().keyspace_misses == 1);
   CHECK(s.run({"config", "resetstat"}) == "+OK\r\n");
-  CHECK(s.state.keyspace.stats().keyspace_misses == 0);
-  CHECK(s.state.stats.total_commands_processed == 1);  // RESETSTAT itself, counted after it ran
+  CHECK(s.state.data.keyspace.stats().keyspace_misses == 0);
+  CHECK(s.state.facts.stats.total_commands_processed == 1);  // RESETSTAT itself, counted after it ran
 }
 
 TEST_CASE("COMMAND: rows as Redis 7.0 shapes them") {
@@ -206,9 +180,9 @@ TEST_CASE("DEBUG: refused unless enabled, ADVANCE-TIME, SET-ACTIVE-EXPIRE") {
   CHECK(s.state.clock.offset_ms() == 0);
   CHECK(s.run({"debug", "advance-time", "x"}) == "-ERR value is not an integer or out of range\r\n");
   CHECK(s.run({"debug", "set-active-expire", "0"}) == "+OK\r\n");
-  CHECK_FALSE(s.state.active_expire);
+  CHECK_FALSE(s.state.facts.active_expire);
   CHECK(s.run({"debug", "set-active-expire", "1"}) == "+OK\r\n");
-  CHECK(s.state.active_expire);
+  CHECK(s.state.facts.active_expire);
   CHECK(s.run({"debug", "object", "nosuch"}) == "-ERR no such key\r\n");  // redis
   s.run({"set", "n", "12"});
   CHECK(s.run({"debug", "object", "n"}).find(" encoding:int serializedlength:2 ") != std::string::npos);
@@ -219,17 +193,17 @@ TEST_CASE("DBSIZE, FLUSHDB, FLUSHALL: counts, options, WATCH") {
   s.run({"set", "a", "1"});
   s.run({"set", "b", "1"});
   CHECK(s.run({"dbsize"}) == ":2\r\n");
-  s.state.keyspace.watches().watch(s.session.watcher, 0, "a", false);
+  s.state.data.keyspace.watches().watch(s.session.watcher, 0, "a", false);
   CHECK(s.run({"flushdb", "foo"}) == "-ERR syntax error\r\n");            // redis
   CHECK(s.run({"flushall", "sync", "async"}) == "-ERR syntax error\r\n");  // redis
   CHECK_FALSE(s.session.watcher.dirty);
   CHECK(s.run({"flushdb", "ASYNC"}) == "+OK\r\n");
   CHECK(s.session.watcher.dirty);
   CHECK(s.run({"dbsize"}) == ":0\r\n");
-  s.state.keyspace.watches().unwatch_all(s.session.watcher);
+  s.state.data.keyspace.watches().unwatch_all(s.session.watcher);
 
   // A watched key that is not there does not change by a flush.
-  s.state.keyspace.watches().watch(s.session.watcher, 1, "gone", false);
+  s.state.data.keyspace.watches().watch(s.session.watcher, 1, "gone", false);
   s.run({"select", "1"});
   s.run({"set", "x", "1"});
   CHECK(s.run({"flushall"}) == "+OK\r\n");
@@ -249,7 +223,7 @@ TEST_CASE("SHUTDOWN, SAVE, BGSAVE, LASTSAVE, TIME, MEMORY USAGE") {
   Server t;
   CHECK(t.run({"save"}).rfind("-ERR lawnkv keeps no files", 0) == 0);
   CHECK(t.run({"bgsave", "foo"}) == "-ERR syntax error\r\n");  // redis
-  CHECK(t.run({"lastsave"}) == ":" + std::to_string(t.state.start_ms / 1000) + "\r\n");
+  CHECK(t.run({"lastsave"}) == ":" + std::to_string(t.state.facts.start_ms / 1000) + "\r\n");
   CHECK(t.run({"time"}).rfind("*2\r\n$10\r\n", 0) == 0);
   CHECK(t.run({"memory", "usage", "nosuch"}) == "$-1\r\n");
   CHECK(t.run({"memory", "usage", "k", "samples", "-1"}) == "-ERR syntax error\r\n");  // redis

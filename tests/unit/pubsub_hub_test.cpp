@@ -10,33 +10,27 @@
 
 #include "pubsub/hub.hpp"
 
-using lawnkv::Session;
 using lawnkv::pubsub::Hub;
+using lawnkv::pubsub::Subscriber;
 
 namespace {
 
-// A session that records what it is delivered; on_deliver runs after each
+// A subscriber that records what it is delivered; on_deliver runs after each
 // delivery (to act as the server does when an output limit is crossed).
-class FakeSession final : public Session {
+class FakeSubscriber final : public Subscriber {
  public:
-  explicit FakeSession(std::string name_tag, int proto = 2) : tag(std::move(name_tag)) { protocol = proto; }
+  explicit FakeSubscriber(std::string name_tag, int proto = 2) : tag(std::move(name_tag)), protocol(proto) {}
 
   std::string tag;
+  int protocol;
   std::vector<std::string> frames;
   std::function<void()> on_deliver;
 
-  std::string peer_address() const override { return "127.0.0.1:1"; }
-  std::string local_address() const override { return "127.0.0.1:2"; }
-  int fd() const override { return -1; }
-  size_t query_buffer_bytes() const override { return 0; }
-  size_t query_buffer_free() const override { return 0; }
-  size_t output_buffer_bytes() const override { return 0; }
+  int protocol_version() const override { return protocol; }
   void deliver(std::string_view frame) override {
     frames.emplace_back(frame);
     if (on_deliver) on_deliver();
   }
-  void close_soon() override {}
-  void resume() override {}
 };
 
 std::string message(std::string_view channel, std::string_view msg, char head = '*') {
@@ -54,20 +48,20 @@ std::string pmessage(std::string_view pattern, std::string_view channel, std::st
 
 TEST_CASE("hub: subscribe and unsubscribe keep the session's counts") {
   Hub hub;
-  FakeSession s("s");
+  FakeSubscriber s("s");
   CHECK(hub.subscribe(s, "a"));
   CHECK(hub.subscribe(s, "b"));
   CHECK_FALSE(hub.subscribe(s, "a"));
   CHECK(hub.psubscribe(s, "a*"));
   CHECK_FALSE(hub.psubscribe(s, "a*"));
-  CHECK(s.subscribed_channels == 2);
-  CHECK(s.subscribed_patterns == 1);
+  CHECK(s.subscribed_channels() == 2);
+  CHECK(s.subscribed_patterns() == 1);
   CHECK(s.subscribed());
 
   CHECK_FALSE(hub.unsubscribe(s, "zz"));
   CHECK_FALSE(hub.unsubscribe(s, "a*"));  // a pattern is not a channel
   CHECK(hub.unsubscribe(s, "a"));
-  CHECK(s.subscribed_channels == 1);
+  CHECK(s.subscribed_channels() == 1);
   CHECK(hub.punsubscribe(s, "a*"));
   CHECK_FALSE(hub.punsubscribe(s, "a*"));
   CHECK(hub.unsubscribe(s, "b"));
@@ -79,7 +73,7 @@ TEST_CASE("hub: subscribe and unsubscribe keep the session's counts") {
 
 TEST_CASE("hub: a session's subscriptions are listed in the order they were made") {
   Hub hub;
-  FakeSession s("s");
+  FakeSubscriber s("s");
   for (const char* c : {"z", "a", "m", "b"}) hub.subscribe(s, c);
   hub.unsubscribe(s, "m");
   hub.subscribe(s, "m");
@@ -90,7 +84,7 @@ TEST_CASE("hub: a session's subscriptions are listed in the order they were made
 
 TEST_CASE("hub: PUBSUB counts") {
   Hub hub;
-  FakeSession a("a"), b("b");
+  FakeSubscriber a("a"), b("b");
   hub.subscribe(a, "news");
   hub.subscribe(b, "news");
   hub.subscribe(b, "sport");
@@ -111,8 +105,8 @@ TEST_CASE("hub: PUBSUB counts") {
   CHECK(hub.active_channels("x*").empty());
 
   hub.unsubscribe_all(b);
-  CHECK(b.subscribed_channels == 0);
-  CHECK(b.subscribed_patterns == 0);
+  CHECK(b.subscribed_channels() == 0);
+  CHECK(b.subscribed_patterns() == 0);
   CHECK(hub.subscribers("news") == 1);
   CHECK(hub.subscribers("sport") == 0);
   CHECK(hub.active_channels() == std::vector<std::string>{"news"});
@@ -125,9 +119,9 @@ TEST_CASE("hub: PUBSUB counts") {
 
 TEST_CASE("hub: delivery order, frames and receiver count") {
   Hub hub;
-  FakeSession first("first"), second("second", 3), pat("pat");
+  FakeSubscriber first("first"), second("second", 3), pat("pat");
   std::vector<std::string> order;
-  for (FakeSession* s : {&first, &second, &pat}) s->on_deliver = [&order, s] { order.push_back(s->tag); };
+  for (FakeSubscriber* s : {&first, &second, &pat}) s->on_deliver = [&order, s] { order.push_back(s->tag); };
   hub.psubscribe(pat, "n?ws");  // before the channel subscribers, delivered after them
   hub.subscribe(second, "news");
   hub.subscribe(first, "news");
@@ -172,7 +166,7 @@ TEST_CASE("hub: patterns match as Redis's glob does") {
     CAPTURE(c.pattern);
     CAPTURE(c.channel);
     Hub hub;
-    FakeSession s("s");
+    FakeSubscriber s("s");
     hub.psubscribe(s, c.pattern);
     CHECK(hub.publish(c.channel, "m") == (c.delivered ? 1u : 0u));
     if (c.delivered) CHECK(s.frames == std::vector<std::string>{pmessage(c.pattern, c.channel, "m")});
@@ -184,7 +178,7 @@ TEST_CASE("hub: a subscriber closed during delivery is unsubscribed safely") {
   // deliver(), and closing unsubscribes it from everything: the lists being
   // walked change under publish().
   Hub hub;
-  FakeSession a("a"), victim("victim"), c("c");
+  FakeSubscriber a("a"), victim("victim"), c("c");
   victim.on_deliver = [&] { hub.unsubscribe_all(victim); };
   hub.subscribe(a, "ch");
   hub.subscribe(victim, "ch");

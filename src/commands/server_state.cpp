@@ -1,0 +1,37 @@
+#include "commands/server_state.hpp"
+
+#include <random>
+
+#include "commands/families.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+std::string random_run_id() {
+  std::random_device rd;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id(40, '0');
+  for (char& c : id) c = kHex[rd() % 16];
+  return id;
+}
+
+}  // namespace
+
+Dataset::Dataset(const config::Config& cfg)
+    : keyspace(static_cast<int>(cfg.values().databases)), notifier(cfg.values().notify_keyspace_events) {
+  notifier.set_publisher(&hub);
+  keyspace.set_listener(&notifier);
+}
+
+ServerState::ServerState(config::Config cfg) : config(std::move(cfg)), data(config) {}
+
+std::unique_ptr<ServerState> make_server_state(config::Config cfg) {
+  auto state = std::make_unique<ServerState>(std::move(cfg));
+  register_all_commands(state->commands);
+  state->facts.start_ms = state->clock.now_ms();
+  state->facts.run_id = random_run_id();
+  return state;
+}
+
+}  // namespace lawnkv

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "commands/errors.hpp"
+#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 
 namespace lawnkv {
@@ -73,7 +74,7 @@ bool parse_client_filter_or_reply(Call& call, size_t first, bool for_kill, Clien
       out->type = to_lower(argv[++i]);
       if (out->type == "slave") out->type = "replica";
       if (out->type != "normal" && out->type != "pubsub" && out->type != "master" && out->type != "replica") {
-        call.error("ERR Unknown client type '" + std::string(argv[i]) + "'");
+        call.error(format_error("ERR Unknown client type '%s'", {argv[i]}));
         return false;
       }
     } else if (opt == "id") {

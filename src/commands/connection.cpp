@@ -6,6 +6,7 @@
 #include "commands/client_list.hpp"
 #include "commands/errors.hpp"
 #include "commands/families.hpp"
+#include "core/error_format.hpp"
 #include "pubsub/hub.hpp"
 
 namespace lawnkv {
@@ -97,7 +98,7 @@ void hello_command(Call& call) {
       has_name = true;
       name = call.argv[++i];
     } else {
-      return call.error("ERR Syntax error in HELLO option '" + std::string(call.argv[i]) + "'");
+      return call.error(format_error("ERR Syntax error in HELLO option '%s'", {call.argv[i]}));
     }
   }
   if (has_auth && !authenticate_or_reply(call, user, pass)) return;

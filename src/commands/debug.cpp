@@ -20,6 +20,7 @@
 #include "commands/errors.hpp"
 #include "commands/lookup.hpp"
 #include "commands/server_family.hpp"
+#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 
 namespace lawnkv {
@@ -102,8 +103,8 @@ void debug_command(Call& call) {
   if (iequals(sub, "set-active-expire") && argc == 3) return debug_set_active_expire(call);
   if (iequals(sub, "advance-time") && argc == 3) return debug_advance_time(call);
   if (iequals(sub, "object") && argc == 3) return debug_object(call);
-  call.error("ERR unknown subcommand or wrong number of arguments for '" + std::string(sub) +
-             "'. Try DEBUG HELP.");
+  call.error(format_error("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try DEBUG HELP.",
+                          {sub}));
 }
 
 }  // namespace

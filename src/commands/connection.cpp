@@ -89,12 +89,12 @@ void hello_command(Call& call) {
   bool has_auth = false, has_name = false;
   for (size_t i = 2; i < call.argv.size(); ++i) {
     const size_t more = call.argv.size() - i - 1;
-    if (iequals(call.argv[i], "auth") && more >= 2) {
+    if (is_option(call.argv[i], "auth") && more >= 2) {
       has_auth = true;
       user = call.argv[i + 1];
       pass = call.argv[i + 2];
       i += 2;
-    } else if (iequals(call.argv[i], "setname") && more >= 1) {
+    } else if (is_option(call.argv[i], "setname") && more >= 1) {
       has_name = true;
       name = call.argv[++i];
     } else {

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "commands/context.hpp"
+#include "core/ascii.hpp"
 
 namespace lawnkv {
 
@@ -23,8 +24,6 @@ bool int_or_reply(Call& call, std::string_view arg, int* out, std::string_view m
 // "ERR DB index is out of range").
 bool db_index_or_reply(Call& call, std::string_view arg, int* out);
 
-// The argument as Redis's C string functions see it: up to a NUL byte.
-inline std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
 // True if arg is the option word, compared as strcasecmp does ("nx\0junk" is NX).
 inline bool is_option(std::string_view arg, std::string_view word) { return iequals(c_string(arg), word); }
 

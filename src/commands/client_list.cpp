@@ -1,8 +1,10 @@
 #include "commands/client_list.hpp"
 
-#include <algorithm>
+#include <optional>
 
+#include "commands/args.hpp"
 #include "commands/errors.hpp"
+#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 
 namespace lawnkv {
@@ -47,65 +49,138 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   return line;
 }
 
-bool ClientFilter::matches(const Session& s, const Session& caller) const {
-  if (!ids.empty() && std::find(ids.begin(), ids.end(), s.id) == ids.end()) return false;
-  if (!type.empty()) {
-    const bool pubsub = s.subscribed();
-    if (type == "pubsub" ? !pubsub : type == "normal" ? pubsub : true) return false;
+namespace {
+
+constexpr std::string_view kBadKillId = "ERR client-id should be greater than 0";
+
+// Redis's client types (getClientType). lawnkv has neither masters nor
+// replicas: a client with subscriptions is pubsub, any other normal.
+enum class ClientType { kNormal, kReplica, kPubsub, kMaster };
+
+ClientType client_type(const Session& s) { return s.subscribed() ? ClientType::kPubsub : ClientType::kNormal; }
+
+// getClientTypeByName: any case, up to a NUL; "slave" is "replica".
+bool client_type_or_reply(Call& call, std::string_view name, ClientType* out) {
+  if (is_option(name, "normal")) {
+    *out = ClientType::kNormal;
+  } else if (is_option(name, "slave") || is_option(name, "replica")) {
+    *out = ClientType::kReplica;
+  } else if (is_option(name, "pubsub")) {
+    *out = ClientType::kPubsub;
+  } else if (is_option(name, "master")) {
+    *out = ClientType::kMaster;
+  } else {
+    call.error(format_error("ERR Unknown client type '%s'", {name}));
+    return false;
   }
-  if (!addr.empty() && s.peer_address() != addr) return false;
-  if (!laddr.empty() && s.local_address() != laddr) return false;
-  if (!user.empty() && user != "default") return false;
-  if (for_kill && skip_me && &s == &caller) return false;
   return true;
 }
 
-bool parse_client_filter_or_reply(Call& call, size_t first, bool for_kill, ClientFilter* out) {
-  out->for_kill = for_kill;
+// CLIENT KILL's filters; a client is killed if it passes every one.
+struct KillFilter {
+  uint64_t id = 0;                   // ID (0: any); a later ID replaces an earlier one
+  std::optional<ClientType> type;    // TYPE
+  std::optional<std::string> addr;   // ADDR: compared as strcmp, up to a NUL
+  std::optional<std::string> laddr;  // LADDR: likewise
+  bool skip_me = true;               // SKIPME yes|no; no for the old form
+  // USER must name a user, and the only one is "default". Every client is
+  // the default user's from its connection on (before AUTH too, as in
+  // Redis), so a valid USER leaves every client in.
+
+  bool passes(const Session& s, const Session& caller) const {
+    if (addr && s.peer_address() != *addr) return false;
+    if (laddr && s.local_address() != *laddr) return false;
+    if (type && client_type(s) != *type) return false;
+    if (id != 0 && s.id != id) return false;
+    if (skip_me && &s == &caller) return false;
+    return true;
+  }
+};
+
+// The option/value pairs from argv[2] on.
+bool parse_kill_filter_or_reply(Call& call, KillFilter* out) {
   const auto& argv = call.argv;
-  for (size_t i = first; i < argv.size(); ++i) {
-    const std::string opt = to_lower(argv[i]);
-    if (i + 1 >= argv.size()) {
-      call.error(err::kSyntax);
-      return false;
-    }
-    if (opt == "type") {
-      out->type = to_lower(argv[++i]);
-      if (out->type == "slave") out->type = "replica";
-      if (out->type != "normal" && out->type != "pubsub" && out->type != "master" && out->type != "replica") {
-        call.error("ERR Unknown client type '" + std::string(argv[i]) + "'");
+  for (size_t i = 2; i < argv.size(); i += 2) {
+    const bool has_value = i + 1 < argv.size();
+    const std::string_view opt = argv[i];
+    const std::string_view value = has_value ? argv[i + 1] : std::string_view();
+    if (has_value && is_option(opt, "id")) {
+      long long id;
+      if (!integer_or_reply(call, value, &id, kBadKillId)) return false;
+      if (id < 1) {
+        call.error(kBadKillId);
         return false;
       }
-    } else if (opt == "id") {
-      // CLIENT LIST takes every following argument as an id; KILL one.
-      const size_t last = for_kill ? i + 1 : argv.size() - 1;
-      for (++i; i <= last; ++i) {
-        long long id;
-        if (!string_to_ll(argv[i], &id) || id <= 0) {
-          call.error(for_kill ? "ERR client-id should be greater than 0" : "ERR Invalid client ID");
-          return false;
-        }
-        out->ids.push_back(static_cast<uint64_t>(id));
+      out->id = static_cast<uint64_t>(id);
+    } else if (has_value && is_option(opt, "type")) {
+      ClientType type;
+      if (!client_type_or_reply(call, value, &type)) return false;
+      out->type = type;
+    } else if (has_value && is_option(opt, "addr")) {
+      out->addr = std::string(c_string(value));
+    } else if (has_value && is_option(opt, "laddr")) {
+      out->laddr = std::string(c_string(value));
+    } else if (has_value && is_option(opt, "user")) {
+      // ACLGetUserByName: the whole name, NUL bytes and case included.
+      if (value != "default") {
+        call.error(format_error("ERR No such user '%s'", {value}));
+        return false;
       }
-      --i;
-    } else if (for_kill && opt == "addr") {
-      out->addr = std::string(argv[++i]);
-    } else if (for_kill && opt == "laddr") {
-      out->laddr = std::string(argv[++i]);
-    } else if (for_kill && opt == "user") {
-      out->user = std::string(argv[++i]);
-    } else if (for_kill && opt == "skipme") {
-      const std::string v = to_lower(argv[++i]);
-      if (v != "yes" && v != "no") {
+    } else if (has_value && is_option(opt, "skipme")) {
+      if (is_option(value, "yes")) {
+        out->skip_me = true;
+      } else if (is_option(value, "no")) {
+        out->skip_me = false;
+      } else {
         call.error(err::kSyntax);
         return false;
       }
-      out->skip_me = v == "yes";
     } else {
       call.error(err::kSyntax);
       return false;
     }
   }
+  return true;
+}
+
+}  // namespace
+
+bool clients_to_list_or_reply(Call& call, std::vector<Session*>* out) {
+  const auto& argv = call.argv;
+  const auto& sessions = call.server.clients.all();
+  if (argv.size() == 4 && is_option(argv[2], "type")) {
+    ClientType type;
+    if (!client_type_or_reply(call, argv[3], &type)) return false;
+    for (const auto& [id, s] : sessions)
+      if (client_type(*s) == type) out->push_back(s);
+  } else if (argv.size() > 3 && is_option(argv[2], "id")) {
+    std::vector<long long> ids;
+    for (size_t i = 3; i < argv.size(); ++i) {
+      if (!integer_or_reply(call, argv[i], &ids.emplace_back(), "ERR Invalid client ID")) return false;
+    }
+    for (long long id : ids) {
+      const auto it = sessions.find(static_cast<uint64_t>(id));
+      if (it != sessions.end()) out->push_back(it->second);
+    }
+  } else if (argv.size() != 2) {
+    call.error(err::kSyntax);
+    return false;
+  } else {
+    for (const auto& [id, s] : sessions) out->push_back(s);
+  }
+  return true;
+}
+
+bool clients_to_kill_or_reply(Call& call, std::vector<Session*>* out) {
+  KillFilter filter;
+  if (call.argv.size() == 3) {
+    filter.addr = std::string(c_string(call.argv[2]));
+    filter.skip_me = false;
+  } else if (!parse_kill_filter_or_reply(call, &filter)) {
+    return false;
+  }
+  for (const auto& [id, s] : call.server.clients.all())
+    if (filter.passes(*s, call.session)) out->push_back(s);
   return true;
 }
 

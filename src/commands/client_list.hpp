@@ -1,6 +1,6 @@
 #pragma once
-// CLIENT LIST / CLIENT INFO lines and the filters of CLIENT LIST and
-// CLIENT KILL, in Redis 7.0's format.
+// CLIENT LIST / CLIENT INFO lines and the clients that CLIENT LIST and
+// CLIENT KILL select, in Redis 7.0's format and by its rules.
 
 #include <string>
 #include <vector>
@@ -12,19 +12,18 @@ namespace lawnkv {
 // One client as CLIENT LIST prints it (without the trailing newline).
 std::string client_line(const ServerState& server, const Session& s, int64_t now_ms);
 
-struct ClientFilter {
-  std::vector<uint64_t> ids;       // ID (any of)
-  std::string type;                // TYPE normal|pubsub|master|replica ("" = any)
-  std::string addr, laddr, user;   // ADDR, LADDR, USER ("" = any)
-  bool skip_me = true;             // SKIPME (CLIENT KILL only; yes by default)
-  bool for_kill = false;
+// The clients CLIENT LIST [TYPE type | ID id [id ...]] shows, as Redis 7.0:
+// every client, those of the type, or those of the ids in the order given
+// (an id given twice shows twice). Replies the error and returns false if
+// the arguments are bad.
+bool clients_to_list_or_reply(Call& call, std::vector<Session*>* out);
 
-  bool matches(const Session& s, const Session& caller) const;
-};
-
-// Parses the filter options from argv[first] on. CLIENT LIST takes TYPE and
-// ID; CLIENT KILL the rest too. Replies the error and returns false if bad.
-bool parse_client_filter_or_reply(Call& call, size_t first, bool for_kill, ClientFilter* out);
+// The clients CLIENT KILL names, as Redis 7.0's clientKillCommand: with one
+// argument (the old form) every client at that address, the caller
+// included; otherwise option/value pairs (ID, TYPE, ADDR, LADDR, USER,
+// SKIPME), each a filter a client must pass. Replies the error and returns
+// false if the arguments are bad.
+bool clients_to_kill_or_reply(Call& call, std::vector<Session*>* out);
 
 // Closes s after its pending output (itself too: after this reply).
 void kill_session(Call& call, Session& s);

@@ -6,6 +6,7 @@
 #include "commands/client_list.hpp"
 #include "commands/errors.hpp"
 #include "commands/families.hpp"
+#include "core/error_format.hpp"
 #include "pubsub/hub.hpp"
 
 namespace lawnkv {
@@ -88,16 +89,16 @@ void hello_command(Call& call) {
   bool has_auth = false, has_name = false;
   for (size_t i = 2; i < call.argv.size(); ++i) {
     const size_t more = call.argv.size() - i - 1;
-    if (iequals(call.argv[i], "auth") && more >= 2) {
+    if (is_option(call.argv[i], "auth") && more >= 2) {
       has_auth = true;
       user = call.argv[i + 1];
       pass = call.argv[i + 2];
       i += 2;
-    } else if (iequals(call.argv[i], "setname") && more >= 1) {
+    } else if (is_option(call.argv[i], "setname") && more >= 1) {
       has_name = true;
       name = call.argv[++i];
     } else {
-      return call.error("ERR Syntax error in HELLO option '" + std::string(call.argv[i]) + "'");
+      return call.error(format_error("ERR Syntax error in HELLO option '%s'", {call.argv[i]}));
     }
   }
   if (has_auth && !authenticate_or_reply(call, user, pass)) return;
@@ -153,36 +154,24 @@ void client_info_command(Call& call) {
 
 /* CLIENT LIST [TYPE NORMAL | MASTER | REPLICA | PUBSUB] [ID client-id [client-id ...]] */
 void client_list_command(Call& call) {
-  ClientFilter filter;
-  if (!parse_client_filter_or_reply(call, 2, /*for_kill=*/false, &filter)) return;
+  std::vector<Session*> clients;
+  if (!clients_to_list_or_reply(call, &clients)) return;
   std::string out;
-  for (auto& [id, s] : call.server.clients.all())
-    if (filter.matches(*s, call.session)) out += client_line(call.server, *s, call.now_ms) + "\n";
+  for (const Session* s : clients) out += client_line(call.server, *s, call.now_ms) + "\n";
   call.reply.verbatim(out);
 }
 
 /* CLIENT KILL ip:port | CLIENT KILL <filter> <value> ... */
 void client_kill_command(Call& call) {
-  if (call.argv.size() == 3) {
-    for (auto& [id, s] : call.server.clients.all()) {
-      if (s->peer_address() == call.argv[2]) {
-        kill_session(call, *s);
-        return call.reply.simple("OK");
-      }
-    }
-    return call.error("ERR No such client");
-  }
-  ClientFilter filter;
-  if (!parse_client_filter_or_reply(call, 2, /*for_kill=*/true, &filter)) return;
-  int64_t killed = 0;
   std::vector<Session*> victims;
-  for (auto& [id, s] : call.server.clients.all())
-    if (filter.matches(*s, call.session)) victims.push_back(s);
-  for (Session* s : victims) {
-    kill_session(call, *s);
-    ++killed;
+  if (!clients_to_kill_or_reply(call, &victims)) return;
+  for (Session* s : victims) kill_session(call, *s);
+  // The old form answers OK or an error; the filters, how many were killed.
+  if (call.argv.size() == 3) {
+    if (victims.empty()) return call.error("ERR No such client");
+    return call.reply.simple("OK");
   }
-  call.reply.integer(killed);
+  call.reply.integer(static_cast<int64_t>(victims.size()));
 }
 
 /* CLIENT NO-EVICT ON | OFF */

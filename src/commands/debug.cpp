@@ -21,6 +21,7 @@
 #include "commands/lookup.hpp"
 #include "commands/server_family.hpp"
 #include "core/address.hpp"
+#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 
 namespace lawnkv {
@@ -93,13 +94,13 @@ void debug_command(Call& call) {
   if (!debug_allowed(call)) return call.error(kDebugRefused);
   const std::string_view sub = call.argv[1];
   const size_t argc = call.argv.size();
-  if (iequals(sub, "help") && argc == 2) return debug_help(call);
-  if (iequals(sub, "sleep") && argc == 3) return debug_sleep(call);
-  if (iequals(sub, "set-active-expire") && argc == 3) return debug_set_active_expire(call);
-  if (iequals(sub, "advance-time") && argc == 3) return debug_advance_time(call);
-  if (iequals(sub, "object") && argc == 3) return debug_object(call);
-  call.error("ERR unknown subcommand or wrong number of arguments for '" + std::string(sub) +
-             "'. Try DEBUG HELP.");
+  if (is_option(sub, "help") && argc == 2) return debug_help(call);
+  if (is_option(sub, "sleep") && argc == 3) return debug_sleep(call);
+  if (is_option(sub, "set-active-expire") && argc == 3) return debug_set_active_expire(call);
+  if (is_option(sub, "advance-time") && argc == 3) return debug_advance_time(call);
+  if (is_option(sub, "object") && argc == 3) return debug_object(call);
+  call.error(format_error("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try DEBUG HELP.",
+                          {sub}));
 }
 
 }  // namespace

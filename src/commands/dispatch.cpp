@@ -6,20 +6,14 @@
 #include "commands/args.hpp"
 #include "commands/errors.hpp"
 #include "commands/transaction.hpp"
+#include "core/error_format.hpp"
 
 namespace lawnkv {
 
 namespace {
 
-// Redis quotes the name and up to 128 bytes of arguments; CR and LF would
-// break the reply, so they become spaces.
-std::string sanitized(std::string s) {
-  for (char& c : s)
-    if (c == '\r' || c == '\n') c = ' ';
-  return s;
-}
-
-// Redis formats arguments with %s: each stops at its first NUL byte.
+// Redis quotes the name and up to 128 bytes of arguments, each as
+// "'%.*s' " with the room left (so each stops at its first NUL byte).
 std::string unknown_command_text(std::span<const std::string_view> argv) {
   std::string args;
   for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
@@ -28,8 +22,7 @@ std::string unknown_command_text(std::span<const std::string_view> argv) {
     args.append(c_string(argv[i]).substr(0, room));
     args += "' ";
   }
-  return sanitized("ERR unknown command '" + std::string(c_string(argv[0]).substr(0, 128)) +
-                   "', with args beginning with: " + args);
+  return format_error("ERR unknown command '%.128s', with args beginning with: %s", {argv[0], args});
 }
 
 bool arity_ok(const CommandSpec& spec, size_t argc) {
@@ -60,8 +53,7 @@ Resolved resolve(const CommandTable& table, std::span<const std::string_view> ar
   if (!spec->subcommands.empty() && argv.size() >= 2) {
     const CommandSpec* sub = spec->subcommand(to_lower(argv[1]));
     if (!sub) {
-      r.error = sanitized("ERR unknown subcommand '" + std::string(c_string(argv[1]).substr(0, 128)) +
-                          "'. Try " + to_upper(spec->name) + " HELP.");
+      r.error = format_error("ERR unknown subcommand '%.128s'. Try %s HELP.", {argv[1], to_upper(spec->name)});
       return r;
     }
     spec = sub;

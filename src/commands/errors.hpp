@@ -1,7 +1,8 @@
 #pragma once
 // Error replies, byte for byte as Redis 7.0 sends them (without the leading
 // '-' and the CRLF, which the writer adds). Texts with a parameter have a
-// function in the family that needs them.
+// function in the family that needs them; a text that quotes client bytes is
+// made by format_error (src/core/error_format.hpp), as Redis makes it.
 
 #include <string_view>
 

@@ -5,6 +5,7 @@
 #include "commands/args.hpp"
 #include "commands/lookup.hpp"
 #include "commands/table.hpp"
+#include "core/error_format.hpp"
 
 namespace lawnkv {
 
@@ -44,7 +45,7 @@ bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> op
     } else if (iequals(opt, "lt")) {
       c |= kExpireLt;
     } else {
-      call.error("ERR Unsupported option " + std::string(opt));
+      call.error(format_error("ERR Unsupported option %s", {arg}));
       return false;
     }
   }

@@ -15,6 +15,7 @@
 
 #include "commands/context.hpp"
 #include "commands/families.hpp"
+#include "core/error_format.hpp"
 #include "pubsub/hub.hpp"
 
 namespace lawnkv {
@@ -97,8 +98,8 @@ void subcommand_syntax_error(Call& call) {
   std::string parent(call.argv[0]);
   for (char& c : parent)
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  call.error("ERR unknown subcommand or wrong number of arguments for '" +
-             std::string(call.argv[1].substr(0, 128)) + "'. Try " + parent + " HELP.");
+  call.error(format_error("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try %s HELP.",
+                          {call.argv[1], parent}));
 }
 
 /* PUBSUB CHANNELS [pattern] */

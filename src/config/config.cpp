@@ -15,6 +15,7 @@
 
 #include "config/params.hpp"
 #include "core/ascii.hpp"
+#include "core/error_format.hpp"
 #include "core/glob.hpp"
 #include "core/split_args.hpp"
 
@@ -78,7 +79,7 @@ std::string absolute_path(const std::string& path) {
 
 // Redis's CONFIG SET error for a parameter it found.
 Status set_failed(std::string_view name, std::string_view why) {
-  return {"ERR CONFIG SET failed (possibly related to argument '" + std::string(name) + "') - " + std::string(why)};
+  return {format_error("ERR CONFIG SET failed (possibly related to argument '%s') - %s", {name, why})};
 }
 
 }  // namespace
@@ -205,7 +206,7 @@ Status Config::set(const std::vector<std::pair<std::string, std::string>>& pairs
   std::vector<const Param*> targets;
   for (const auto& [name, value] : pairs) {
     const Param* p = find_param(name);
-    if (!p) return {"ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'"};
+    if (!p) return {format_error("ERR Unknown option or number of arguments for CONFIG SET - '%s'", {name})};
     if (p->access != Access::kMutable) {
       return set_failed(name, p->access == Access::kImmutable ? "can't set immutable config"
                                                               : "can't set protected config");

@@ -34,4 +34,8 @@ inline bool iequals_lower(std::string_view s, std::string_view lower) {
   return true;
 }
 
+// The bytes of arg that C string functions (strcasecmp, strcmp, printf's %s)
+// see: those before its first NUL.
+inline std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
+
 }  // namespace lawnkv

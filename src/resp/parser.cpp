@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 
+#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "core/split_args.hpp"
 
@@ -216,12 +217,7 @@ Status Parser::parse_bulks(std::string_view buf, const Limits& limits, bool auth
       }
       if (cr + 2 > buf.size()) return Status::kPending;
       if (buf[pos_] != '$') {
-        char got = buf[pos_];
-        // Redis's formatted errors turn CR and LF into spaces.
-        if (got == '\r' || got == '\n') got = ' ';
-        error_buf_.assign(kErrExpectedDollar);
-        error_buf_.push_back(got);
-        error_buf_.push_back('\'');
+        error_buf_ = format_error(kErrExpectedDollar, {buf.substr(pos_, 1)});
         return fail(error_buf_);
       }
       long long len = 0;

@@ -66,8 +66,8 @@ inline constexpr std::string_view kErrTooBigInline =
     "ERR Protocol error: too big inline request";
 inline constexpr std::string_view kErrUnbalancedQuotes =
     "ERR Protocol error: unbalanced quotes in request";
-// Followed by the offending byte and a closing quote: "...got 'x'".
-inline constexpr std::string_view kErrExpectedDollar = "ERR Protocol error: expected '$', got '";
+// A format for format_error (src/core/error_format.hpp), given the offending byte.
+inline constexpr std::string_view kErrExpectedDollar = "ERR Protocol error: expected '$', got '%c'";
 
 // Before AUTH, Redis allows at most this many arguments and bytes per bulk.
 inline constexpr int64_t kUnauthMaxMultibulkLen = 10;

@@ -16,6 +16,13 @@ const std::vector<std::string> kValues{
     "-9223372036854775808",     "9223372036854775806",        "hello world",
     "0.1", "1e308", "\r\n",     "42",  "-0",   "12345678901234567890"};
 
+// Bytes that error texts quote (src/core/error_format.hpp): CR and LF at
+// the end and inside, NUL at the start, middle and end, and an argument
+// longer than the 128 bytes some texts keep.
+const std::vector<std::string> kHostile{
+    "x\n", "\r\n", "x\r\ny", "\nx", std::string("a\0b", 3), std::string("\0e", 2),
+    std::string("nx\0", 3), std::string("x\r\n\0y", 5), std::string(130, 'z') + "\r\n" + std::string(10, 'z')};
+
 RandomStep make(std::vector<std::string> argv, Compare compare = Compare::kExact) {
   RandomStep out;
   out.step.argv = std::move(argv);
@@ -172,7 +179,7 @@ RandomStep RandomCommands::command() {
     return time_query(pick(kTimeQueries), key());
   }
   if (roll < 55) return keyspace_command();
-  switch (below(17)) {
+  switch (below(18)) {
     case 0: return make({"SETEX", key(), relative_seconds(), value()});
     case 1: return make({"PSETEX", key(), relative_millis(), value()});
     case 2: return make({"SETNX", key(), value()});
@@ -195,6 +202,13 @@ RandomStep RandomCommands::command() {
     }
     case 14: return chance(40) ? make({"GET"}) : make({"GET", key()});  // an arity error
     case 15: return chance(40) ? make({"NOSUCHCMD", key()}) : make({"STRLEN", key()});
+    case 16:
+      switch (below(4)) {
+        case 0: return make({"EXPIRE", key(), relative_seconds(), pick(kHostile)});
+        case 1: return make({pick(kHostile), pick(kHostile), key()});
+        case 2: return make({"CONFIG", pick(kHostile)});
+        default: return make({"CLIENT", "KILL", "TYPE", pick(kHostile)});
+      }
     default: return make({"ECHO", value()});
   }
 }

@@ -1,8 +1,10 @@
 #pragma once
 // A seeded generator of random commands for the differential test: strings,
 // keyspace, expiry and transactions over ~20 keys (binary names included)
-// in databases 0-2, with the comparison each reply needs. The same seed gives
-// the same commands on every machine (mt19937_64, no std distributions).
+// in databases 0-2, with the comparison each reply needs; some commands
+// carry CR, LF, NUL or long arguments into error texts that quote them.
+// The same seed gives the same commands on every machine (mt19937_64, no
+// std distributions).
 //
 // Generated commands avoid what two servers cannot agree on by design:
 // relative TTLs are at least 100 s (nothing expires during a run), and GT/LT

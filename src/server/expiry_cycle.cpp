@@ -5,6 +5,17 @@
 
 namespace lawnkv::server {
 
+std::optional<uint64_t> timer_delay_ms(int64_t now_us, int64_t deadline_ms) {
+  if (deadline_ms == expiry::kNever) return std::nullopt;
+  // With now_us = 1000 * now_ms + r (0 <= r < 1000, now_ms rounded toward
+  // minus infinity), the wait (deadline + 1) * 1000 - now_us rounded up to
+  // whole ms is deadline + 1 - now_ms. In 128 bits it cannot overflow.
+  const int64_t now_ms = now_us / 1000 - (now_us % 1000 < 0 ? 1 : 0);
+  const __int128 wait_ms = static_cast<__int128>(deadline_ms) + 1 - now_ms;
+  if (wait_ms <= 0) return 0;
+  return wait_ms >= kMaxTimerDelayMs ? kMaxTimerDelayMs : static_cast<uint64_t>(wait_ms);
+}
+
 ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state) : state_(state) {
   uv_timer_init(loop, &timer_);
   uv_idle_init(loop, &idle_);
@@ -43,17 +54,15 @@ void ExpiryCycle::arm() {
   int64_t next = state_.active_expire ? state_.keyspace.next_deadline() : expiry::kNever;
   if (!state_.blocked.empty())
     next = std::min(next, state_.blocked.next_wakeup(state_.keyspace, state_.clock.now_ms()));
-  if (next == expiry::kNever) {
+  const std::optional<uint64_t> delay_ms = timer_delay_ms(state_.clock.now_us(), next);
+  if (!delay_ms) {
     uv_timer_stop(&timer_);
     return;
   }
-  // Due at (next + 1) ms; round the wait up so the timer never fires early.
-  const int64_t wait_us = (next + 1) * 1000 - state_.clock.now_us();
-  const uint64_t wait_ms = wait_us <= 0 ? 0 : static_cast<uint64_t>((wait_us + 999) / 1000);
   // libuv counts from its cached loop time: refresh it so the work done in
   // this iteration does not make the timer fire early.
   uv_update_time(timer_.loop);
-  uv_timer_start(&timer_, on_timer, wait_ms, 0);
+  uv_timer_start(&timer_, on_timer, *delay_ms, 0);
 }
 
 void ExpiryCycle::close() {

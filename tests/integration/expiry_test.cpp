@@ -8,10 +8,16 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/types.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../support/escape.hpp"
@@ -257,6 +263,61 @@ TEST_CASE("active expiry wakes for the next deadline in real time") {
   MESSAGE("expiry lag of a key with a real 30 ms TTL: ", lag, " ms");
   CHECK(lag >= 1);
   CHECK(lag <= 100);
+}
+
+// CPU time (user + system) the process has used so far, from
+// /proc/<pid>/stat (fields 14 and 15, after the parenthesised name).
+std::chrono::milliseconds cpu_time(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t name_end = stat.rfind(')');
+  REQUIRE_MESSAGE(name_end != std::string::npos, "cannot read /proc/", pid, "/stat");
+  std::istringstream fields(stat.substr(name_end + 2));  // from field 3 (state) on
+  std::string skip;
+  for (int i = 3; i < 14; ++i) fields >> skip;
+  long long utime = 0, stime = 0;
+  fields >> utime >> stime;
+  REQUIRE(fields);
+  return std::chrono::milliseconds((utime + stime) * 1000 / sysconf(_SC_CLK_TCK));
+}
+
+// How much CPU the server burns while nobody talks to it, over a window of
+// real time. The window is what is measured, not a wait for some event.
+std::chrono::milliseconds idle_cpu(const ServerProcess& server, std::chrono::milliseconds window) {
+  const auto before = cpu_time(server.pid());
+  std::this_thread::sleep_for(window);
+  return cpu_time(server.pid()) - before;
+}
+
+// A deadline so far away that (deadline + 1) * 1000 overflows int64 once
+// made into microseconds must put the loop to sleep, not wake it at once
+// forever. A busy loop burns the whole window; an idle server next to nothing.
+TEST_CASE("a deadline centuries away leaves an idle server idle") {
+  constexpr auto kWindow = 400ms;
+  constexpr auto kMostCpu = 100ms;  // a busy loop uses about kWindow
+  auto server = ServerProcess::lawnkv();
+  Client c(server.port());
+  auto check_idle = [&] {
+    const auto cpu = idle_cpu(server, kWindow);
+    MESSAGE("CPU used in ", kWindow.count(), " ms idle: ", cpu.count(), " ms");
+    CHECK(cpu < kMostCpu);
+  };
+  SUBCASE("a key") {
+    for (const char* at : {"10000000000000000", "4600000000000000000"})
+      REQUIRE(c.call({"SET", std::string("far") + at, "v", "PXAT", at}) == status("OK"));
+    check_idle();
+    CHECK(dbsize(c) == 2);
+  }
+  SUBCASE("a client blocked in REDE.BPOLL on an element due that late") {
+    REQUIRE(c.call({"REDE.PUSH", "q", "10000000000000000", "v", "id"}) == status("OK"));
+    RawClient waiter(server.port());
+    waiter.send(encode_command({"REDE.BPOLL", "q", "0"}));
+    REQUIRE(test::poll_until(SteadyClock::now() + 5s, [&] {
+      return info_int(c.call({"INFO", "clients"}).text, "blocked_clients") == 1;
+    }));
+    check_idle();
+    CHECK(c.call({"PING"}) == status("PONG"));
+  }
 }
 
 TEST_CASE("with active expiry off keys stay until accessed; expired_keys counts each key once") {

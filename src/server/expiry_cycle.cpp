@@ -31,18 +31,28 @@ void ExpiryCycle::on_timer(uv_timer_t* t) {
 void ExpiryCycle::on_idle(uv_idle_t* h) { static_cast<ExpiryCycle*>(h->data)->run(); }
 
 void ExpiryCycle::run() {
+  using std::chrono::steady_clock;
   backlog_ = false;
   if (!state_.active_expire) return;
-  const auto start = std::chrono::steady_clock::now();
+  store::KeyspaceStats& stats = state_.keyspace.stats();
+  const auto start = steady_clock::now();
   const auto budget = std::chrono::microseconds(state_.config.values().expiry_budget_us);
+  auto now = start;
+  size_t reaped_total = 0;
   for (;;) {
     const size_t reaped = state_.keyspace.reap(state_.clock.now_ms(), kChunk);
-    if (reaped < kChunk) return;
-    if (std::chrono::steady_clock::now() - start >= budget) {
+    reaped_total += reaped;
+    now = steady_clock::now();
+    if (reaped < kChunk) break;
+    if (now - start >= budget) {
       backlog_ = true;
-      return;
+      ++stats.expired_time_cap_reached_count;
+      break;
     }
   }
+  if (reaped_total > 0) ++stats.expire_cycles;
+  stats.expire_cycle_time_us +=
+      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(now - start).count());
 }
 
 void ExpiryCycle::arm() {

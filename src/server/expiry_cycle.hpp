@@ -54,7 +54,9 @@ class ExpiryCycle {
  private:
   static void on_timer(uv_timer_t* t);
   static void on_idle(uv_idle_t* h);
-  // Reaps due keys for at most one budget; records whether a backlog remains.
+  // One cycle: reaps due keys for at most one budget; records whether a
+  // backlog remains, and counts the cycle in the keyspace's stats (cycles,
+  // time caps reached, time spent).
   void run();
 
   static constexpr size_t kChunk = 128;  // keys between two looks at the clock

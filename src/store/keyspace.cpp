@@ -161,8 +161,6 @@ size_t Keyspace::reap(int64_t now_ms, size_t budget) {
     if (d->next_deadline() >= now_ms) continue;
     done += d->reap(now_ms, budget - done);
   }
-  if (done > 0) ++stats_.expire_cycles;
-  if (done >= budget) ++stats_.expire_backlog_cycles;
   return done;
 }
 

@@ -180,7 +180,9 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "sync_partial_ok", 0);
   field(out, "sync_partial_err", 0);
   field(out, "expired_keys", ks.expired_keys);
-  field(out, "expired_stale_perc", "0.00");
+  // Keys with a TTL past their deadline but not yet deleted, in %: Redis's
+  // sampler estimates it; lawnkv knows it is 0 while nothing is due.
+  field(out, "expired_stale_perc", fixed(call.server.keyspace.stale_fraction(call.now_ms) * 100, 2));
   // As Redis: active-expiry cycles that stopped at their time limit (here
   // expiry-budget-us) with keys still due, and the time spent in cycles.
   field(out, "expired_time_cap_reached_count", ks.expired_time_cap_reached_count);

@@ -356,6 +356,26 @@ TEST_CASE("with active expiry off keys stay until accessed; expired_keys counts 
   CHECK(expired_keys(c) == 20);
 }
 
+// expired_stale_perc means what Redis's does: the share of keys with a TTL
+// that are past their deadline but still in memory. Active expiry is off
+// here, so every key with a TTL stays once due; keys without one do not count.
+TEST_CASE("expired_stale_perc is the share of keys with a TTL that are due but not yet deleted") {
+  auto server = ServerProcess::lawnkv();
+  Client c(server.port());
+  auto stale_perc = [&] { return info_field(c.call({"INFO", "stats"}).text, "expired_stale_perc"); };
+  set_active_expire(c, false);
+  const long long deadline = time_ms(c) + 100'000;
+  for (int i = 0; i < 20; ++i)
+    REQUIRE(c.call(Argv{"SET", "k" + std::to_string(i), "v", "PXAT", std::to_string(deadline)}) == status("OK"));
+  for (int i = 0; i < 5; ++i) REQUIRE(c.call(Argv{"SET", "p" + std::to_string(i), "v"}) == status("OK"));
+  CHECK(stale_perc() == "0.00");
+  advance(c, 200'000);
+  CHECK(stale_perc() == "100.00");
+  set_active_expire(c, true);
+  CHECK(test::poll_until(SteadyClock::now() + 5s, [&] { return dbsize(c) == 5; }));
+  CHECK(stale_perc() == "0.00");
+}
+
 // A clock that steps back must not make the engine reap early when it moves
 // forward again, nor lose a key. Deadlines are absolute: a TTL set while the
 // clock is an hour back makes a deadline an hour earlier.

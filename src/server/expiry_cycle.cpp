@@ -5,6 +5,17 @@
 
 namespace lawnkv::server {
 
+std::optional<uint64_t> timer_delay_ms(int64_t now_us, int64_t deadline_ms) {
+  if (deadline_ms == expiry::kNever) return std::nullopt;
+  // With now_us = 1000 * now_ms + r (0 <= r < 1000, now_ms rounded toward
+  // minus infinity), the wait (deadline + 1) * 1000 - now_us rounded up to
+  // whole ms is deadline + 1 - now_ms. In 128 bits it cannot overflow.
+  const int64_t now_ms = now_us / 1000 - (now_us % 1000 < 0 ? 1 : 0);
+  const __int128 wait_ms = static_cast<__int128>(deadline_ms) + 1 - now_ms;
+  if (wait_ms <= 0) return 0;
+  return wait_ms >= kMaxTimerDelayMs ? kMaxTimerDelayMs : static_cast<uint64_t>(wait_ms);
+}
+
 ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state) : state_(state) {
   uv_timer_init(loop, &timer_);
   uv_idle_init(loop, &idle_);
@@ -20,18 +31,28 @@ void ExpiryCycle::on_timer(uv_timer_t* t) {
 void ExpiryCycle::on_idle(uv_idle_t* h) { static_cast<ExpiryCycle*>(h->data)->run(); }
 
 void ExpiryCycle::run() {
+  using std::chrono::steady_clock;
   backlog_ = false;
   if (!state_.facts.active_expire) return;
-  const auto start = std::chrono::steady_clock::now();
+  store::KeyspaceStats& stats = state_.data.keyspace.stats();
+  const auto start = steady_clock::now();
   const auto budget = std::chrono::microseconds(state_.config.values().expiry_budget_us);
+  auto now = start;
+  size_t reaped_total = 0;
   for (;;) {
     const size_t reaped = state_.data.keyspace.reap(state_.clock.now_ms(), kChunk);
-    if (reaped < kChunk) return;
-    if (std::chrono::steady_clock::now() - start >= budget) {
+    reaped_total += reaped;
+    now = steady_clock::now();
+    if (reaped < kChunk) break;
+    if (now - start >= budget) {
       backlog_ = true;
-      return;
+      ++stats.expired_time_cap_reached_count;
+      break;
     }
   }
+  if (reaped_total > 0) ++stats.expire_cycles;
+  stats.expire_cycle_time_us +=
+      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(now - start).count());
 }
 
 void ExpiryCycle::arm() {
@@ -41,19 +62,16 @@ void ExpiryCycle::arm() {
   }
   uv_idle_stop(&idle_);
   int64_t next = state_.facts.active_expire ? state_.data.keyspace.next_deadline() : expiry::kNever;
-  if (!state_.data.blocking.empty())
-    next = std::min(next, state_.data.blocking.next_wakeup());
-  if (next == expiry::kNever) {
+  if (!state_.data.blocking.empty()) next = std::min(next, state_.data.blocking.next_wakeup());
+  const std::optional<uint64_t> delay_ms = timer_delay_ms(state_.clock.now_us(), next);
+  if (!delay_ms) {
     uv_timer_stop(&timer_);
     return;
   }
-  // Due at (next + 1) ms; round the wait up so the timer never fires early.
-  const int64_t wait_us = (next + 1) * 1000 - state_.clock.now_us();
-  const uint64_t wait_ms = wait_us <= 0 ? 0 : static_cast<uint64_t>((wait_us + 999) / 1000);
   // libuv counts from its cached loop time: refresh it so the work done in
   // this iteration does not make the timer fire early.
   uv_update_time(timer_.loop);
-  uv_timer_start(&timer_, on_timer, wait_ms, 0);
+  uv_timer_start(&timer_, on_timer, *delay_ms, 0);
 }
 
 void ExpiryCycle::close() {

@@ -3,7 +3,8 @@
 //
 // Before the loop blocks in poll (arm()), one libuv timer is set for the
 // earliest deadline + 1 ms (a key is due once now > deadline), so an idle
-// server sleeps until the next key is due and wakes for nothing else. When it
+// server sleeps until the next key is due and wakes for nothing else (a
+// deadline centuries away gets the longest timer: timer_delay_ms). When it
 // fires, run() reaps due keys in chunks until expiry-budget-us (default
 // 1000 us) is spent. If due keys remain (a backlog, e.g. a million keys due
 // in the same second), an idle handle keeps the next poll from blocking: the
@@ -17,9 +18,30 @@
 
 #include <uv.h>
 
+#include <cstdint>
+#include <optional>
+
 #include "commands/context.hpp"
 
 namespace lawnkv::server {
+
+// The longest wait arm() asks of libuv, in ms. libuv polls for at most
+// INT_MAX ms at a time whatever the timer says, so a longer delay would buy
+// nothing. A deadline further away (PXAT 1e16) gets this delay; the timer
+// then fires with nothing due, and arm() sets the next one: an idle server
+// wakes once in 24.8 days.
+inline constexpr uint64_t kMaxTimerDelayMs = INT32_MAX;
+
+// The delay, in ms, of a libuv timer started at now_us (Unix us) that must
+// fire once deadline_ms is due (now > deadline: at deadline + 1 ms). Rounded
+// up so it never fires early; 0 when already due; at most kMaxTimerDelayMs.
+// nullopt for expiry::kNever: no timer. Defined for every int64 input.
+//
+//   now_us 5,000,000  deadline 5,000  -> 1   (due at 5,001 ms)
+//   now_us 5,000,500  deadline 5,000  -> 1   (0.5 ms, rounded up)
+//   now_us 5,000,000  deadline 4,999  -> 0   (due already)
+//   now_us 5,000,000  deadline 1e16   -> kMaxTimerDelayMs
+std::optional<uint64_t> timer_delay_ms(int64_t now_us, int64_t deadline_ms);
 
 class ExpiryCycle {
  public:
@@ -32,7 +54,9 @@ class ExpiryCycle {
  private:
   static void on_timer(uv_timer_t* t);
   static void on_idle(uv_idle_t* h);
-  // Reaps due keys for at most one budget; records whether a backlog remains.
+  // One cycle: reaps due keys for at most one budget; records whether a
+  // backlog remains, and counts the cycle in the keyspace's stats (cycles,
+  // time caps reached, time spent).
   void run();
 
   static constexpr size_t kChunk = 128;  // keys between two looks at the clock

@@ -161,8 +161,6 @@ size_t Keyspace::reap(int64_t now_ms, size_t budget) {
     if (d->next_deadline() >= now_ms) continue;
     done += d->reap(now_ms, budget - done);
   }
-  if (done > 0) ++stats_.expire_cycles;
-  if (done >= budget) ++stats_.expire_backlog_cycles;
   return done;
 }
 
@@ -170,6 +168,30 @@ int64_t Keyspace::next_deadline() const {
   int64_t next = expiry::kNever;
   for (const auto& d : dbs_) next = std::min(next, d->next_deadline());
   return next;
+}
+
+double Keyspace::stale_fraction(int64_t now_ms) {
+  if (next_deadline() >= now_ms) return 0;
+  const size_t with_ttl = total_expires();
+  if (with_ttl == 0) return 0;
+  int sampled = 0, stale = 0;
+  for (int draw = 0; draw < kStaleDraws && sampled < kStaleSamples; ++draw) {
+    // A db in proportion to its keys with a TTL, then any of its keys.
+    size_t r = rng_() % with_ttl;
+    const Db* db = nullptr;
+    for (const auto& d : dbs_) {
+      if (r < d->expires()) {
+        db = d.get();
+        break;
+      }
+      r -= d->expires();
+    }
+    const Entry* e = db->random_entry(rng_);
+    if (!e->has_ttl()) continue;
+    ++sampled;
+    if (e->expired_at(now_ms)) ++stale;
+  }
+  return sampled ? static_cast<double>(stale) / sampled : 0;
 }
 
 void Keyspace::on_expired(Db& db, Entry& e, int64_t now_ms, bool active) {

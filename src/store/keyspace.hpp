@@ -129,6 +129,15 @@ class Keyspace {
   size_t reap(int64_t now_ms, size_t budget);
   // The earliest deadline of any key (or a lower bound), expiry::kNever if none.
   int64_t next_deadline() const;
+  // Which share (0..1) of the keys with a TTL are due at now_ms but not yet
+  // deleted: what Redis's expired_stale_perc estimates. Exactly 0 when no
+  // deadline has passed (the usual case while the expiry cycle keeps up);
+  // otherwise the share among up to kStaleSamples keys with a TTL picked at
+  // random, in at most kStaleDraws picks of O(1) (fewer samples where most
+  // keys have no TTL; 0 if none was found).
+  static constexpr int kStaleSamples = 20;
+  static constexpr int kStaleDraws = 100;
+  double stale_fraction(int64_t now_ms);
 
  private:
   friend class Db;

@@ -33,8 +33,13 @@ struct KeyspaceStats {
   uint64_t keyspace_misses = 0;
   uint64_t expired_keys = 0;        // by active and lazy expiry
   uint64_t expired_active = 0;      // of which reaped by the expiry engine
-  uint64_t expire_cycles = 0;       // drains that reaped at least one key
-  uint64_t expire_backlog_cycles = 0;  // drains that stopped at their budget
+  // Written by the server's expiry cycle (server/expiry_cycle.hpp); a cycle
+  // is one run of it, at most one budget of work.
+  uint64_t expire_cycles = 0;  // cycles that reaped at least one key
+  // Cycles that stopped at their budget with keys still due: what Redis
+  // counts in expired_time_cap_reached_count.
+  uint64_t expired_time_cap_reached_count = 0;
+  uint64_t expire_cycle_time_us = 0;  // wall time spent in cycles, all of them
   LagHistogram lag;
 
   void reset() { *this = KeyspaceStats(); }

@@ -38,6 +38,10 @@ void config_set_command(Call& call) {
   for (size_t i = 2; i + 1 < call.argv.size(); i += 2) pairs.emplace_back(call.argv[i], call.argv[i + 1]);
   const config::Status st = call.server.config.set(pairs);
   if (!st.ok()) return call.error(st.error);
+  // maxmemory and its policy act at once, as Redis's apply functions: a
+  // lower limit starts evicting now (the rest goes on in the event loop).
+  call.data.eviction.configure(call.cfg(), call.data);
+  call.data.eviction.perform(call.data, call.cfg());
   call.reply.simple("OK");
 }
 
@@ -46,6 +50,7 @@ void config_set_command(Call& call) {
  * per-command and server-wide statistics. */
 void config_resetstat_command(Call& call) {
   call.data.keyspace.stats().reset();
+  call.data.eviction.reset_stats();
   call.server.commands.reset_stats();
   call.server.facts.stats.reset();
   call.reply.simple("OK");

@@ -34,7 +34,19 @@ std::string arity_text(const CommandSpec& spec) {
   return "ERR wrong number of arguments for '" + spec.name + "' command";
 }
 
-void queue(Session& session, std::span<const std::string_view> argv) {
+// Redis's maxmemory step of processCommand: evict first; when nothing more
+// can go, refuse what would add data (denyoom, or an EXEC queueing such a
+// command), and inside MULTI anything but the transaction's own commands,
+// since the queue itself grows.
+bool out_of_memory(ServerState& server, const Session& session, const CommandSpec& spec) {
+  if (server.data.eviction.perform(server.data, server.config.values()) != Evictor::Result::kFail) return false;
+  if (spec.has(kDenyOom)) return true;
+  if (spec.has(kRunsQueue)) return session.queued_denyoom;
+  return session.in_multi && !spec.has(kTransactionControl);
+}
+
+void queue(Session& session, const CommandSpec& spec, std::span<const std::string_view> argv) {
+  session.queued_denyoom |= spec.has(kDenyOom);
   std::vector<std::string> copy;
   copy.reserve(argv.size());
   for (auto a : argv) copy.emplace_back(a);
@@ -103,13 +115,14 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
   if (!r.spec) return reject(r.error);
   const CommandSpec& spec = *r.spec;
   if (!session.authenticated && !spec.has(kNoAuth)) return reject(err::kNoAuth);
+  if (server.config.values().maxmemory != 0 && out_of_memory(server, session, spec)) return reject(err::kOom);
   if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {
     return reject("ERR Can't execute '" + spec.name +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
   if (session.in_multi && !spec.has(kTransactionControl)) {
     if (spec.has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
-    queue(session, argv);
+    queue(session, spec, argv);
     reply.simple("QUEUED");
     return;
   }

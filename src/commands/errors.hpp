@@ -24,5 +24,6 @@ inline constexpr std::string_view kMultiNested = "ERR MULTI calls can not be nes
 inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
 inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
 inline constexpr std::string_view kWatchInMulti = "ERR WATCH inside MULTI is not allowed";
+inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
 
 }  // namespace lawnkv::err

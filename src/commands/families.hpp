@@ -10,6 +10,7 @@ void register_connection_commands(CommandTable& t);   // connection_family.cpp
 void register_transaction_commands(CommandTable& t);  // transactions_family.cpp
 void register_string_commands(CommandTable& t);       // strings_family.cpp
 void register_key_commands(CommandTable& t);          // keys_family.cpp
+void register_object_commands(CommandTable& t);       // object_command.cpp
 void register_expire_commands(CommandTable& t);       // expire_family.cpp
 void register_server_commands(CommandTable& t);       // server_family.cpp, info.cpp, ...
 void register_pubsub_commands(CommandTable& t);       // pubsub_family.cpp
@@ -20,6 +21,7 @@ inline void register_all_commands(CommandTable& t) {
   register_transaction_commands(t);
   register_string_commands(t);
   register_key_commands(t);
+  register_object_commands(t);
   register_expire_commands(t);
   register_server_commands(t);
   register_pubsub_commands(t);

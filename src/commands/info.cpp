@@ -105,14 +105,25 @@ void clients_section(const Call& call, std::string& out) {
 }
 
 void memory_section(const Call& call, std::string& out) {
-  const uint64_t used = allocator::allocated_bytes();
+  const uint64_t used = allocator::used_bytes();
   const uint64_t rss = allocator::resident_bytes();
   const uint64_t total = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const auto maxmemory = static_cast<uint64_t>(call.cfg().maxmemory);
+  const ServerFacts& facts = call.server.facts;
+  const uint64_t peak = std::max(facts.used_memory_peak, used);
+  const uint64_t startup = facts.used_memory_startup;
+  const uint64_t dataset = used > startup ? used - startup : 0;
   field(out, "used_memory", used);
   field(out, "used_memory_human", bytes_to_human(used));
   field(out, "used_memory_rss", rss);
   field(out, "used_memory_rss_human", bytes_to_human(rss));
+  field(out, "used_memory_peak", peak);
+  field(out, "used_memory_peak_human", bytes_to_human(peak));
+  field(out, "used_memory_peak_perc", fixed(peak ? 100.0 * static_cast<double>(used) / static_cast<double>(peak) : 0, 2) + "%");
+  field(out, "used_memory_startup", startup);
+  field(out, "used_memory_dataset", dataset);
+  field(out, "used_memory_dataset_perc",
+        fixed(used ? 100.0 * static_cast<double>(dataset) / static_cast<double>(used) : 0, 2) + "%");
   field(out, "total_system_memory", total);
   field(out, "total_system_memory_human", bytes_to_human(total));
   field(out, "maxmemory", maxmemory);
@@ -187,8 +198,11 @@ void stats_section(const Call& call, std::string& out) {
   // expiry-budget-us) with keys still due, and the time spent in cycles.
   field(out, "expired_time_cap_reached_count", ks.expired_time_cap_reached_count);
   field(out, "expire_cycle_cpu_milliseconds", ks.expire_cycle_time_us / 1000);
-  field(out, "evicted_keys", 0);
+  const EvictionStats& ev = call.data.eviction.stats();
+  field(out, "evicted_keys", ev.evicted_keys);
   field(out, "evicted_clients", 0);
+  field(out, "total_eviction_exceeded_time", (ev.exceeded_time_us + call.data.eviction.current_exceeded_us()) / 1000);
+  field(out, "current_eviction_exceeded_time", call.data.eviction.current_exceeded_us() / 1000);
   field(out, "keyspace_hits", ks.keyspace_hits);
   field(out, "keyspace_misses", ks.keyspace_misses);
   field(out, "pubsub_channels", hub.channel_count());

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "commands/families.hpp"
+#include "core/allocator.hpp"
 
 namespace lawnkv {
 
@@ -29,8 +30,10 @@ ServerState::ServerState(config::Config cfg) : config(std::move(cfg)), data(conf
 std::unique_ptr<ServerState> make_server_state(config::Config cfg) {
   auto state = std::make_unique<ServerState>(std::move(cfg));
   register_all_commands(state->commands);
+  state->data.eviction.configure(state->config.values(), state->data);
   state->facts.start_ms = state->clock.now_ms();
   state->facts.run_id = random_run_id();
+  state->facts.used_memory_startup = allocator::used_bytes();
   return state;
 }
 

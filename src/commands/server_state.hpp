@@ -2,7 +2,7 @@
 // Everything the server owns that commands may read or change (no sockets,
 // no libuv), in three parts:
 //   Dataset      what commands change: the keyspace, keyspace notifications,
-//                Pub/Sub, the clients blocked on keys;
+//                Pub/Sub, the clients blocked on keys, eviction;
 //   Clients      the connected clients (clients.hpp);
 //   ServerFacts  server-wide facts and counters for INFO, and debug switches.
 // make_server_state() builds and wires them; main and every test fixture
@@ -15,6 +15,7 @@
 
 #include "commands/blocking.hpp"
 #include "commands/clients.hpp"
+#include "commands/eviction.hpp"
 #include "commands/table.hpp"
 #include "config/config.hpp"
 #include "core/clock.hpp"
@@ -31,6 +32,7 @@ struct Dataset {
   pubsub::Notifier notifier;   // publishes to hub
   pubsub::Hub hub;
   BlockingTable blocking;
+  Evictor eviction;
 
   // key in db changed: WATCH sees it (Redis's signalModifiedKey) and the
   // clients blocked on it are tried again (signalKeyAsReady).
@@ -58,6 +60,8 @@ struct ServerFacts {
   std::string run_id;        // 40 hex chars, for INFO
   int listening_port = 0;
   bool active_expire = true;  // DEBUG SET-ACTIVE-EXPIRE
+  uint64_t used_memory_startup = 0;  // allocator::used_bytes() once built
+  uint64_t used_memory_peak = 0;     // the most seen (each loop iteration, INFO)
 };
 
 struct ServerState {

@@ -37,6 +37,7 @@ class Session : public pubsub::Subscriber {
   bool multi_aborted = false;   // a command failed to queue: EXEC replies EXECABORT
   bool in_exec = false;         // EXEC is running the queue (blocking commands don't block)
   std::vector<std::vector<std::string>> queued;
+  bool queued_denyoom = false;  // a queued command has the denyoom flag (EXEC is refused on OOM)
   store::Watcher watcher;
 
   // Blocked on keys (commands/blocking.hpp): no further request is read

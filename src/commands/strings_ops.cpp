@@ -14,13 +14,15 @@ namespace {
 // repeated APPENDs stay linear); a short one is copied out and stored back.
 template <class F>
 size_t edit_string(store::Db& db, store::Entry& e, F&& edit) {
+  // An edited string is Redis's "raw" encoding, whatever its length.
   if (std::string* s = e.heap_str()) {
     edit(*s);
+    e.set_raw_encoding(true);
     return s->size();
   }
   std::string s(e.str());
   edit(s);
-  db.set_string(e, s);
+  db.set_string(e, s).set_raw_encoding(true);
   return s.size();
 }
 

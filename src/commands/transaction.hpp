@@ -11,6 +11,7 @@ inline void discard_transaction(store::WatchTable& watches, Session& s) {
   s.in_multi = false;
   s.multi_aborted = false;
   s.queued.clear();
+  s.queued_denyoom = false;
   watches.unwatch_all(s.watcher);
 }
 

@@ -50,6 +50,8 @@ struct Values {
   bool daemonize = false;
   int64_t maxmemory = 0;
   std::string maxmemory_policy = "noeviction";
+  int64_t maxmemory_eviction_tenacity = 10;
+  int64_t lfu_log_factor = 10;
   std::string dir = ".";
   std::string dbfilename = "dump.rdb";
   std::string appendfilename = "appendonly.aof";

@@ -33,6 +33,35 @@ uint64_t allocated_bytes() {
   return allocated + arena::bytes_in_use() + g_page_allocator_bytes;
 }
 
+namespace {
+
+// jemalloc's per-thread running totals of bytes allocated and freed: it
+// hands out pointers to them once per thread, and updates them itself.
+struct ThreadCounters {
+  const uint64_t* allocated = nullptr;
+  const uint64_t* deallocated = nullptr;
+
+  ThreadCounters() {
+    uint64_t* a = nullptr;
+    uint64_t* d = nullptr;
+    size_t len = sizeof(a);
+    if (mallctl("thread.allocatedp", &a, &len, nullptr, 0) != 0) return;
+    len = sizeof(d);
+    if (mallctl("thread.deallocatedp", &d, &len, nullptr, 0) != 0) return;
+    allocated = a;
+    deallocated = d;
+  }
+};
+thread_local const ThreadCounters t_counters;
+
+}  // namespace
+
+uint64_t used_bytes() {
+  if (t_counters.allocated == nullptr) return allocated_bytes();
+  const uint64_t a = *t_counters.allocated, d = *t_counters.deallocated;
+  return (a > d ? a - d : 0) + arena::bytes_in_use() + g_page_allocator_bytes;
+}
+
 uint64_t resident_bytes() {
   FILE* f = std::fopen("/proc/self/statm", "r");
   if (!f) return 0;

@@ -17,6 +17,11 @@ std::string_view name();
 // bytes of the 32-bit-link heap (core/arena.hpp) and the arrays mapped by
 // core/page_allocator.hpp, which bypass jemalloc.
 uint64_t allocated_bytes();
+// What maxmemory is compared with, and INFO's used_memory: the same three
+// parts, with jemalloc's share read from the loop thread's allocation
+// counters (two loads, cheap enough before every command; the server
+// allocates on that thread only).
+uint64_t used_bytes();
 // The process's resident set (/proc/self/statm).
 uint64_t resident_bytes();
 // Returns unused dirty pages to the system (MEMORY PURGE).

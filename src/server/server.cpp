@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/address.hpp"
+#include "core/allocator.hpp"
 #include "server/connection.hpp"
 
 namespace lawnkv::server {
@@ -27,6 +28,8 @@ Server::Server(ServerState& state, Logger& log) : state_(state), log_(log) {
   loop_.data = this;
   uv_prepare_init(&loop_, &prepare_);
   prepare_.data = this;
+  uv_idle_init(&loop_, &evict_idle_);
+  evict_idle_.data = this;
   uv_signal_init(&loop_, &sigterm_);
   uv_signal_init(&loop_, &sigint_);
   sigterm_.data = this;
@@ -166,8 +169,17 @@ void Server::on_prepare(uv_prepare_t* h) {
   ServerState& st = self->state_;
   if (!st.data.blocking.empty()) st.data.blocking.serve(st, st.clock.now_ms());
   self->flush_pending();
+  if (st.data.eviction.pending() && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
+  st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
   if (st.shutdown_requested && !self->stopping_) self->shut_down();
   if (!self->stopping_) self->expiry_->arm();
+}
+
+void Server::on_evict_idle(uv_idle_t* h) {
+  auto* self = static_cast<Server*>(h->data);
+  ServerState& st = self->state_;
+  st.data.eviction.perform(st.data, st.config.values());
+  if (!st.data.eviction.pending()) uv_idle_stop(h);
 }
 
 void Server::on_signal(uv_signal_t* h, int signum) {
@@ -190,6 +202,7 @@ void Server::shut_down() {
   for (Connection* c : all) c->close();
   expiry_->close();
   uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&evict_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
 }

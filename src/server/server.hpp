@@ -5,7 +5,8 @@
 //
 // Per loop iteration: poll -> read callbacks (each parses and runs every
 // complete request of its read) -> expiry timer/idle (reap a budget of due
-// keys) -> prepare (flush every connection with pending output, act on
+// keys) and eviction idle (evict a slice past maxmemory) -> prepare (serve
+// blocked clients, flush every connection with pending output, act on
 // SHUTDOWN, arm the expiry wake-up) -> poll again.
 
 #include <uv.h>
@@ -46,6 +47,8 @@ class Server {
   static void on_connection(uv_stream_t* listener, int status);
   static void on_prepare(uv_prepare_t* h);
   static void on_signal(uv_signal_t* h, int signum);
+  // Evicts the next slice while an eviction is pending (commands/eviction.hpp).
+  static void on_evict_idle(uv_idle_t* h);
 
   bool listen();
   void accept(uv_stream_t* listener);
@@ -57,6 +60,7 @@ class Server {
   uv_loop_t loop_;
   std::vector<std::unique_ptr<uv_tcp_t>> listeners_;
   uv_prepare_t prepare_;
+  uv_idle_t evict_idle_;  // active while an eviction is pending: poll does not block
   uv_signal_t sigterm_;
   uv_signal_t sigint_;
   std::unique_ptr<ExpiryCycle> expiry_;

@@ -54,7 +54,7 @@ EntryPtr Entry::make_copy(const Entry& src, std::string_view key, bool with_time
 EntryPtr Entry::take_value(Entry& src, std::string_view key, bool with_timer) {
   Entry* e = allocate(key, src.value_part(), with_timer);
   e->type_ = src.type_;
-  e->flags_ |= src.flags_ & kValueOnHeap;
+  e->flags_ |= src.flags_ & (kValueOnHeap | kUseMask | kRawEncoding);
   e->value_len_ = src.value_len_;
   std::memcpy(e->value_data(), src.value_data(), src.value_part());
   // src keeps its lengths, so destroy() frees the block at its true size,
@@ -65,6 +65,7 @@ EntryPtr Entry::take_value(Entry& src, std::string_view key, bool with_timer) {
 
 bool Entry::assign_in_place(std::string_view value) {
   if (type_ != Type::kString) return false;
+  set_raw_encoding(false);
   if (std::string* s = heap_str()) {
     if (value.size() <= kInlineMax) return false;
     s->assign(value);

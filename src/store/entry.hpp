@@ -4,7 +4,8 @@
 //
 //   [Timer, 16 B]   only in entries made with a timer slot; the index links it
 //   next_in_bucket  4 B   the dictionary's chain (a 32-bit link)
-//   type, flags     2 B
+//   type, flags     2 B   flags: layout bits, the eviction use counter,
+//                         the raw-encoding mark
 //   key_len         1 B   inline key length (a long key: see kKeyOnHeap)
 //   value_len       1 B   inline value length (a long value: kValueOnHeap)
 //   key             key_len bytes, or a std::string* when kKeyOnHeap
@@ -97,6 +98,18 @@ class Entry {
   // APPEND and SETRANGE edit it in place.
   std::string* heap_str() { return (flags_ & kValueOnHeap) ? load<std::string*>(value_data()) : nullptr; }
 
+  // The eviction policy's use counter (store/eviction.hpp), 0..kMaxUse,
+  // kept in spare bits of the header: it costs no memory per key.
+  static constexpr uint8_t kMaxUse = 7;
+  uint8_t use() const { return (flags_ >> kUseShift) & kMaxUse; }
+  void set_use(uint8_t u) { flags_ = static_cast<uint8_t>((flags_ & ~kUseMask) | (u << kUseShift)); }
+  // OBJECT ENCODING: a string edited in place (APPEND, SETRANGE) is "raw"
+  // whatever its length, as Redis's are; any new value clears the mark.
+  bool raw_encoding() const { return flags_ & kRawEncoding; }
+  void set_raw_encoding(bool raw) {
+    flags_ = static_cast<uint8_t>(raw ? (flags_ | kRawEncoding) : (flags_ & ~kRawEncoding));
+  }
+
   bool has_timer_slot() const { return flags_ & kTimerSlot; }
   expiry::Timer* timer() { return has_timer_slot() ? reinterpret_cast<expiry::Timer*>(this) - 1 : nullptr; }
   const expiry::Timer* timer() const {
@@ -121,7 +134,15 @@ class Entry {
 
  private:
   friend struct EntryDeleter;
-  enum Flags : uint8_t { kTimerSlot = 1, kKeyOnHeap = 2, kValueOnHeap = 4, kValueMoved = 8 };
+  enum Flags : uint8_t {
+    kTimerSlot = 1,
+    kKeyOnHeap = 2,
+    kValueOnHeap = 4,
+    kValueMoved = 8,
+    kUseMask = 0x70,  // bits 4-6: use()
+    kRawEncoding = 0x80,
+  };
+  static constexpr int kUseShift = 4;
 
   Entry() = default;
   // Allocates a block for a name of key_size bytes and a value part of

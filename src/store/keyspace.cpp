@@ -6,13 +6,15 @@ namespace lawnkv::store {
 
 Db::~Db() { clear(); }
 
-Entry* Db::lookup(std::string_view key, int64_t now_ms) {
+Entry* Db::lookup(std::string_view key, int64_t now_ms, bool touch) {
   dict_.rehash_step();
   Entry* e = dict_.find(key);
-  if (e && e->expired_at(now_ms)) {
+  if (e == nullptr) return nullptr;
+  if (e->expired_at(now_ms)) {
     expire(*e, now_ms, false);
     return nullptr;
   }
+  if (touch) owner_.use_.on_access(*e);
   return e;
 }
 
@@ -66,6 +68,7 @@ bool Db::remove(std::string_view key) { return detach(key) != nullptr; }
 
 Entry& Db::replace(Entry& e, EntryPtr fresh) {
   Entry& ref = *fresh;
+  ref.set_use(e.use());
   if (e.has_ttl()) index_.relocate(e.timer(), ref.timer());
   dict_.replace(&e, std::move(fresh));  // frees e
   return ref;
@@ -116,6 +119,20 @@ size_t Db::reap(int64_t now_ms, size_t budget) {
     owner_.stats_.lag.record(now_ms - t->deadline);
     expire(*e, now_ms, true);
   });
+}
+
+EntryPtr Db::take_nearest_deadline() {
+  if (index_.size() == 0) return nullptr;
+  // drain hands out timers in deadline order: with no bound, the first is
+  // the nearest. A cascade cut short by its move bound yields nothing; the
+  // next call goes on.
+  Entry* nearest = nullptr;
+  while (nearest == nullptr)
+    index_.drain(expiry::kNever, 1, [&](expiry::Timer* t) {
+      nearest = Entry::from_timer(t);
+      deadline_sum_ -= t->deadline;
+    });
+  return dict_.remove(nearest->key());
 }
 
 void Db::expire(Entry& e, int64_t now_ms, bool active) {

@@ -15,6 +15,7 @@
 #include "expiry/index.hpp"
 #include "store/dict.hpp"
 #include "store/entry.hpp"
+#include "store/eviction.hpp"
 #include "store/stats.hpp"
 #include "store/watch.hpp"
 
@@ -41,8 +42,11 @@ class Db {
   int id() const { return id_; }
 
   // The live entry for key, or nullptr. A key found expired at now_ms is
-  // deleted here (lazy expiry) and reported as expired.
-  Entry* lookup(std::string_view key, int64_t now_ms);
+  // deleted here (lazy expiry) and reported as expired. A live key counts
+  // as used (its eviction use counter).
+  Entry* lookup(std::string_view key, int64_t now_ms) { return lookup(key, now_ms, true); }
+  // The same without counting a use (OBJECT looks without touching).
+  Entry* lookup_untouched(std::string_view key, int64_t now_ms) { return lookup(key, now_ms, false); }
   // The entry whatever its deadline (no expiry check, no deletion).
   Entry* peek(std::string_view key) const { return dict_.find(key); }
   bool contains_live(std::string_view key, int64_t now_ms) const;
@@ -86,10 +90,14 @@ class Db {
   const Dict& dict() const { return dict_; }
   Entry* random_entry(std::mt19937_64& rng) const { return dict_.random(rng); }
   int64_t next_deadline() const { return index_.next_deadline(); }
+  // Takes the key with the nearest deadline out (volatile-ttl eviction):
+  // nullptr if no key has a TTL.
+  EntryPtr take_nearest_deadline();
   size_t index_memory_bytes() const { return index_.memory_bytes(); }
 
  private:
   friend class Keyspace;
+  Entry* lookup(std::string_view key, int64_t now_ms, bool touch);
   // Reaps up to budget keys whose deadline is < now_ms.
   size_t reap(int64_t now_ms, size_t budget);
   void expire(Entry& e, int64_t now_ms, bool active);
@@ -121,6 +129,9 @@ class Keyspace {
   void set_listener(ExpiryListener* l) { listener_ = l; }
   std::mt19937_64& rng() { return rng_; }
 
+  // How lookups and new keys set use counters (the eviction policy's).
+  UseCounter& use_counter() { return use_; }
+
   // Tells WATCH that key in db changed (Redis's signalModifiedKey).
   void modified(int db, std::string_view key);
 
@@ -147,6 +158,7 @@ class Keyspace {
   KeyspaceStats stats_;
   WatchTable watches_;
   ExpiryListener* listener_ = nullptr;
+  UseCounter use_;
   std::mt19937_64 rng_{std::random_device{}()};
 };
 

@@ -1,0 +1,135 @@
+#include "store/eviction.hpp"
+
+#include "core/ascii.hpp"
+#include "store/keyspace.hpp"
+
+namespace lawnkv::store {
+
+namespace {
+
+bool is_volatile(Policy p) {
+  return p == Policy::kVolatileLru || p == Policy::kVolatileLfu || p == Policy::kVolatileRandom ||
+         p == Policy::kVolatileTtl;
+}
+
+}  // namespace
+
+std::optional<Policy> parse_policy(std::string_view name) {
+  static constexpr std::pair<std::string_view, Policy> kNames[] = {
+      {"noeviction", Policy::kNoEviction},         {"allkeys-lru", Policy::kAllkeysLru},
+      {"allkeys-lfu", Policy::kAllkeysLfu},        {"allkeys-random", Policy::kAllkeysRandom},
+      {"volatile-lru", Policy::kVolatileLru},      {"volatile-lfu", Policy::kVolatileLfu},
+      {"volatile-random", Policy::kVolatileRandom}, {"volatile-ttl", Policy::kVolatileTtl},
+  };
+  for (const auto& [n, p] : kNames)
+    if (iequals(name, n)) return p;
+  return std::nullopt;
+}
+
+AccessMode access_mode(Policy p) {
+  switch (p) {
+    case Policy::kAllkeysLru:
+    case Policy::kVolatileLru: return AccessMode::kLru;
+    case Policy::kAllkeysLfu:
+    case Policy::kVolatileLfu: return AccessMode::kLfu;
+    default: return AccessMode::kNone;
+  }
+}
+
+void UseCounter::lfu_increment(Entry& e) {
+  const uint8_t c = e.use();
+  if (c >= Entry::kMaxUse) return;
+  // Redis's LFULogIncr: the higher the counter, the less likely a step.
+  rng_ ^= rng_ << 13;
+  rng_ ^= rng_ >> 7;
+  rng_ ^= rng_ << 17;
+  const double r = static_cast<double>(rng_ >> 11) * 0x1.0p-53;
+  if (r < 1.0 / (static_cast<double>(c) * static_cast<double>(log_factor_) + 1.0)) e.set_use(c + 1);
+}
+
+Db* EvictionPicker::draw_db(Keyspace& ks, bool volatile_only, std::mt19937_64& rng) {
+  const int n = ks.databases();
+  size_t total = 0;
+  for (int i = 0; i < n; ++i) total += volatile_only ? ks.db(i).expires() : ks.db(i).size();
+  if (total == 0) return nullptr;
+  size_t r = rng() % total;
+  for (int i = 0; i < n; ++i) {
+    const size_t count = volatile_only ? ks.db(i).expires() : ks.db(i).size();
+    if (r < count) return &ks.db(i);
+    r -= count;
+  }
+  return nullptr;
+}
+
+Entry* EvictionPicker::clock(Db& db, bool volatile_only) {
+  if (hands_.size() <= static_cast<size_t>(db.id())) hands_.resize(db.id() + 1, 0);
+  uint64_t& hand = hands_[db.id()];
+  // db holds a candidate (draw_db), whose counter the hand lowers at each
+  // pass: the walk ends within kMaxUse + 1 passes, one amortised over the
+  // evictions that follow it.
+  Entry* victim = nullptr;
+  while (victim == nullptr) {
+    hand = db.dict().scan(hand, [&](Entry& e) {
+      if (victim != nullptr || (volatile_only && !e.has_ttl())) return;
+      const uint8_t use = e.use();
+      if (use == 0) {
+        victim = &e;
+      } else if (lower(use)) {
+        e.set_use(use - 1);
+      }
+    });
+  }
+  return victim;
+}
+
+bool EvictionPicker::lower(uint8_t c) {
+  if (c == 1) return true;
+  coin_ ^= coin_ << 13;
+  coin_ ^= coin_ >> 7;
+  coin_ ^= coin_ << 17;
+  return (coin_ & ((uint64_t{1} << (c - 1)) - 1)) == 0;
+}
+
+Entry* EvictionPicker::random(Db& db, bool volatile_only, std::mt19937_64& rng) {
+  Entry* e = db.random_entry(rng);
+  if (!volatile_only || e->has_ttl()) return e;
+  // The first key with a TTL from a random place (db holds one: draw_db).
+  uint64_t cursor = rng();
+  Entry* found = nullptr;
+  while (found == nullptr)
+    cursor = db.dict().scan(cursor, [&](Entry& c) {
+      if (found == nullptr && c.has_ttl()) found = &c;
+    });
+  return found;
+}
+
+Evicted EvictionPicker::take(Keyspace& ks, Policy p, std::mt19937_64& rng) {
+  const bool volatile_only = is_volatile(p);
+  if (p == Policy::kVolatileTtl) {
+    Db* best = nullptr;
+    int64_t earliest = expiry::kNever;
+    for (int i = 0; i < ks.databases(); ++i) {
+      Db& db = ks.db(i);
+      if (db.expires() == 0) continue;
+      const int64_t d = db.next_deadline();  // a lower bound: exact within a db, not across
+      if (best == nullptr || d < earliest) {
+        best = &db;
+        earliest = d;
+      }
+    }
+    if (best == nullptr) return {};
+    return {best->id(), best->take_nearest_deadline()};
+  }
+  Db* db = draw_db(ks, volatile_only, rng);
+  if (db == nullptr) return {};
+  Entry* victim = nullptr;
+  switch (p) {
+    case Policy::kAllkeysRandom:
+    case Policy::kVolatileRandom: victim = random(*db, volatile_only, rng); break;
+    default: victim = clock(*db, volatile_only); break;
+  }
+  if (victim == nullptr) return {};
+  return {db->id(), db->detach(victim->key())};
+}
+
+}  // namespace lawnkv::store

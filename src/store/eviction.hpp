@@ -1,0 +1,109 @@
+#pragma once
+// Choosing keys to evict when memory passes maxmemory: Redis 7.0's eight
+// policies, with lawnkv's own ways of choosing.
+//
+// Use counters, not timestamps. Redis keeps 24 bits per key (an LRU clock,
+// or an LFU counter and its decrement time) and samples 5 keys per eviction.
+// lawnkv keeps a 3-bit use counter in spare bits of the key's header
+// (Entry::use(), no memory per key) and a clock hand per db that walks the
+// dictionary in SCAN order. A new key starts at 0: until it is used again it
+// is on probation, and the hand's first visit evicts it (one-hit wonders and
+// scans leave before keys in use, as in 2Q or S3-FIFO).
+//   - LRU is CLOCK (second chance): an access sets the counter to 1; the
+//     hand clears a 1 and passes on, and evicts a key it finds at 0, i.e.
+//     one not used since the hand last came by.
+//   - LFU is a frequency CLOCK: an access raises the counter with Redis's
+//     logarithmic rule, probability 1 / (counter * lfu-log-factor + 1), up
+//     to 7. The hand lowers a counter c with probability 1 / 2^(c - 1), so a
+//     key left alone at c survives about 2^c - 1 passes (decay), and evicts
+//     at 0.
+// Worked example (pinned by tests/unit/store_eviction_test.cpp), LRU, hand
+// at a: keys a b c d, in SCAN order, with counters 1 0 1 1. The hand clears
+// a, evicts b. Next eviction: it clears c and d, wraps, finds a at 0 and
+// evicts it (a was not used since the hand cleared it).
+//
+// Cost: the hand visits each key at most once per counter step, so one
+// eviction is amortised O(1) entries under LRU and O(7) under LFU. A db is
+// drawn only if it holds a candidate, so a walk always ends with a victim;
+// the longest walk (every counter at its top) is kMaxUse + 1 passes.
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string_view>
+#include <vector>
+
+#include "store/entry.hpp"
+
+namespace lawnkv::store {
+
+class Db;
+class Keyspace;
+
+enum class Policy : uint8_t {
+  kNoEviction,
+  kAllkeysLru,
+  kAllkeysLfu,
+  kAllkeysRandom,
+  kVolatileLru,
+  kVolatileLfu,
+  kVolatileRandom,
+  kVolatileTtl,
+};
+// maxmemory-policy's names, any case.
+std::optional<Policy> parse_policy(std::string_view name);
+
+// What an access does to a key's use counter.
+enum class AccessMode : uint8_t { kNone, kLru, kLfu };
+AccessMode access_mode(Policy p);
+
+// Use counter rules (see above): what an access does. A new key's counter
+// is 0 (Entry's default).
+class UseCounter {
+ public:
+  void set_mode(AccessMode m) { mode_ = m; }
+  AccessMode mode() const { return mode_; }
+  void set_log_factor(int64_t f) { log_factor_ = f < 0 ? 0 : f; }
+
+  void on_access(Entry& e) {
+    if (mode_ == AccessMode::kNone) return;
+    if (mode_ == AccessMode::kLru) return e.set_use(1);
+    lfu_increment(e);
+  }
+
+ private:
+  void lfu_increment(Entry& e);
+
+  AccessMode mode_ = AccessMode::kNone;
+  int64_t log_factor_ = 10;
+  uint64_t rng_ = 0x9E3779B97F4A7C15ull;  // xorshift state: one per server is enough
+};
+
+// A key the picker took out of its db (no TTL left in the index), for the
+// caller to announce and free.
+struct Evicted {
+  int db = -1;
+  EntryPtr entry;  // nullptr: no key qualified
+};
+
+class EvictionPicker {
+ public:
+  // Takes the next key to evict under p (not kNoEviction) out of its db: a
+  // db drawn in proportion to its candidate keys, then the key its hand (or
+  // the random draw, or the expiry index) gives. Changes use counters as the
+  // hand passes. entry is nullptr when no key qualifies.
+  Evicted take(Keyspace& ks, Policy p, std::mt19937_64& rng);
+
+ private:
+  // The db to evict from: one with candidates, drawn by their count.
+  Db* draw_db(Keyspace& ks, bool volatile_only, std::mt19937_64& rng);
+  Entry* clock(Db& db, bool volatile_only);
+  // Whether the hand lowers counter c (> 0) this time: probability 2^-(c-1).
+  bool lower(uint8_t c);
+  Entry* random(Db& db, bool volatile_only, std::mt19937_64& rng);
+
+  std::vector<uint64_t> hands_;  // per db: a SCAN cursor
+  uint64_t coin_ = 0x2545F4914F6CDD1Dull;  // xorshift state for lower()
+};
+
+}  // namespace lawnkv::store

@@ -14,6 +14,7 @@
 #include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/lookup.hpp"
+#include "commands/time_args.hpp"
 #include "core/numbers.hpp"
 #include "dehydrator/dehydrator.hpp"
 
@@ -55,11 +56,18 @@ Dehydrator* find_or_create_or_reply(Call& call, std::string_view key) {
   return static_cast<Dehydrator*>(e->obj());
 }
 
+// A TTL in ms: an integer, not negative, and whose deadline (now + ttl) the
+// dehydrator can hold; else "ERR invalid expire time in 'rede.push' command",
+// as SET PX answers a TTL past the end of time.
 bool ttl_or_reply(Call& call, std::string_view arg, int64_t* ttl) {
   long long v;
   if (!integer_or_reply(call, arg, &v)) return false;
   if (v < 0) {
     call.error(kNegativeTtl);
+    return false;
+  }
+  if (!Dehydrator::deadline_for(v, call.now_ms)) {
+    reply_invalid_expire_time(call);
     return false;
   }
   *ttl = v;

@@ -5,14 +5,19 @@
 
 #include <doctest/doctest.h>
 
+#include <charconv>
 #include <chrono>
+#include <climits>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "../support/poll_until.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_encode.hpp"
 #include "../support/server_process.hpp"
+#include "../support/time_edges.hpp"
 #include "itest.hpp"
 
 namespace lawnkv::itest {
@@ -182,6 +187,58 @@ TEST_CASE("REDE.BPOLL times out with a nil reply; decimals allowed; bad timeouts
   advance(c, 1'000);
   CHECK(waiter.read_reply() == "*-1\r\n");
   CHECK(blocked_clients(c, 0));
+}
+
+// The server's Unix time in ms, as TIME reports it.
+long long time_ms(Client& c) {
+  Reply t = c.call({"TIME"});
+  REQUIRE(t.elements.size() == 2);
+  return std::stoll(t.elements[0].text) * 1000 + std::stoll(t.elements[1].text) / 1000;
+}
+
+// v as a 64-bit integer as Redis's string2ll reads it ("01", "+1" are not),
+// or nullopt.
+std::optional<long long> as_integer(const std::string& v) {
+  long long n;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || std::to_string(n) != v) return std::nullopt;
+  return n;
+}
+
+TEST_CASE("REDE.PUSH and GIDPUSH at every edge value: an error or a stored deadline, never a crash") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  const long long now_ms = time_ms(c);
+  int n = 0;
+  for (const std::string& v : test::time_edge_values(now_ms)) {
+    CAPTURE(v);
+    // A TTL that is an integer, >= 0, and whose deadline now + ttl is below
+    // INT64_MAX is stored; anything else is refused and creates nothing.
+    const std::optional<long long> ttl = as_integer(v);
+    std::string want = "+OK\r\n";
+    if (!ttl) want = "-ERR value is not an integer or out of range\r\n";
+    else if (*ttl < 0) want = "-ERR TTL must not be negative\r\n";
+    else if (*ttl > INT64_MAX - 1 - now_ms - test::kTimeEdgeMargin / 2) want = "-ERR invalid expire time in '%s' command\r\n";
+    auto named = [&](std::string text, std::string_view command) {
+      if (const size_t at = text.find("%s"); at != std::string::npos) text.replace(at, 2, command);
+      return text;
+    };
+    const std::string key = "d" + std::to_string(n++);
+    CHECK(wire(c.call(Argv{"REDE.PUSH", key, v, "e", "id"})) == named(want, "rede.push"));
+    const Reply gid = c.call(Argv{"REDE.GIDPUSH", key, v, "e"});
+    if (want == "+OK\r\n") {
+      CHECK(gid.type == '$');
+      // TTN is the TTL + 1, less the ms that passed since the push.
+      const long long ttn = c.integer({"REDE.TTN", key});
+      CHECK(ttn <= *ttl + 1);
+      CHECK(ttn > *ttl + 1 - test::kTimeEdgeMargin);
+    } else {
+      CHECK(wire(gid) == named(want, "rede.gidpush"));
+      CHECK(c.integer({"EXISTS", key}) == 0);
+    }
+  }
+  CHECK(server.running());
+  CHECK(c.wire({"PING"}) == "+PONG\r\n");
 }
 
 TEST_CASE("REDE.BPOLL serves blocked clients in the order they blocked, COUNT caps a reply") {

@@ -7,7 +7,6 @@
 #include <sys/random.h>
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "commands/args.hpp"
@@ -15,7 +14,6 @@
 #include "commands/families.hpp"
 #include "commands/lookup.hpp"
 #include "commands/time_args.hpp"
-#include "core/numbers.hpp"
 #include "dehydrator/dehydrator.hpp"
 
 namespace lawnkv {
@@ -28,8 +26,6 @@ constexpr std::string_view kAlreadyDehydrating = "ERROR: Element already dehydra
 constexpr std::string_view kNoSuchDehydrator = "ERROR: No Such dehydrator.";
 constexpr std::string_view kNoSuchElement = "ERROR: No Such Element.";
 constexpr std::string_view kNegativeTtl = "ERR TTL must not be negative";
-constexpr std::string_view kBadTimeout = "ERR timeout is not a float or out of range";
-constexpr std::string_view kNegativeTimeout = "ERR timeout is negative";
 constexpr size_t kGeneratedIdLength = 31;
 
 // The dehydrator at key for reading: nullptr if the key is missing, or (after
@@ -203,9 +199,8 @@ void update_command(Call& call) {
 
 /* REDE.BPOLL key timeout [COUNT count] */
 void bpoll_command(Call& call) {
-  double timeout;
-  if (!string_to_double(call.argv[2], &timeout) || !std::isfinite(timeout)) return call.error(kBadTimeout);
-  if (timeout < 0) return call.error(kNegativeTimeout);
+  int64_t timeout_at;
+  if (!timeout_or_reply(call, call.argv[2], &timeout_at)) return;
   size_t count = SIZE_MAX;
   if (call.argv.size() == 5 && iequals(call.argv[3], "count")) {
     long long n;
@@ -221,8 +216,6 @@ void bpoll_command(Call& call) {
   if (d && d->has_due(call.now_ms)) return reply_elements(call, d, count);
   // A transaction cannot block: nothing is due, so nil at once (as BLPOP).
   if (call.session.in_exec) return call.reply.null_array();
-  const int64_t timeout_at =
-      timeout == 0 ? expiry::kNever : call.now_ms + static_cast<int64_t>(std::ceil(timeout * 1000));
   call.server.blocked.block(call.session, call.session.db, call.argv[1], timeout_at, count);
 }
 

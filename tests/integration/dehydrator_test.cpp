@@ -8,6 +8,8 @@
 #include <charconv>
 #include <chrono>
 #include <climits>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <string>
@@ -205,7 +207,7 @@ std::optional<long long> as_integer(const std::string& v) {
   return n;
 }
 
-TEST_CASE("REDE.PUSH and GIDPUSH at every edge value: an error or a stored deadline, never a crash") {
+TEST_CASE("REDE.PUSH, GIDPUSH and BPOLL at every edge value: an error or a stored deadline, never a crash") {
   ServerProcess server = ServerProcess::lawnkv();
   Client c(server.port());
   const long long now_ms = time_ms(c);
@@ -237,8 +239,53 @@ TEST_CASE("REDE.PUSH and GIDPUSH at every edge value: an error or a stored deadl
       CHECK(c.integer({"EXISTS", key}) == 0);
     }
   }
+
+  // BPOLL's timeout, inside MULTI so that nothing blocks: EXEC holds the
+  // parse error, or the nil of a poll that found nothing due (a null array:
+  // read raw, as hiredis spells every nil "$-1").
+  RawClient raw(server.port());
+  for (const std::string& v : test::time_edge_values(now_ms)) {
+    CAPTURE(v);
+    long double seconds = 0;
+    char* end = nullptr;
+    const bool number = !v.empty() && v != "nan" && (seconds = std::strtold(v.c_str(), &end), *end == '\0');
+    const long double ms = std::ceil(seconds * 1000.0L);
+    std::string want = "*1\r\n*-1\r\n";
+    if (!number) want = "*1\r\n-ERR timeout is not a float or out of range\r\n";
+    else if (ms < 0) want = "*1\r\n-ERR timeout is negative\r\n";
+    else if (ms > static_cast<long double>(INT64_MAX - now_ms - test::kTimeEdgeMargin / 2))
+      want = "*1\r\n-ERR timeout is out of range\r\n";
+    REQUIRE(raw.call({"MULTI"}) == "+OK\r\n");
+    REQUIRE(raw.call({"REDE.BPOLL", "empty", v}) == "+QUEUED\r\n");
+    CHECK(raw.call({"EXEC"}) == want);
+  }
   CHECK(server.running());
   CHECK(c.wire({"PING"}) == "+PONG\r\n");
+}
+
+TEST_CASE("REDE.BPOLL outside MULTI: a timeout past INT64_MAX is an error, a large one blocks that long") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  RawClient waiter(server.port());
+  // Each of these used to overflow into a deadline already passed: nil at once.
+  for (const char* timeout : {"1e16", "1e300", "9223372036854775", "inf"})
+    CHECK(waiter.call({"REDE.BPOLL", "q", timeout}) == "-ERR timeout is out of range\r\n");
+  {
+    // 2^53 ms is 9007199254740.992 s: year 287,000, past where DEBUG
+    // ADVANCE-TIME may move the clock; it must block, not answer.
+    RawClient far(server.port());
+    far.send(encode_command({"REDE.BPOLL", "q", "9007199254740.992"}));
+    REQUIRE(blocked_clients(c, 1));
+  }
+  REQUIRE(blocked_clients(c, 0));
+  waiter.send(encode_command({"REDE.BPOLL", "q", "2147483648"}));
+  REQUIRE(blocked_clients(c, 1));
+  // As in the timeout test above: 0.5 s margins on either side.
+  advance(c, 2'147'483'648'000LL - 500);
+  CHECK(blocked_clients(c, 1));
+  advance(c, 1000);
+  CHECK(waiter.read_reply() == "*-1\r\n");
+  CHECK(blocked_clients(c, 0));
 }
 
 TEST_CASE("REDE.BPOLL serves blocked clients in the order they blocked, COUNT caps a reply") {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/deadline.hpp"
+
 namespace lawnkv::server {
 
 ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state) : state_(state) {
@@ -47,9 +49,7 @@ void ExpiryCycle::arm() {
     uv_timer_stop(&timer_);
     return;
   }
-  // Due at (next + 1) ms; round the wait up so the timer never fires early.
-  const int64_t wait_us = (next + 1) * 1000 - state_.clock.now_us();
-  const uint64_t wait_ms = wait_us <= 0 ? 0 : static_cast<uint64_t>((wait_us + 999) / 1000);
+  const uint64_t wait_ms = ms_until_due(next, state_.clock.now_us());
   // libuv counts from its cached loop time: refresh it so the work done in
   // this iteration does not make the timer fire early.
   uv_update_time(timer_.loop);

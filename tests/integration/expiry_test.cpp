@@ -10,8 +10,10 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../support/escape.hpp"
@@ -257,6 +259,39 @@ TEST_CASE("active expiry wakes for the next deadline in real time") {
   MESSAGE("expiry lag of a key with a real 30 ms TTL: ", lag, " ms");
   CHECK(lag >= 1);
   CHECK(lag <= 100);
+}
+
+// Nanoseconds the server's main thread (the loop) has run on a CPU.
+long long cpu_ns(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/schedstat");
+  long long ns = -1;
+  in >> ns;
+  REQUIRE_MESSAGE(ns >= 0, "cannot read /proc/", pid, "/schedstat");
+  return ns;
+}
+
+// And between deadlines it sleeps, however far the next one is. The wait
+// for a deadline of 2^61 or 2^62 ms used to be computed as (next + 1) *
+// 1000 us, which wrapped to a negative number: a timer of 0 ms, fired on
+// every turn, the server spinning at 100% CPU from one PEXPIREAT. Idleness
+// needs real time to show: 300 ms of it per deadline, in which a spinning
+// loop runs for most of it and a sleeping one for well under 1 ms.
+TEST_CASE("a deadline at the far end of time leaves the loop asleep") {
+  auto server = ServerProcess::lawnkv();
+  Client c(server.port());
+  for (std::string deadline : {"2305843009213693952", "4611686018427387904", "6917529027641081856",
+                               "9223372036854775806", "9223372036854775807"}) {
+    CAPTURE(deadline);
+    REQUIRE(c.call({"SET", "far", "v", "PXAT", deadline}) == status("OK"));
+    const long long before = cpu_ns(server.pid());
+    const auto start = SteadyClock::now();
+    std::this_thread::sleep_for(300ms);  // the measurement itself, see above
+    const double share = static_cast<double>(cpu_ns(server.pid()) - before) /
+                         static_cast<double>(std::chrono::nanoseconds(SteadyClock::now() - start).count());
+    MESSAGE("loop CPU share with one key due at ", deadline, ": ", share);
+    CHECK(share < 0.05);
+    CHECK(c.call({"DEL", "far"}) == integer(1));
+  }
 }
 
 TEST_CASE("with active expiry off keys stay until accessed; expired_keys counts each key once") {

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -118,6 +119,31 @@ TEST_CASE("DEBUG ADVANCE-TIME moves the clock that TIME and TTLs read") {
   advance(c, -7'200'000);
   CHECK(clock_ms(c) - after <= -7'200'000 + 5'000);
   CHECK(std::llabs(time_ms(c) - clock_ms(c)) <= 1000);
+}
+
+// A clock before 1970 made every relative deadline negative (EXPIRE k 100
+// then aborted in the expiry index's assert), and offsets past INT64_MAX us
+// wrapped. DEBUG ADVANCE-TIME refuses both; the clock stays where it was.
+TEST_CASE("DEBUG ADVANCE-TIME keeps the clock within [0, year 146,000]") {
+  auto server = ServerProcess::lawnkv();
+  Client c(server.port());
+  const long long now = time_ms(c);
+  REQUIRE(c.call({"SET", "k", "v"}) == status("OK"));
+  for (long long ms : {-now - 1'000'000'000, -now - 1'000'000, LLONG_MIN, LLONG_MIN / 1000, LLONG_MAX, LLONG_MAX / 1000,
+                       LLONG_MAX / 2000}) {
+    CAPTURE(ms);
+    CHECK(c.call(Argv{"DEBUG", "ADVANCE-TIME", std::to_string(ms)}) ==
+          error("ERR the clock would leave its range (0 to year 146,000)"));
+    CHECK(c.call({"EXPIRE", "k", "100"}) == integer(1));
+    CHECK(c.call({"TTL", "k"}) == integer(100));
+  }
+  CHECK(std::llabs(time_ms(c) - now) < 60'000);
+  // To 1 s after 1970 and back is fine.
+  advance(c, -now + 1000);
+  CHECK(time_ms(c) < 60'000);
+  CHECK(c.call({"EXPIRE", "k", "100"}) == integer(1));
+  advance(c, now - 1000);
+  CHECK(server.running());
 }
 
 // Redis's rule: a key exists while now <= deadline. The test lands the

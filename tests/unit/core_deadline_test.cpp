@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "core/clock.hpp"
 #include "core/deadline.hpp"
 
 using namespace lawnkv;
@@ -124,4 +125,19 @@ TEST_CASE("deadline: timeouts as Redis 7.2's getTimeoutFromObjectOrReply") {
   // now + ms == INT64_MAX still fits (and is never reached); one more does not.
   CHECK(timeout_deadline(0.001L, kMax - 1).deadline_ms == kMax);
   CHECK(timeout_deadline(0.002L, kMax - 1).status == TimeoutStatus::kOutOfRange);
+}
+
+TEST_CASE("clock: DEBUG ADVANCE-TIME cannot move it below 0 or past kMaxUs") {
+  Clock clock;
+  const int64_t before = clock.now_ms();
+  CHECK_FALSE(clock.advance_ms(kMax));
+  CHECK_FALSE(clock.advance_ms(kMin));
+  CHECK_FALSE(clock.advance_ms(-before - 1'000'000));
+  CHECK_FALSE(clock.advance_ms(Clock::kMaxUs / 1000));
+  CHECK(clock.offset_ms() == 0);
+  CHECK(clock.advance_ms(-before + 1'000'000));  // to about 1000 s after 1970
+  CHECK(clock.now_ms() >= 1'000'000);
+  CHECK(clock.now_ms() < 2'000'000);
+  CHECK(clock.advance_ms(before - 1'000'000));
+  CHECK(clock.now_ms() >= before);
 }

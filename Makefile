@@ -2,6 +2,14 @@
 # install what is missing (scripts/install-deps.sh) first.
 
 CXX      ?= g++
+# Asserts stay on in every build (nothing defines NDEBUG): they guard the
+# invariants of the intrusive expiry structures (src/expiry), where a broken
+# link would corrupt memory silently; an abort with file and line is the
+# better failure, and they cost nothing measurable. No client input may reach
+# one: what comes off the wire is validated above them (deadlines by
+# core/deadline.hpp, 0 <= now by Clock), and every such path is pinned by a
+# test that feeds it edge values (tests/compat/time_edges_test.cpp,
+# tests/integration/dehydrator_test.cpp).
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++20 -Wall -Wextra -Wshadow -Wno-unused-parameter -MMD -MP -Isrc
 UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)

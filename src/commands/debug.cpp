@@ -73,7 +73,7 @@ void debug_set_active_expire(Call& call) {
 void debug_advance_time(Call& call) {
   long long ms;
   if (!integer_or_reply(call, call.argv[2], &ms)) return;
-  call.server.clock.advance_ms(ms);
+  if (!call.server.clock.advance_ms(ms)) return call.error("ERR the clock would leave its range (0 to year 146,000)");
   call.reply.simple("OK");
 }
 

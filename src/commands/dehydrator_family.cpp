@@ -7,14 +7,13 @@
 #include <sys/random.h>
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "commands/args.hpp"
 #include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/lookup.hpp"
-#include "core/numbers.hpp"
+#include "commands/time_args.hpp"
 #include "dehydrator/dehydrator.hpp"
 
 namespace lawnkv {
@@ -27,8 +26,6 @@ constexpr std::string_view kAlreadyDehydrating = "ERROR: Element already dehydra
 constexpr std::string_view kNoSuchDehydrator = "ERROR: No Such dehydrator.";
 constexpr std::string_view kNoSuchElement = "ERROR: No Such Element.";
 constexpr std::string_view kNegativeTtl = "ERR TTL must not be negative";
-constexpr std::string_view kBadTimeout = "ERR timeout is not a float or out of range";
-constexpr std::string_view kNegativeTimeout = "ERR timeout is negative";
 constexpr size_t kGeneratedIdLength = 31;
 
 // The dehydrator at key for reading: nullptr if the key is missing, or (after
@@ -55,11 +52,18 @@ Dehydrator* find_or_create_or_reply(Call& call, std::string_view key) {
   return static_cast<Dehydrator*>(e->obj());
 }
 
+// A TTL in ms: an integer, not negative, and whose deadline (now + ttl) the
+// dehydrator can hold; else "ERR invalid expire time in 'rede.push' command",
+// as SET PX answers a TTL past the end of time.
 bool ttl_or_reply(Call& call, std::string_view arg, int64_t* ttl) {
   long long v;
   if (!integer_or_reply(call, arg, &v)) return false;
   if (v < 0) {
     call.error(kNegativeTtl);
+    return false;
+  }
+  if (!Dehydrator::deadline_for(v, call.now_ms)) {
+    reply_invalid_expire_time(call);
     return false;
   }
   *ttl = v;
@@ -195,9 +199,8 @@ void update_command(Call& call) {
 
 /* REDE.BPOLL key timeout [COUNT count] */
 void bpoll_command(Call& call) {
-  double timeout;
-  if (!string_to_double(call.argv[2], &timeout) || !std::isfinite(timeout)) return call.error(kBadTimeout);
-  if (timeout < 0) return call.error(kNegativeTimeout);
+  int64_t timeout_at;
+  if (!timeout_or_reply(call, call.argv[2], &timeout_at)) return;
   size_t count = SIZE_MAX;
   if (call.argv.size() == 5 && iequals(call.argv[3], "count")) {
     long long n;
@@ -212,8 +215,6 @@ void bpoll_command(Call& call) {
   if (wrong_type) return;
   if (d && d->has_due(call.now_ms)) return reply_elements(call, d, count);
   // Nothing due: wait for the key's next element, or for a write to it.
-  const int64_t timeout_at =
-      timeout == 0 ? expiry::kNever : call.now_ms + static_cast<int64_t>(std::ceil(timeout * 1000));
   call.block({.keys = call.argv.subspan(1, 1),
               .timeout_at_ms = timeout_at,
               .ready_bound_ms = d ? d->next_due_bound(call.now_ms) : expiry::kNever});

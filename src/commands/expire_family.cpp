@@ -2,7 +2,7 @@
 // EXPIRETIME, PEXPIRETIME, PERSIST. The store work is in expire_ops.cpp;
 // here are the argument parsing, the time arithmetic and the replies.
 
-#include <climits>
+#include <optional>
 #include <string>
 
 #include "commands/args.hpp"
@@ -10,17 +10,14 @@
 #include "commands/expire_ops.hpp"
 #include "commands/families.hpp"
 #include "commands/lookup.hpp"
+#include "commands/time_args.hpp"
+#include "core/deadline.hpp"
 
 namespace lawnkv {
 
 namespace {
 
 enum class Unit { kSeconds, kMilliseconds };
-
-// "ERR invalid expire time in 'pexpire' command", naming the command called.
-void reply_invalid_expire_time(Call& call) {
-  call.error("ERR invalid expire time in '" + call.spec->name + "' command");
-}
 
 // The four EXPIRE forms: `key time [NX | XX | GT | LT]`, time in unit, counted
 // from base_ms (now for EXPIRE and PEXPIRE, 0 for the *AT forms). As Redis,
@@ -31,15 +28,12 @@ void expire_generic(Call& call, int64_t base_ms, Unit unit) {
   if (!expire_conditions_or_reply(call, call.argv.subspan(3), &conditions)) return;
   long long when;
   if (!integer_or_reply(call, call.argv[2], &when)) return;
-  if (unit == Unit::kSeconds) {
-    if (when > LLONG_MAX / 1000 || when < LLONG_MIN / 1000) return reply_invalid_expire_time(call);
-    when *= 1000;
-  }
-  if (when > LLONG_MAX - base_ms) return reply_invalid_expire_time(call);
-  const int64_t ttl_ms = base_ms == 0 ? 0 : when;  // relative forms only
-  const int64_t deadline = when + base_ms;
+  const std::optional<int64_t> ms = unit == Unit::kSeconds ? seconds_to_ms(when) : when;
+  const std::optional<int64_t> deadline = ms ? checked_add(*ms, base_ms) : std::nullopt;
+  if (!deadline) return reply_invalid_expire_time(call);
+  const int64_t ttl_ms = base_ms == 0 ? 0 : *ms;  // relative forms only
 
-  switch (op_expire(call, call.argv[1], deadline, ttl_ms, conditions)) {
+  switch (op_expire(call, call.argv[1], *deadline, ttl_ms, conditions)) {
     case ExpireStatus::kSet:
     case ExpireStatus::kDeleted: return call.reply.integer(1);
     case ExpireStatus::kNoKey:
@@ -68,7 +62,7 @@ void ttl_generic(Call& call, Unit unit, bool absolute) {
   if (!e->has_ttl()) return call.reply.integer(-1);
   int64_t ms = absolute ? e->deadline() : e->deadline() - call.now_ms;
   if (ms < 0) ms = 0;
-  call.reply.integer(unit == Unit::kMilliseconds ? ms : (ms + 500) / 1000);
+  call.reply.integer(unit == Unit::kMilliseconds ? ms : rounded_seconds(ms));
 }
 
 /* TTL key */

@@ -22,6 +22,7 @@
 #include "commands/families.hpp"
 #include "commands/lookup.hpp"
 #include "commands/strings_ops.hpp"
+#include "commands/time_args.hpp"
 
 namespace lawnkv {
 
@@ -33,11 +34,6 @@ constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
 constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 constexpr std::string_view kNanOrInfinity = "ERR increment would produce NaN or Infinity";
 
-// "ERR invalid expire time in 'set' command", named after the running command.
-std::string invalid_expire_text(const Call& call) {
-  return "ERR invalid expire time in '" + call.spec->name + "' command";
-}
-
 // Replies the error for a failed op.
 void reply_op_error(Call& call, OpStatus status) {
   switch (status) {
@@ -47,7 +43,7 @@ void reply_op_error(Call& call, OpStatus status) {
     case OpStatus::kOverflow: return call.error(err::kOverflow);
     case OpStatus::kNanOrInfinity: return call.error(kNanOrInfinity);
     case OpStatus::kTooLong: return call.error(err::kStringTooLong);
-    case OpStatus::kInvalidExpire: return call.error(invalid_expire_text(call));
+    case OpStatus::kInvalidExpire: return reply_invalid_expire_time(call);
     case OpStatus::kOk: break;
   }
 }

@@ -1,8 +1,8 @@
 #include "commands/strings_ops.hpp"
 
-#include <climits>
 #include <cmath>
 
+#include "core/deadline.hpp"
 #include "core/numbers.hpp"
 
 namespace lawnkv::strings {
@@ -126,14 +126,12 @@ std::string_view string_range(std::string_view s, long long start, long long end
 
 OpResult<Deadline> resolve_deadline(long long value, TimeUnit unit, bool absolute, int64_t now_ms) {
   if (value <= 0) return {OpStatus::kInvalidExpire};
-  if (unit == TimeUnit::kSeconds) {
-    if (value > LLONG_MAX / 1000) return {OpStatus::kInvalidExpire};
-    value *= 1000;
-  }
-  if (absolute) return {OpStatus::kOk, Deadline{value, 0}};
-  int64_t at;
-  if (__builtin_add_overflow(now_ms, value, &at)) return {OpStatus::kInvalidExpire};
-  return {OpStatus::kOk, Deadline{at, value}};
+  const std::optional<int64_t> ms = unit == TimeUnit::kSeconds ? seconds_to_ms(value) : value;
+  if (!ms) return {OpStatus::kInvalidExpire};
+  if (absolute) return {OpStatus::kOk, Deadline{*ms, 0}};
+  const std::optional<int64_t> at = deadline_after(now_ms, *ms);
+  if (!at) return {OpStatus::kInvalidExpire};
+  return {OpStatus::kOk, Deadline{*at, *ms}};
 }
 
 }  // namespace lawnkv::strings

@@ -102,9 +102,11 @@ std::string set_output_limits(Values& v, Words words, bool) {
     OutputLimit* lim = output_class(next, words[j]);
     if (!lim) return "Invalid client class specified in buffer limit configuration.";
     uint64_t hard, soft;
-    long long secs;
-    if (!parse_memory(words[j + 1], &hard) || !parse_memory(words[j + 2], &soft) ||
-        !whole_ll(words[j + 3], &secs) || secs < 0)
+    long long secs_ll;
+    // Redis keeps soft_seconds in an int: 2^32 + 60 is 60, 2^31 refused.
+    const bool secs_read = whole_ll(words[j + 3], &secs_ll);
+    const int secs = static_cast<int>(secs_ll);
+    if (!parse_memory(words[j + 1], &hard) || !parse_memory(words[j + 2], &soft) || !secs_read || secs < 0)
       return "Error in hard, soft or soft_seconds setting in buffer limit configuration.";
     lim->hard_bytes = static_cast<int64_t>(hard > kLongMax ? kLongMax : hard);
     lim->soft_bytes = static_cast<int64_t>(soft > kLongMax ? kLongMax : soft);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/deadline.hpp"
+
 namespace lawnkv::dehydrator {
 
 namespace {
@@ -43,12 +45,19 @@ std::unique_ptr<store::Object> Dehydrator::clone() const {
   return copy;
 }
 
+std::optional<int64_t> Dehydrator::deadline_for(int64_t ttl_ms, int64_t now_ms) {
+  const std::optional<int64_t> at = deadline_after(now_ms, ttl_ms);
+  if (!at || *at < 0 || *at > kMaxDeadline) return std::nullopt;
+  return at;
+}
+
 bool Dehydrator::push(std::string_view id, std::string_view element, int64_t ttl_ms, int64_t now_ms) {
   if (contains(id)) return false;
+  const int64_t deadline = std::clamp<int64_t>(saturating_add(now_ms, ttl_ms), 0, kMaxDeadline);
   Element* e = Element::make(id, element, next_seq_++);
   by_id_.insert(e);
-  index_.add(&e->timer, now_ms + ttl_ms, ttl_ms > 0 ? ttl_ms : 0);
-  earliest_ = std::min(earliest_, now_ms + ttl_ms);
+  index_.add(&e->timer, deadline, ttl_ms > 0 ? ttl_ms : 0);
+  earliest_ = std::min(earliest_, deadline);
   return true;
 }
 

@@ -52,8 +52,18 @@ class Dehydrator final : public store::Object {
   size_t memory_bytes() const override;
   std::unique_ptr<store::Object> clone() const override;
 
-  // Adds element under id, due once now_ms > now_ms + ttl_ms. False (nothing
-  // changes) if id is already dehydrating here.
+  // The latest deadline an element can have. kNever stands for "nothing
+  // pending" (earliest_, next_due_bound), and TTN adds 1 to a deadline.
+  static constexpr int64_t kMaxDeadline = expiry::kNever - 1;
+
+  // The deadline of an element pushed at now_ms with ttl_ms: now_ms + ttl_ms,
+  // or nullopt when that falls outside [0, kMaxDeadline] (overflow, a TTL
+  // past the year 292,000,000, or a negative one). REDE.PUSH refuses those.
+  static std::optional<int64_t> deadline_for(int64_t ttl_ms, int64_t now_ms);
+
+  // Adds element under id, due once now > now_ms + ttl_ms. False (nothing
+  // changes) if id is already dehydrating here. A TTL that deadline_for
+  // refuses is clamped into [0, kMaxDeadline]: no input breaks the index.
   bool push(std::string_view id, std::string_view element, int64_t ttl_ms, int64_t now_ms);
   bool contains(std::string_view id) const { return by_id_.find(id) != nullptr; }
 

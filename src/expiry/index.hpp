@@ -86,7 +86,8 @@ class Index {
   Index& operator=(Index&&) noexcept = default;
 
   // Schedules the unscheduled t, which lives in the arena (timer.hpp), at
-  // deadline (>= 0, absolute Unix ms).
+  // deadline (>= 0, absolute Unix ms; asserted: callers validate client
+  // input before it gets here, see the Makefile on asserts).
   // ttl_ms > 0: the entry was given a relative TTL (EXPIRE/PX/SET EX); it may
   // go in that TTL's Lawn queue. ttl_ms <= 0: an absolute deadline
   // (EXPIREAT/PXAT): wheel. O(1).

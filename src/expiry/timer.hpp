@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "core/arena.hpp"
+#include "core/deadline.hpp"
 
 namespace lawnkv::expiry {
 
@@ -43,7 +44,7 @@ struct Timer {
 };
 static_assert(sizeof(Timer) == 16);
 
-inline constexpr int64_t kNever = INT64_MAX;
+inline constexpr int64_t kNever = kNoDeadline;  // INT64_MAX
 
 namespace detail {
 

@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/deadline.hpp"
+
 namespace lawnkv::server {
 
 std::optional<uint64_t> timer_delay_ms(int64_t now_us, int64_t deadline_ms) {
   if (deadline_ms == expiry::kNever) return std::nullopt;
-  // With now_us = 1000 * now_ms + r (0 <= r < 1000, now_ms rounded toward
-  // minus infinity), the wait (deadline + 1) * 1000 - now_us rounded up to
-  // whole ms is deadline + 1 - now_ms. In 128 bits it cannot overflow.
-  const int64_t now_ms = now_us / 1000 - (now_us % 1000 < 0 ? 1 : 0);
-  const __int128 wait_ms = static_cast<__int128>(deadline_ms) + 1 - now_ms;
-  if (wait_ms <= 0) return 0;
-  return wait_ms >= kMaxTimerDelayMs ? kMaxTimerDelayMs : static_cast<uint64_t>(wait_ms);
+  return std::min<uint64_t>(ms_until_due(deadline_ms, now_us), kMaxTimerDelayMs);
 }
 
 ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state) : state_(state) {

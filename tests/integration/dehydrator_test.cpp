@@ -5,14 +5,21 @@
 
 #include <doctest/doctest.h>
 
+#include <charconv>
 #include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "../support/poll_until.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_encode.hpp"
 #include "../support/server_process.hpp"
+#include "../support/time_edges.hpp"
 #include "itest.hpp"
 
 namespace lawnkv::itest {
@@ -180,6 +187,103 @@ TEST_CASE("REDE.BPOLL times out with a nil reply; decimals allowed; bad timeouts
   advance(c, 100'000);
   CHECK(blocked_clients(c, 1));
   advance(c, 1'000);
+  CHECK(waiter.read_reply() == "*-1\r\n");
+  CHECK(blocked_clients(c, 0));
+}
+
+// The server's Unix time in ms, as TIME reports it.
+long long time_ms(Client& c) {
+  Reply t = c.call({"TIME"});
+  REQUIRE(t.elements.size() == 2);
+  return std::stoll(t.elements[0].text) * 1000 + std::stoll(t.elements[1].text) / 1000;
+}
+
+// v as a 64-bit integer as Redis's string2ll reads it ("01", "+1" are not),
+// or nullopt.
+std::optional<long long> as_integer(const std::string& v) {
+  long long n;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || std::to_string(n) != v) return std::nullopt;
+  return n;
+}
+
+TEST_CASE("REDE.PUSH, GIDPUSH and BPOLL at every edge value: an error or a stored deadline, never a crash") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  const long long now_ms = time_ms(c);
+  int n = 0;
+  for (const std::string& v : test::time_edge_values(now_ms)) {
+    CAPTURE(v);
+    // A TTL that is an integer, >= 0, and whose deadline now + ttl is below
+    // INT64_MAX is stored; anything else is refused and creates nothing.
+    const std::optional<long long> ttl = as_integer(v);
+    std::string want = "+OK\r\n";
+    if (!ttl) want = "-ERR value is not an integer or out of range\r\n";
+    else if (*ttl < 0) want = "-ERR TTL must not be negative\r\n";
+    else if (*ttl > INT64_MAX - 1 - now_ms - test::kTimeEdgeMargin / 2) want = "-ERR invalid expire time in '%s' command\r\n";
+    auto named = [&](std::string text, std::string_view command) {
+      if (const size_t at = text.find("%s"); at != std::string::npos) text.replace(at, 2, command);
+      return text;
+    };
+    const std::string key = "d" + std::to_string(n++);
+    CHECK(wire(c.call(Argv{"REDE.PUSH", key, v, "e", "id"})) == named(want, "rede.push"));
+    const Reply gid = c.call(Argv{"REDE.GIDPUSH", key, v, "e"});
+    if (want == "+OK\r\n") {
+      CHECK(gid.type == '$');
+      // TTN is the TTL + 1, less the ms that passed since the push.
+      const long long ttn = c.integer({"REDE.TTN", key});
+      CHECK(ttn <= *ttl + 1);
+      CHECK(ttn > *ttl + 1 - test::kTimeEdgeMargin);
+    } else {
+      CHECK(wire(gid) == named(want, "rede.gidpush"));
+      CHECK(c.integer({"EXISTS", key}) == 0);
+    }
+  }
+
+  // BPOLL's timeout, inside MULTI so that nothing blocks: EXEC holds the
+  // parse error, or the nil of a poll that found nothing due (a null array:
+  // read raw, as hiredis spells every nil "$-1").
+  RawClient raw(server.port());
+  for (const std::string& v : test::time_edge_values(now_ms)) {
+    CAPTURE(v);
+    long double seconds = 0;
+    char* end = nullptr;
+    const bool number = !v.empty() && v != "nan" && (seconds = std::strtold(v.c_str(), &end), *end == '\0');
+    const long double ms = std::ceil(seconds * 1000.0L);
+    std::string want = "*1\r\n*-1\r\n";
+    if (!number) want = "*1\r\n-ERR timeout is not a float or out of range\r\n";
+    else if (ms < 0) want = "*1\r\n-ERR timeout is negative\r\n";
+    else if (ms > static_cast<long double>(INT64_MAX - now_ms - test::kTimeEdgeMargin / 2))
+      want = "*1\r\n-ERR timeout is out of range\r\n";
+    REQUIRE(raw.call({"MULTI"}) == "+OK\r\n");
+    REQUIRE(raw.call({"REDE.BPOLL", "empty", v}) == "+QUEUED\r\n");
+    CHECK(raw.call({"EXEC"}) == want);
+  }
+  CHECK(server.running());
+  CHECK(c.wire({"PING"}) == "+PONG\r\n");
+}
+
+TEST_CASE("REDE.BPOLL outside MULTI: a timeout past INT64_MAX is an error, a large one blocks that long") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client c(server.port());
+  RawClient waiter(server.port());
+  // Each of these used to overflow into a deadline already passed: nil at once.
+  for (const char* timeout : {"1e16", "1e300", "9223372036854775", "inf"})
+    CHECK(waiter.call({"REDE.BPOLL", "q", timeout}) == "-ERR timeout is out of range\r\n");
+  {
+    // 2^53 ms is 9007199254740.992 s: year 287,000, past where DEBUG
+    // ADVANCE-TIME may move the clock; it must block, not answer.
+    RawClient far(server.port());
+    far.send(encode_command({"REDE.BPOLL", "q", "9007199254740.992"}));
+    REQUIRE(blocked_clients(c, 1));
+  }
+  REQUIRE(blocked_clients(c, 0));
+  waiter.send(encode_command({"REDE.BPOLL", "q", "2147483648"}));
+  REQUIRE(blocked_clients(c, 1));
+  // As in the timeout test above: 0.5 s margins on either side.
+  advance(c, 2'147'483'648'000LL - 500);
+  CHECK(blocked_clients(c, 1));
+  advance(c, 1000);
   CHECK(waiter.read_reply() == "*-1\r\n");
   CHECK(blocked_clients(c, 0));
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -122,6 +123,31 @@ TEST_CASE("DEBUG ADVANCE-TIME moves the clock that TIME and TTLs read") {
   advance(c, -7'200'000);
   CHECK(clock_ms(c) - after <= -7'200'000 + 5'000);
   CHECK(std::llabs(time_ms(c) - clock_ms(c)) <= 1000);
+}
+
+// A clock before 1970 made every relative deadline negative (EXPIRE k 100
+// then aborted in the expiry index's assert), and offsets past INT64_MAX us
+// wrapped. DEBUG ADVANCE-TIME refuses both; the clock stays where it was.
+TEST_CASE("DEBUG ADVANCE-TIME keeps the clock within [0, year 146,000]") {
+  auto server = ServerProcess::lawnkv();
+  Client c(server.port());
+  const long long now = time_ms(c);
+  REQUIRE(c.call({"SET", "k", "v"}) == status("OK"));
+  for (long long ms : {-now - 1'000'000'000, -now - 1'000'000, LLONG_MIN, LLONG_MIN / 1000, LLONG_MAX, LLONG_MAX / 1000,
+                       LLONG_MAX / 2000}) {
+    CAPTURE(ms);
+    CHECK(c.call(Argv{"DEBUG", "ADVANCE-TIME", std::to_string(ms)}) ==
+          error("ERR the clock would leave its range (0 to year 146,000)"));
+    CHECK(c.call({"EXPIRE", "k", "100"}) == integer(1));
+    CHECK(c.call({"TTL", "k"}) == integer(100));
+  }
+  CHECK(std::llabs(time_ms(c) - now) < 60'000);
+  // To 1 s after 1970 and back is fine.
+  advance(c, -now + 1000);
+  CHECK(time_ms(c) < 60'000);
+  CHECK(c.call({"EXPIRE", "k", "100"}) == integer(1));
+  advance(c, now - 1000);
+  CHECK(server.running());
 }
 
 // Redis's rule: a key exists while now <= deadline. The test lands the
@@ -303,10 +329,17 @@ TEST_CASE("a deadline centuries away leaves an idle server idle") {
     CHECK(cpu < kMostCpu);
   };
   SUBCASE("a key") {
-    for (const char* at : {"10000000000000000", "4600000000000000000"})
-      REQUIRE(c.call({"SET", std::string("far") + at, "v", "PXAT", at}) == status("OK"));
-    check_idle();
-    CHECK(dbsize(c) == 2);
+    // 1e16 and 4.6e18 overflowed (deadline + 1) * 1000; 2^61, 2^62 and
+    // 6 * 2^60 wrapped it to a negative wait; the last two are the end of time.
+    const char* at[] = {"10000000000000000",   "4600000000000000000", "2305843009213693952",
+                        "4611686018427387904", "6917529027641081856", "9223372036854775806",
+                        "9223372036854775807"};
+    for (const char* deadline : at) {
+      CAPTURE(deadline);
+      REQUIRE(c.call({"SET", "far", "v", "PXAT", deadline}) == status("OK"));
+      check_idle();
+      CHECK(c.call({"DEL", "far"}) == integer(1));
+    }
   }
   SUBCASE("a client blocked in REDE.BPOLL on an element due that late") {
     REQUIRE(c.call({"REDE.PUSH", "q", "10000000000000000", "v", "id"}) == status("OK"));

@@ -141,6 +141,34 @@ TEST_CASE("dehydrator: TTLs past 32 bits and binary ids") {
   CHECK(poll_all(d, t0 + big + 1) == std::vector<std::string>{"v"});
 }
 
+TEST_CASE("dehydrator: deadline_for refuses what the index cannot hold; push clamps, never aborts") {
+  const int64_t t0 = 1'700'000'000'000;
+  const int64_t max = Dehydrator::kMaxDeadline;
+  CHECK(Dehydrator::deadline_for(0, t0) == t0);
+  CHECK(Dehydrator::deadline_for(max - t0, t0) == max);
+  CHECK(Dehydrator::deadline_for(max - t0 + 1, t0) == std::nullopt);  // kNever: "nothing pending"
+  CHECK(Dehydrator::deadline_for(INT64_MAX, t0) == std::nullopt);      // overflows
+  CHECK(Dehydrator::deadline_for(INT64_MAX - 1, t0) == std::nullopt);
+  CHECK(Dehydrator::deadline_for(-1, 0) == std::nullopt);
+  CHECK(Dehydrator::deadline_for(INT64_MIN, t0) == std::nullopt);
+
+  // Each of these used to overflow into a negative deadline: the index's
+  // assert aborted the server (REDE.PUSH refuses them before push now).
+  Dehydrator d;
+  REQUIRE(d.push("max", "M", INT64_MAX, t0));
+  REQUIRE(d.push("max-1", "M1", INT64_MAX - 1, t0));
+  REQUIRE(d.push("edge", "E", max - t0, t0));
+  REQUIRE(d.push("neg", "N", INT64_MIN, t0));  // clamped to deadline 0: due at once
+  CHECK(d.ttn(t0) == 0);
+  CHECK(poll_all(d, t0) == std::vector<std::string>{"N"});
+  // The rest wait until the end of time, and TTN says so without overflow.
+  CHECK(d.ttn(t0) == max + 1 - t0);
+  CHECK(poll_all(d, max).empty());
+  CHECK(d.size() == 3);
+  CHECK(d.pull("max-1") == "M1");
+  CHECK(d.ttn(t0) == max + 1 - t0);
+}
+
 TEST_CASE("dehydrator: a copy hands out the same elements in the same order") {
   Dehydrator d;
   const int64_t t0 = 1'700'000'000'000;

@@ -5,8 +5,8 @@
 // 20 bytes, "embstr" up to 44 bytes, else "raw", and "raw" once APPEND or
 // SETRANGE edited it (Entry::raw_encoding), as Redis's encodings go.
 // (Redis stores INCRBYFLOAT's result as embstr even when it is integral;
-// lawnkv reports int for such a value.) A dehydrator, a module type in the
-// ReDe module, is "raw".
+// lawnkv reports int for such a value.) Other types name their own
+// (store::Object::encoding).
 // REFCOUNT: Redis shares the integers 0..9999 (refcount 2147483647) unless
 // an LRU or LFU policy needs a use field per key; every other value is 1.
 // FREQ: the key's LFU use counter (0..7, store/eviction.hpp), under an LFU
@@ -50,9 +50,8 @@ void object_encoding_command(Call& call) {
   if (!e) return;
   long long v;
   if (int_encoded(*e, &v)) return call.reply.bulk("int");
-  if (e->type() == store::Type::kString && !e->raw_encoding() && e->str().size() <= kEmbstrMax)
-    return call.reply.bulk("embstr");
-  call.reply.bulk("raw");
+  if (e->type() != store::Type::kString) return call.reply.bulk(e->obj()->encoding());
+  call.reply.bulk(!e->raw_encoding() && e->str().size() <= kEmbstrMax ? "embstr" : "raw");
 }
 
 /* OBJECT REFCOUNT key */

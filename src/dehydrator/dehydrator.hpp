@@ -51,6 +51,8 @@ class Dehydrator final : public store::Object {
   store::Type type() const override { return store::Type::kDehydrator; }
   size_t memory_bytes() const override;
   std::unique_ptr<store::Object> clone() const override;
+  // A module type's value: Redis reports "raw".
+  std::string_view encoding() const override { return "raw"; }
 
   // The latest deadline an element can have. kNever stands for "nothing
   // pending" (earliest_, next_due_bound), and TTN adds 1 to a deadline.

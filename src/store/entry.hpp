@@ -48,6 +48,9 @@ class Object {
   virtual size_t memory_bytes() const = 0;
   // A deep copy holding the same contents (COPY).
   virtual std::unique_ptr<Object> clone() const = 0;
+  // OBJECT ENCODING's name for the representation in use, as Redis 7.0
+  // names its own ("listpack", "hashtable", "intset"...).
+  virtual std::string_view encoding() const = 0;
 };
 
 class Entry;

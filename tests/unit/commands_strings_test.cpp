@@ -22,6 +22,7 @@ struct Dummy : store::Object {
   store::Type type() const override { return store::Type::kDehydrator; }
   size_t memory_bytes() const override { return 0; }
   std::unique_ptr<store::Object> clone() const override { return std::make_unique<Dummy>(); }
+  std::string_view encoding() const override { return "raw"; }
 };
 
 }  // namespace

@@ -18,6 +18,7 @@ struct Blob : Object {
   Type type() const override { return Type::kDehydrator; }
   size_t memory_bytes() const override { return text.size(); }
   std::unique_ptr<Object> clone() const override { return std::make_unique<Blob>(text); }
+  std::string_view encoding() const override { return "raw"; }
 };
 
 const std::string k16 = "key:000000000001";

@@ -204,7 +204,8 @@ const Param kParams[] = {
     {.name = "tcp-backlog", .kind = kInteger, .access = kImmutable, .def = "511", .field = &Values::tcp_backlog,
      .min = 0, .max = kIntMax, .doc = "listen() backlog."},
     {.name = "timeout", .kind = kInteger, .def = "0", .field = &Values::timeout, .min = 0, .max = kIntMax,
-     .doc = "Close a client idle for this many seconds (0: never)."},
+     .doc = "Close a client idle (nothing read from or written to it) for more than this many seconds "
+            "(0: never), as Redis: never a subscriber nor a client blocked on keys. Checked at hz."},
     {.name = "tcp-keepalive", .kind = kInteger, .def = "300", .field = &Values::tcp_keepalive, .min = 0,
      .max = kIntMax, .doc = "TCP keepalive period in seconds (0: off)."},
     {.name = "maxclients", .kind = kInteger, .def = "10000", .field = &Values::maxclients, .min = 1,
@@ -223,8 +224,9 @@ const Param kParams[] = {
      .min = 1, .max = kIntMax, .doc = "Number of databases (SELECT 0 .. databases-1)."},
     {.name = "hz", .kind = kInteger, .def = "10", .field = &Values::hz, .min = 0, .max = kIntMax,
      .apply = clamp_hz,
-     .doc = "Rate of periodic housekeeping (client timeouts), kept within 1..500. Expiry does not poll: "
-            "the loop sleeps until the next deadline."},
+     .doc = "How many times a second the clients cron runs (kept within 1..500): each run closes idle clients "
+            "(timeout), looking at clients/hz of them (at least 5). It runs only while it has such work. "
+            "Expiry does not poll: the loop sleeps until the next deadline."},
     {.name = "enable-debug-command", .kind = kEnum, .access = kImmutable, .def = "no",
      .field = &Values::enable_debug_command, .choices = "no, yes, local",
      .doc = "DEBUG (SLEEP, SET-ACTIVE-EXPIRE, ADVANCE-TIME...): no, yes, or local (loopback clients only)."},

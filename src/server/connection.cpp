@@ -73,6 +73,7 @@ void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   }
   if (nread == 0) return;
   c->in_.commit(static_cast<size_t>(nread));
+  c->last_interaction_ms = c->server_.state().clock.now_ms();
   c->server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
   if (c->query_buffer_over_limit()) {
     ++c->server_.state().facts.stats.client_query_buffer_limit_disconnections;
@@ -150,6 +151,7 @@ void Connection::flush() {
     }
     const size_t written = n > 0 ? static_cast<size_t>(n) : 0;
     server_.state().facts.stats.total_net_output_bytes += written;
+    if (written > 0) last_interaction_ms = server_.state().clock.now_ms();
     if (written == out_.size()) {
       out_.clear();
       if (out_.capacity() > kPauseOutputBytes) out_.shrink_to_fit();
@@ -186,6 +188,7 @@ void Connection::on_write(uv_write_t* req, int status) {
     return;
   }
   c->server_.state().facts.stats.total_net_output_bytes += c->writing_.size() - c->writing_offset_;
+  c->last_interaction_ms = c->server_.state().clock.now_ms();
   c->writing_.clear();
   c->writing_offset_ = 0;
   if (c->writing_.capacity() > kPauseOutputBytes) c->writing_.shrink_to_fit();

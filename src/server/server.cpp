@@ -32,6 +32,7 @@ Server::Server(ServerState& state, Logger& log) : state_(state), log_(log) {
   sigterm_.data = this;
   sigint_.data = this;
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
+  clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
 }
 
 Server::~Server() {
@@ -167,7 +168,10 @@ void Server::on_prepare(uv_prepare_t* h) {
   if (!st.data.blocking.empty()) st.data.blocking.serve(st, st.clock.now_ms());
   self->flush_pending();
   if (st.shutdown_requested && !self->stopping_) self->shut_down();
-  if (!self->stopping_) self->expiry_->arm();
+  if (!self->stopping_) {
+    self->expiry_->arm();
+    self->clients_cron_->arm();
+  }
 }
 
 void Server::on_signal(uv_signal_t* h, int signum) {
@@ -189,6 +193,7 @@ void Server::shut_down() {
   for (const auto& [id, s] : state_.clients.all()) all.push_back(static_cast<Connection*>(s));
   for (Connection* c : all) c->close();
   expiry_->close();
+  clients_cron_->close();
   uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);

@@ -5,8 +5,9 @@
 //
 // Per loop iteration: poll -> read callbacks (each parses and runs every
 // complete request of its read) -> expiry timer/idle (reap a budget of due
-// keys) -> prepare (flush every connection with pending output, act on
-// SHUTDOWN, arm the expiry wake-up) -> poll again.
+// keys) -> clients cron timer (idle clients; only while it has work) ->
+// prepare (flush every connection with pending output, act on SHUTDOWN, arm
+// the expiry wake-up and the clients cron) -> poll again.
 
 #include <uv.h>
 
@@ -16,6 +17,7 @@
 #include "commands/context.hpp"
 #include "core/log.hpp"
 #include "resp/parser.hpp"
+#include "server/clients_cron.hpp"
 #include "server/expiry_cycle.hpp"
 
 namespace lawnkv::server {
@@ -60,6 +62,7 @@ class Server {
   uv_signal_t sigterm_;
   uv_signal_t sigint_;
   std::unique_ptr<ExpiryCycle> expiry_;
+  std::unique_ptr<ClientsCron> clients_cron_;
   std::vector<uint64_t> flush_ids_;
   bool stopping_ = false;
 };

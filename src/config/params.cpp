@@ -225,8 +225,8 @@ const Param kParams[] = {
     {.name = "hz", .kind = kInteger, .def = "10", .field = &Values::hz, .min = 0, .max = kIntMax,
      .apply = clamp_hz,
      .doc = "How many times a second the clients cron runs (kept within 1..500): each run closes idle clients "
-            "(timeout), looking at clients/hz of them (at least 5). It runs only while it has such work. "
-            "Expiry does not poll: the loop sleeps until the next deadline."},
+            "(timeout), looking at clients/hz of them (at least 5), and those over a soft output limit too long. "
+            "It runs only while it has such work. Expiry does not poll: the loop sleeps until the next deadline."},
     {.name = "enable-debug-command", .kind = kEnum, .access = kImmutable, .def = "no",
      .field = &Values::enable_debug_command, .choices = "no, yes, local",
      .doc = "DEBUG (SLEEP, SET-ACTIVE-EXPIRE, ADVANCE-TIME...): no, yes, or local (loopback clients only)."},
@@ -251,7 +251,8 @@ const Param kParams[] = {
      .def = "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60",
      .special_set = set_output_limits, .special_get = get_output_limits,
      .doc = "<class> <hard> <soft> <soft-seconds> per class (normal, replica, pubsub): a client whose pending "
-            "output passes hard, or stays above soft that long, is closed. 0 = no limit."},
+            "output reaches hard, or stays at or above soft for more than soft-seconds, is closed. 0 = no "
+            "limit: lawnkv then stops reading a client while 4 MB of its replies wait."},
 
     // --- Keyspace notifications.
     {.name = "notify-keyspace-events", .kind = kSpecial, .def = "", .special_set = set_notify,

@@ -1,5 +1,7 @@
 #include "server/clients_cron.hpp"
 
+#include <algorithm>
+
 #include "server/client_limits.hpp"
 #include "server/connection.hpp"
 #include "server/server.hpp"
@@ -14,7 +16,7 @@ ClientsCron::ClientsCron(uv_loop_t* loop, Server& server) : server_(server) {
 
 void ClientsCron::arm() {
   const ServerState& st = server_.state();
-  const bool work = st.config.values().timeout > 0 && st.clients.size() > 0;
+  const bool work = (st.config.values().timeout > 0 && st.clients.size() > 0) || !soft_limited_.empty();
   const bool active = uv_is_active(reinterpret_cast<uv_handle_t*>(&timer_));
   if (!work) {
     if (active) uv_timer_stop(&timer_);
@@ -35,6 +37,7 @@ void ClientsCron::run() {
   ServerState& st = server_.state();
   const auto& cfg = st.config.values();
   if (cfg.timeout > 0) close_idle(st.clock.now_ms(), cfg.timeout, cfg.hz);
+  if (!soft_limited_.empty()) check_soft_limits();
 }
 
 void ClientsCron::close_idle(int64_t now_ms, int64_t timeout_s, int64_t hz) {
@@ -55,6 +58,21 @@ void ClientsCron::close_idle(int64_t now_ms, int64_t timeout_s, int64_t hz) {
   for (Connection* c : idle) {
     server_.log().log(LogLevel::kVerbose, "Closing idle client");
     c->close();
+  }
+}
+
+void ClientsCron::check_soft_limits() {
+  std::vector<uint64_t> ids;
+  ids.swap(soft_limited_);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  const int64_t now_ms = server_.state().clock.now_ms();
+  for (uint64_t id : ids) {
+    Session* s = server_.state().clients.find(id);
+    if (s == nullptr) continue;
+    auto* c = static_cast<Connection*>(s);
+    if (c->close_if_output_over_limit(now_ms, /*from_cron=*/true)) continue;
+    if (c->over_soft_limit()) soft_limited_.push_back(id);
   }
 }
 

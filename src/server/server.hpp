@@ -5,9 +5,9 @@
 //
 // Per loop iteration: poll -> read callbacks (each parses and runs every
 // complete request of its read) -> expiry timer/idle (reap a budget of due
-// keys) -> clients cron timer (idle clients; only while it has work) ->
-// prepare (flush every connection with pending output, act on SHUTDOWN, arm
-// the expiry wake-up and the clients cron) -> poll again.
+// keys) -> clients cron timer (idle clients, soft output limits; only while
+// it has work) -> prepare (flush every connection with pending output, act
+// on SHUTDOWN, arm the expiry wake-up and the clients cron) -> poll again.
 
 #include <uv.h>
 
@@ -39,6 +39,7 @@ class Server {
   uv_loop_t* loop() { return &loop_; }
   Logger& log() { return log_; }
   resp::Limits limits() const;
+  ClientsCron& clients_cron() { return *clients_cron_; }
 
   // conn has output to flush before the next poll.
   void queue_flush(Connection* conn);

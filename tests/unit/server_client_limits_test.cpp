@@ -1,6 +1,6 @@
-// server/client_limits: when a client is closed for idling, as Redis 7.0
-// decides it, in whole Unix seconds; and how many clients a cron tick looks
-// at.
+// server/client_limits: when a client is closed for idling or for its
+// output, as Redis 7.0 decides it, in whole Unix seconds; and how many
+// clients a cron tick looks at.
 
 #include <doctest/doctest.h>
 
@@ -68,6 +68,47 @@ TEST_CASE("clients_per_tick: clients / hz, at least 5 or all") {
   CHECK(clients_per_tick(10'000, 10) == 1'000);
   CHECK(clients_per_tick(10'000, 500) == 20);
   CHECK(clients_per_tick(10'000, 1) == 10'000);
+}
+
+TEST_CASE("output_limit_reached: the hard limit at once, the soft one after its seconds") {
+  const config::OutputLimit lim{.hard_bytes = 64 << 20, .soft_bytes = 16 << 20, .soft_seconds = 10};
+  int64_t since = -1;
+  CHECK_FALSE(output_limit_reached((16 << 20) - 1, lim, kT, &since));
+  CHECK(since == -1);
+  CHECK(output_limit_reached(64 << 20, lim, kT, &since));  // hard: at once
+
+  since = -1;
+  CHECK_FALSE(output_limit_reached(16 << 20, lim, kT + 500, &since));  // first seen: the clock starts
+  CHECK(since == kT + 500);
+  CHECK_FALSE(output_limit_reached(20 << 20, lim, kT + 10'999, &since));  // 10 whole seconds
+  CHECK(since == kT + 500);
+  CHECK(output_limit_reached(20 << 20, lim, kT + 11'000, &since));  // 11: more than 10
+
+  // Back under the soft limit: the clock starts again next time.
+  since = kT;
+  CHECK_FALSE(output_limit_reached(1 << 20, lim, kT + 20'000, &since));
+  CHECK(since == -1);
+  CHECK_FALSE(output_limit_reached(16 << 20, lim, kT + 20'000, &since));
+  CHECK(since == kT + 20'000);
+}
+
+TEST_CASE("output_limit_reached: 0 disables a limit; soft seconds 0 closes a second later") {
+  int64_t since = -1;
+  const config::OutputLimit none{0, 0, 0};
+  CHECK_FALSE(output_limit_reached(INT64_MAX, none, kT, &since));
+  CHECK(since == -1);
+
+  const config::OutputLimit soft_only{.hard_bytes = 0, .soft_bytes = 1024, .soft_seconds = 0};
+  CHECK_FALSE(output_limit_reached(1 << 30, soft_only, kT, &since));
+  CHECK_FALSE(output_limit_reached(1 << 30, soft_only, kT + 999, &since));
+  CHECK(output_limit_reached(1 << 30, soft_only, kT + 1'000, &since));
+}
+
+TEST_CASE("pause_output_bytes: 4 MB, or the class's limit when that is higher") {
+  CHECK(pause_output_bytes({0, 0, 0}) == kPauseOutputBytes);
+  CHECK(pause_output_bytes({1 << 20, 512 << 10, 60}) == kPauseOutputBytes);
+  CHECK(pause_output_bytes({64 << 20, 16 << 20, 10}) == 64 << 20);
+  CHECK(pause_output_bytes({0, 16 << 20, 10}) == 16 << 20);
 }
 
 }  // namespace

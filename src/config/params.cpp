@@ -252,7 +252,8 @@ const Param kParams[] = {
      .special_set = set_output_limits, .special_get = get_output_limits,
      .doc = "<class> <hard> <soft> <soft-seconds> per class (normal, replica, pubsub): a client whose pending "
             "output reaches hard, or stays at or above soft for more than soft-seconds, is closed. 0 = no "
-            "limit: lawnkv then stops reading a client while 4 MB of its replies wait."},
+            "limit: lawnkv then stops reading a client while 4 MB of its replies wait. Before AUTH, more than "
+            "16 KB of pending replies closes a client whatever its class."},
 
     // --- Keyspace notifications.
     {.name = "notify-keyspace-events", .kind = kSpecial, .def = "", .special_set = set_notify,

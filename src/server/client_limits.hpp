@@ -45,6 +45,15 @@ size_t clients_per_tick(size_t clients, int64_t hz);
 // buffer, lawnkv every pending byte: the two differ by at most 16 KB.
 bool output_limit_reached(int64_t used, const config::OutputLimit& lim, int64_t now_ms, int64_t* soft_since_ms);
 
+// A client that has not authenticated (requirepass) is closed once more than
+// this many bytes of replies wait for it, whatever its class's limit: the
+// fix for CVE-2025-21605 (Redis 7.2.8, 7.4.3; Debian's 7.0.15 carries it)
+// closes it once more than 1024 bytes wait past its 16 KB reply buffer, and
+// that overflow is allocated 16 KB at a time, so the first byte past 16 KB
+// closes it. With "GET k" pipelined, 481 NOAUTH replies (34 bytes each) in
+// one batch are sent, 482 close the connection without a reply.
+inline constexpr int64_t kUnauthOutputBytes = 16 * 1024;
+
 // lawnkv's own backpressure: a client with more than this much output
 // pending is not read until it drains, so one that pipelines without reading
 // cannot grow the server's memory without bound. A class limit above it

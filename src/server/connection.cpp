@@ -216,6 +216,7 @@ const config::OutputLimit& Connection::output_limit() const {
 
 bool Connection::output_over_limit(int64_t now_ms) {
   const int64_t used = static_cast<int64_t>(output_buffer_bytes());
+  if (!authenticated) return used > kUnauthOutputBytes;
   const bool was_over_soft = over_soft_limit();
   const bool reached = output_limit_reached(used, output_limit(), now_ms, &soft_limit_since_ms_);
   // Its output may stop growing (paused, or no more messages): the cron

@@ -4,8 +4,9 @@
 // together (one write per read batch when the socket takes it).
 //
 // Limits (client_limits.hpp), checked whenever its output grows: a client
-// that breaks its class's client-output-buffer-limit is closed at once, as
-// Redis closes it. Backpressure: once more than
+// that breaks its class's client-output-buffer-limit, or that has not
+// authenticated and has more than 16 KB of replies pending, is closed at
+// once, as Redis closes it. Backpressure: once more than
 // pause_output_bytes() of replies wait for a client that is not reading
 // them (4 MB without a limit), its requests are not read (or parsed) until
 // they drain, so a pipelining client that never reads cannot make the server

@@ -206,7 +206,8 @@ const Param kParams[] = {
     {.name = "tcp-backlog", .kind = kInteger, .access = kImmutable, .def = "511", .field = &Values::tcp_backlog,
      .min = 0, .max = kIntMax, .doc = "listen() backlog."},
     {.name = "timeout", .kind = kInteger, .def = "0", .field = &Values::timeout, .min = 0, .max = kIntMax,
-     .doc = "Close a client idle for this many seconds (0: never)."},
+     .doc = "Close a client idle (nothing read from or written to it) for more than this many seconds "
+            "(0: never), as Redis: never a subscriber nor a client blocked on keys. Checked at hz."},
     {.name = "tcp-keepalive", .kind = kInteger, .def = "300", .field = &Values::tcp_keepalive, .min = 0,
      .max = kIntMax, .doc = "TCP keepalive period in seconds (0: off)."},
     {.name = "maxclients", .kind = kInteger, .def = "10000", .field = &Values::maxclients, .min = 1,
@@ -225,8 +226,9 @@ const Param kParams[] = {
      .min = 1, .max = kIntMax, .doc = "Number of databases (SELECT 0 .. databases-1)."},
     {.name = "hz", .kind = kInteger, .def = "10", .field = &Values::hz, .min = 0, .max = kIntMax,
      .apply = clamp_hz,
-     .doc = "Rate of periodic housekeeping (client timeouts), kept within 1..500. Expiry does not poll: "
-            "the loop sleeps until the next deadline."},
+     .doc = "How many times a second the clients cron runs (kept within 1..500): each run closes idle clients "
+            "(timeout), looking at clients/hz of them (at least 5), and those over a soft output limit too long. "
+            "It runs only while it has such work. Expiry does not poll: the loop sleeps until the next deadline."},
     {.name = "enable-debug-command", .kind = kEnum, .access = kImmutable, .def = "no",
      .field = &Values::enable_debug_command, .choices = "no, yes, local",
      .doc = "DEBUG (SLEEP, SET-ACTIVE-EXPIRE, ADVANCE-TIME...): no, yes, or local (loopback clients only)."},
@@ -252,7 +254,9 @@ const Param kParams[] = {
      .def = "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60",
      .special_set = set_output_limits, .special_get = get_output_limits,
      .doc = "<class> <hard> <soft> <soft-seconds> per class (normal, replica, pubsub): a client whose pending "
-            "output passes hard, or stays above soft that long, is closed. 0 = no limit."},
+            "output reaches hard, or stays at or above soft for more than soft-seconds, is closed. 0 = no "
+            "limit: lawnkv then stops reading a client while 4 MB of its replies wait. Before AUTH, more than "
+            "16 KB of pending replies closes a client whatever its class."},
 
     // --- Keyspace notifications.
     {.name = "notify-keyspace-events", .kind = kSpecial, .def = "", .special_set = set_notify,

@@ -6,6 +6,7 @@
 #include "commands/dispatch.hpp"
 #include "pubsub/hub.hpp"
 #include "resp/peek.hpp"
+#include "server/client_limits.hpp"
 #include "server/server.hpp"
 
 namespace lawnkv::server {
@@ -13,6 +14,8 @@ namespace lawnkv::server {
 namespace {
 
 constexpr size_t kReadChunk = 16 * 1024;
+// Output buffers that grew past this are released once empty.
+constexpr size_t kKeepOutputBytes = static_cast<size_t>(kPauseOutputBytes);
 
 std::string sockaddr_text(const sockaddr_storage& sa) {
   char ip[INET6_ADDRSTRLEN] = {0};
@@ -73,6 +76,7 @@ void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   }
   if (nread == 0) return;
   c->in_.commit(static_cast<size_t>(nread));
+  c->last_interaction_ms = c->server_.state().clock.now_ms();
   c->server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
   if (c->query_buffer_over_limit()) {
     ++c->server_.state().facts.stats.client_query_buffer_limit_disconnections;
@@ -130,7 +134,8 @@ void Connection::process_input() {
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
     dispatch(st, *this, reply, argv, now);
-    if (output_buffer_bytes() > kPauseOutputBytes) {
+    if (close_if_output_over_limit(now, false)) return;
+    if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(output_limit())) {
       pause_reading();
       break;
     }
@@ -150,9 +155,10 @@ void Connection::flush() {
     }
     const size_t written = n > 0 ? static_cast<size_t>(n) : 0;
     server_.state().facts.stats.total_net_output_bytes += written;
+    if (written > 0) last_interaction_ms = server_.state().clock.now_ms();
     if (written == out_.size()) {
       out_.clear();
-      if (out_.capacity() > kPauseOutputBytes) out_.shrink_to_fit();
+      if (out_.capacity() > kKeepOutputBytes) out_.shrink_to_fit();
     } else {
       // The rest goes out asynchronously from writing_; replies made
       // meanwhile collect in the (swapped-in, empty) out_.
@@ -186,42 +192,48 @@ void Connection::on_write(uv_write_t* req, int status) {
     return;
   }
   c->server_.state().facts.stats.total_net_output_bytes += c->writing_.size() - c->writing_offset_;
+  c->last_interaction_ms = c->server_.state().clock.now_ms();
   c->writing_.clear();
   c->writing_offset_ = 0;
-  if (c->writing_.capacity() > kPauseOutputBytes) c->writing_.shrink_to_fit();
+  if (c->writing_.capacity() > kKeepOutputBytes) c->writing_.shrink_to_fit();
   c->flush();
 }
 
 void Connection::deliver(std::string_view frame) {
   if (closing_) return;
   out_.append(frame);
-  if (output_over_limit()) {
-    ++server_.state().facts.stats.client_output_buffer_limit_disconnections;
-    server_.log().log(LogLevel::kWarning,
-                      "Client id=" + std::to_string(id) + " addr=" + peer_ +
-                          " scheduled to be closed ASAP for overcoming of output buffer limits.");
-    out_.clear();
-    close();
-    return;
-  }
+  if (close_if_output_over_limit(server_.state().clock.now_ms(), false)) return;
   if (!queued_for_flush_) {
     queued_for_flush_ = true;
     server_.queue_flush(this);
   }
 }
 
-bool Connection::output_over_limit() {
+const config::OutputLimit& Connection::output_limit() const {
   const auto& cfg = server_.state().config.values();
-  const config::OutputLimit& lim = subscribed() ? cfg.output_limit_pubsub : cfg.output_limit_normal;
+  return subscribed() ? cfg.output_limit_pubsub : cfg.output_limit_normal;
+}
+
+bool Connection::output_over_limit(int64_t now_ms) {
   const int64_t used = static_cast<int64_t>(output_buffer_bytes());
-  if (lim.hard_bytes > 0 && used >= lim.hard_bytes) return true;
-  if (lim.soft_bytes > 0 && used >= lim.soft_bytes) {
-    const int64_t now = server_.state().clock.now_ms();
-    if (soft_limit_since_ms_ < 0) soft_limit_since_ms_ = now;
-    return now - soft_limit_since_ms_ > lim.soft_seconds * 1000;
-  }
-  soft_limit_since_ms_ = -1;
-  return false;
+  if (!authenticated) return used > kUnauthOutputBytes;
+  const bool was_over_soft = over_soft_limit();
+  const bool reached = output_limit_reached(used, output_limit(), now_ms, &soft_limit_since_ms_);
+  // Its output may stop growing (paused, or no more messages): the cron
+  // checks it again until the soft seconds pass or it drains.
+  if (!was_over_soft && over_soft_limit()) server_.clients_cron().watch_soft_limit(id);
+  return reached;
+}
+
+bool Connection::close_if_output_over_limit(int64_t now_ms, bool from_cron) {
+  if (closing_ || !output_over_limit(now_ms)) return false;
+  ++server_.state().facts.stats.client_output_buffer_limit_disconnections;
+  const std::string who = "Client id=" + std::to_string(id) + " addr=" + peer_;
+  server_.log().log(LogLevel::kWarning, who + (from_cron ? " closed" : " scheduled to be closed ASAP") +
+                                            " for overcoming of output buffer limits.");
+  out_.clear();
+  close();
+  return true;
 }
 
 void Connection::close_soon() {

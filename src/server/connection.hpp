@@ -3,10 +3,14 @@
 // request of a read in order, dispatches each, and writes all their replies
 // together (one write per read batch when the socket takes it).
 //
-// Backpressure: once more than kPauseOutputBytes of replies wait for a
-// client that is not reading them, its requests are not read (or parsed)
-// until they drain, so a pipelining client that never reads cannot make the
-// server buffer without bound, nor hold the loop for long with one batch.
+// Limits (client_limits.hpp), checked whenever its output grows: a client
+// that breaks its class's client-output-buffer-limit, or that has not
+// authenticated and has more than 16 KB of replies pending, is closed at
+// once, as Redis closes it. Backpressure: once more than
+// pause_output_bytes() of replies wait for a client that is not reading
+// them (4 MB without a limit), its requests are not read (or parsed) until
+// they drain, so a pipelining client that never reads cannot make the server
+// buffer without bound, nor hold the loop for long with one batch.
 // The memory of a Connection is freed in its uv_close callback.
 
 #include <uv.h>
@@ -14,6 +18,7 @@
 #include <string>
 
 #include "commands/session.hpp"
+#include "config/config.hpp"
 #include "resp/parser.hpp"
 #include "server/input_buffer.hpp"
 
@@ -35,6 +40,13 @@ class Connection final : public Session {
   void close();
   bool closing() const { return closing_; }
 
+  // Closes this client if its pending output breaks its limits (counted in
+  // client_output_buffer_limit_disconnections, logged as Redis logs it);
+  // true if it did. from_cron: the clients cron found it, not a reply.
+  bool close_if_output_over_limit(int64_t now_ms, bool from_cron);
+  // Seen at or over its soft output limit when last checked.
+  bool over_soft_limit() const { return soft_limit_since_ms_ >= 0; }
+
   // Session
   std::string peer_address() const override { return peer_; }
   std::string local_address() const override { return local_; }
@@ -47,8 +59,6 @@ class Connection final : public Session {
   void resume() override;
 
  private:
-  static constexpr size_t kPauseOutputBytes = 4 * 1024 * 1024;
-
   static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf);
   static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf);
   static void on_write(uv_write_t* req, int status);
@@ -60,7 +70,8 @@ class Connection final : public Session {
   size_t prefetch_keys(std::string_view pending);
   void process_input();
   bool query_buffer_over_limit() const;
-  bool output_over_limit();
+  bool output_over_limit(int64_t now_ms);
+  const config::OutputLimit& output_limit() const;
   void pause_reading();
   void resume_reading();
 
@@ -76,7 +87,7 @@ class Connection final : public Session {
   bool reading_ = false;
   bool closing_ = false;
   bool queued_for_flush_ = false;
-  int64_t soft_limit_since_ms_ = -1;  // pubsub output over its soft limit since
+  int64_t soft_limit_since_ms_ = -1;  // output over its soft limit since (-1: not)
   std::string peer_, local_;
   int fd_ = -1;
 

@@ -35,6 +35,7 @@ Server::Server(ServerState& state, Logger& log) : state_(state), log_(log) {
   sigterm_.data = this;
   sigint_.data = this;
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
+  clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
 }
 
 Server::~Server() {
@@ -172,7 +173,10 @@ void Server::on_prepare(uv_prepare_t* h) {
   if (st.data.eviction.pending() && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
   st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
   if (st.shutdown_requested && !self->stopping_) self->shut_down();
-  if (!self->stopping_) self->expiry_->arm();
+  if (!self->stopping_) {
+    self->expiry_->arm();
+    self->clients_cron_->arm();
+  }
 }
 
 void Server::on_evict_idle(uv_idle_t* h) {
@@ -201,6 +205,7 @@ void Server::shut_down() {
   for (const auto& [id, s] : state_.clients.all()) all.push_back(static_cast<Connection*>(s));
   for (Connection* c : all) c->close();
   expiry_->close();
+  clients_cron_->close();
   uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&evict_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);

@@ -5,9 +5,10 @@
 //
 // Per loop iteration: poll -> read callbacks (each parses and runs every
 // complete request of its read) -> expiry timer/idle (reap a budget of due
-// keys) and eviction idle (evict a slice past maxmemory) -> prepare (serve
-// blocked clients, flush every connection with pending output, act on
-// SHUTDOWN, arm the expiry wake-up) -> poll again.
+// keys), eviction idle (evict a slice past maxmemory) and clients cron timer
+// (idle clients, soft output limits; only while it has work) -> prepare
+// (serve blocked clients, flush every connection with pending output, act on
+// SHUTDOWN, arm the expiry wake-up and the clients cron) -> poll again.
 
 #include <uv.h>
 
@@ -17,6 +18,7 @@
 #include "commands/context.hpp"
 #include "core/log.hpp"
 #include "resp/parser.hpp"
+#include "server/clients_cron.hpp"
 #include "server/expiry_cycle.hpp"
 
 namespace lawnkv::server {
@@ -38,6 +40,7 @@ class Server {
   uv_loop_t* loop() { return &loop_; }
   Logger& log() { return log_; }
   resp::Limits limits() const;
+  ClientsCron& clients_cron() { return *clients_cron_; }
 
   // conn has output to flush before the next poll.
   void queue_flush(Connection* conn);
@@ -64,6 +67,7 @@ class Server {
   uv_signal_t sigterm_;
   uv_signal_t sigint_;
   std::unique_ptr<ExpiryCycle> expiry_;
+  std::unique_ptr<ClientsCron> clients_cron_;
   std::vector<uint64_t> flush_ids_;
   bool stopping_ = false;
 };

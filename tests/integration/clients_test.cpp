@@ -143,5 +143,24 @@ TEST_CASE("maxclients refuses the client over the limit as Redis does") {
   }
 }
 
+// CONFIG SET maxclients below the clients connected: they stay, the next
+// one is refused, as redis-server does.
+TEST_CASE("maxclients lowered at run time keeps the connected clients and refuses the next") {
+  auto lawnkv = ServerProcess::lawnkv();
+  auto redis = ServerProcess::redis();
+  for (ServerProcess* server : {&redis, &lawnkv}) {
+    INFO(server->label());
+    std::vector<Client> held;
+    for (int i = 0; i < 3; ++i) held.emplace_back(server->port());
+    REQUIRE(held[0].call({"CONFIG", "SET", "maxclients", "2"}) == status("OK"));
+    Outcome refused = probe(server->port(), "PING\r\n", 1, true);
+    CHECK_MESSAGE(refused == (Outcome{"-ERR max number of clients reached\r\n", true}), describe(refused));
+    for (Client& c : held) CHECK(c.call({"PING"}) == status("PONG"));
+    const std::string info = held[0].call({"INFO"}).text;
+    CHECK(info_int(info, "connected_clients") == 3);
+    CHECK(info_int(info, "rejected_connections") == 1);
+  }
+}
+
 }  // namespace
 }  // namespace lawnkv::itest

@@ -7,10 +7,15 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <string>
 #include <vector>
 
 #include "../support/escape.hpp"
+#include "../support/net.hpp"
+#include "../support/poll_until.hpp"
 #include "../support/resp_encode.hpp"
 #include "../support/server_process.hpp"
 #include "itest.hpp"
@@ -149,6 +154,12 @@ TEST_CASE("limits before AUTH with requirepass") {
   const std::string bulk16k(16 * 1024, 'b');
   const std::string bulk16k1(16 * 1024 + 1, 'b');
   const std::string noauth = "-NOAUTH Authentication required.\r\n";
+  auto repeat = [](const std::string& text, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += text;
+    return out;
+  };
+  auto gets = [&](int n) { return repeat("GET k\r\n", n); };
   std::vector<std::string> mset{"MSET"};
   for (int i = 0; i < 5; ++i) {
     mset.push_back("k" + std::to_string(i));
@@ -167,11 +178,56 @@ TEST_CASE("limits before AUTH with requirepass") {
            3, noauth + noauth + noauth, false},
           {"a wrong password", encode_command({"AUTH", "wrong"}), 1,
            "-WRONGPASS invalid username-password pair or user is disabled.\r\n", false},
+          // More than 16 KB of replies waiting closes a client that has not
+          // authenticated (CVE-2025-21605's fix, which Debian's 7.0.15
+          // carries): 481 NOAUTH replies of 34 bytes fit, 482 do not.
+          {"481 refused requests in one write: 16,354 bytes of replies", gets(481), 481, repeat(noauth, 481),
+           false},
+          {"482 refused requests in one write: closed without a reply", gets(482), 1, "", true},
           {"after AUTH the limits are lifted",
            encode_command({"AUTH", "secret"}) + encode_command(mset) + encode_command({"ECHO", bulk16k1}), 3,
            "+OK\r\n+OK\r\n$16385\r\n" + bulk16k1 + "\r\n", false},
       },
       "secret");
+}
+
+// Issue 14, finding 6: clients that never authenticate and pipeline without
+// reading. Each is closed once more than 16 KB of its (NOAUTH) replies wait,
+// so what they hold stays small while they flood, and the server serves
+// the others all along.
+TEST_CASE("100 unauthenticated clients pipelining without reading are closed; memory stays bounded") {
+  using namespace std::chrono_literals;
+  constexpr int kClients = 100;
+  // What one of these clients (inline requests) may hold at most: 16 KB of
+  // replies, a 64 KB inline line, a 16 KB read.
+  constexpr long long kPerClientBytes = 128 * 1024;
+  auto server = ServerProcess::lawnkv({"--requirepass", "secret"});
+  Client admin(server.port());
+  REQUIRE(admin.call({"AUTH", "secret"}) == status("OK"));
+  const long long memory_before = info_int(admin.call({"INFO", "memory"}).text, "used_memory");
+
+  std::string gets;
+  while (gets.size() < 64 * 1024) gets += "GET k\r\n";  // 318 KB of NOAUTH replies a round
+  std::vector<int> fds;
+  for (int i = 0; i < kClients; ++i) {
+    fds.push_back(test::connect_loopback(server.port()));
+    REQUIRE(fds.back() >= 0);
+  }
+  long long memory_max = 0;
+  for (int round = 0; round < 4; ++round) {
+    for (int fd : fds) test::send_what_fits(fd, gets);
+    memory_max = std::max(memory_max, info_int(admin.call({"INFO", "memory"}).text, "used_memory"));
+    CHECK(admin.call({"PING"}) == status("PONG"));
+  }
+  CHECK(test::poll_until(std::chrono::steady_clock::now() + 10s, [&] { return client_count(admin) == 1; }));
+  CHECK(info_int(admin.call({"INFO", "stats"}).text, "client_output_buffer_limit_disconnections") == kClients);
+  const long long memory_after = info_int(admin.call({"INFO", "memory"}).text, "used_memory");
+  MESSAGE("used_memory before ", memory_before, ", at most ", memory_max, " during the flood, ", memory_after,
+          " after");
+  CHECK(memory_max < memory_before + kClients * kPerClientBytes);
+  CHECK(memory_after < memory_before + kClients * kPerClientBytes);
+  for (int fd : fds) ::close(fd);
+  CHECK(serves(server.port(), "secret"));
 }
 
 }  // namespace

@@ -119,22 +119,6 @@ TEST_CASE("hiredis pipelines 10,000 commands and reads the replies in order") {
   CHECK(c.call({"GET", "h9998"}) == bulk("1009998"));
 }
 
-// Sends as much of `bytes` as the socket takes without blocking; returns how
-// many bytes it took.
-size_t send_what_fits(int fd, std::string_view bytes) {
-  size_t sent = 0;
-  while (sent < bytes.size()) {
-    ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0) {
-      sent += static_cast<size_t>(n);
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    break;  // EAGAIN: the server stopped taking our requests (or an error)
-  }
-  return sent;
-}
-
 // A client pipelines GETs of a 256 KB value and never reads a reply: the
 // replies it asked for (far more than any buffer) pile up. Meanwhile another
 // client must keep getting prompt answers, and the server must hold only a
@@ -161,7 +145,7 @@ TEST_CASE("a client that pipelines and never reads does not stall the others") {
   int refused_in_a_row = 0;  // rounds in which the socket took nothing
   const auto give_up = SteadyClock::now() + 20s;
   while (offset < requests.size() && refused_in_a_row < 100 && SteadyClock::now() < give_up) {
-    size_t n = send_what_fits(fd, std::string_view(requests).substr(offset));
+    size_t n = test::send_what_fits(fd, std::string_view(requests).substr(offset));
     offset += n;
     refused_in_a_row = n == 0 ? refused_in_a_row + 1 : 0;
     ++rounds;
@@ -219,7 +203,7 @@ TEST_CASE("clients that close before reading their replies do not take the serve
       linger reset{1, 0};
       ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
     }
-    REQUIRE(send_what_fits(fd, gets) == gets.size());
+    REQUIRE(test::send_what_fits(fd, gets) == gets.size());
     ::close(fd);
     // The server has seen the close once only the observer is left.
     bool observer_lost = false;

@@ -55,4 +55,18 @@ int connect_loopback(uint16_t port) {
   return fd;
 }
 
+size_t send_what_fits(int fd, std::string_view bytes) {
+  size_t sent = 0;
+  while (sent < bytes.size()) {
+    ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    break;  // EAGAIN: the peer stopped taking bytes (or an error)
+  }
+  return sent;
+}
+
 }  // namespace lawnkv::test

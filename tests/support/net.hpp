@@ -1,7 +1,9 @@
 #pragma once
 // Loopback TCP helpers shared by ServerProcess and RawClient.
 
+#include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace lawnkv::test {
 
@@ -13,5 +15,9 @@ uint16_t pick_free_port();
 // Connects to 127.0.0.1:port. Returns a blocking socket with TCP_NODELAY set,
 // or -1 with errno set when nothing accepts the connection.
 int connect_loopback(uint16_t port);
+
+// Sends as much of `bytes` as the socket takes without blocking; returns how
+// many bytes it took (fewer when its buffers are full or the peer closed).
+size_t send_what_fits(int fd, std::string_view bytes);
 
 }  // namespace lawnkv::test

@@ -52,6 +52,8 @@ struct Values {
   std::string maxmemory_policy = "noeviction";
   int64_t maxmemory_eviction_tenacity = 10;
   int64_t lfu_log_factor = 10;
+  int64_t hash_max_listpack_entries = 512;
+  int64_t hash_max_listpack_value = 64;
   std::string dir = ".";
   std::string dbfilename = "dump.rdb";
   std::string appendfilename = "appendonly.aof";

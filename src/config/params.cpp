@@ -346,11 +346,13 @@ const Param kParams[] = {
     {.name = "lazyfree-lazy-user-flush", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
     {.name = "tracking-table-max-keys", .kind = kInteger, .used = false, .def = "1000000", .min = 0,
      .max = kLongMax, .doc = "Unused: lawnkv has no client-side caching."},
-    // Encodings of types lawnkv does not have.
-    {.name = "hash-max-listpack-entries", .alias = "hash-max-ziplist-entries", .kind = kInteger, .used = false,
-     .def = "512", .min = 0, .max = kLongMax, .doc = "Unused."},
-    {.name = "hash-max-listpack-value", .alias = "hash-max-ziplist-value", .kind = kMemory, .used = false,
-     .def = "64", .min = 0, .max = kLongMax, .doc = "Unused."},
+    // Encodings: of hashes, then of types lawnkv does not have yet.
+    {.name = "hash-max-listpack-entries", .alias = "hash-max-ziplist-entries", .kind = kInteger, .def = "512",
+     .field = &Values::hash_max_listpack_entries, .min = 0, .max = kLongMax,
+     .doc = "A hash with more fields than this is a hashtable (OBJECT ENCODING), for good."},
+    {.name = "hash-max-listpack-value", .alias = "hash-max-ziplist-value", .kind = kMemory, .def = "64",
+     .field = &Values::hash_max_listpack_value, .min = 0, .max = kLongMax,
+     .doc = "A hash with a field or value longer than this is a hashtable, for good."},
     {.name = "list-max-listpack-size", .alias = "list-max-ziplist-size", .kind = kInteger, .used = false,
      .def = "-2", .min = kIntMin, .max = kIntMax, .doc = "Unused."},
     {.name = "list-compress-depth", .kind = kInteger, .used = false, .def = "0", .min = 0, .max = kIntMax,

@@ -1,0 +1,138 @@
+#include "types/hash.hpp"
+
+namespace lawnkv::types {
+
+size_t Hash::read_len(std::string_view buf, size_t* pos) {
+  size_t n = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto b = static_cast<uint8_t>(buf[(*pos)++]);
+    n |= static_cast<size_t>(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) return n;
+  }
+}
+
+void Hash::write_len(std::string& out, size_t n) {
+  while (n >= 0x80) {
+    out.push_back(static_cast<char>((n & 0x7f) | 0x80));
+    n >>= 7;
+  }
+  out.push_back(static_cast<char>(n));
+}
+
+size_t Hash::find(std::string_view field) const {
+  size_t pos = 0;
+  while (pos < buf_.size()) {
+    const size_t start = pos;
+    const size_t flen = read_len(buf_, &pos);
+    const bool match = flen == field.size() && std::string_view(buf_.data() + pos, flen) == field;
+    pos += flen;
+    if (match) return start;
+    pos += read_len(buf_, &pos);
+  }
+  return std::string::npos;
+}
+
+std::optional<std::string_view> Hash::get(std::string_view field) const {
+  if (table_) {
+    const store::Entry* e = table_->find(field);
+    if (!e) return std::nullopt;
+    return e->str();
+  }
+  size_t pos = find(field);
+  if (pos == std::string::npos) return std::nullopt;
+  pos += read_len(buf_, &pos);
+  const size_t vlen = read_len(buf_, &pos);
+  return std::string_view(buf_.data() + pos, vlen);
+}
+
+bool Hash::set(std::string_view field, std::string_view value, const Limits& limits) {
+  if (!table_) {
+    const auto max_value = static_cast<size_t>(limits.max_listpack_value);
+    const bool fits = field.size() <= max_value && value.size() <= max_value;
+    const size_t at = find(field);
+    if (fits && (at != std::string::npos || static_cast<int64_t>(count_) < limits.max_listpack_entries)) {
+      std::string pair;
+      write_len(pair, field.size());
+      pair.append(field);
+      write_len(pair, value.size());
+      pair.append(value);
+      if (at == std::string::npos) {
+        buf_.append(pair);
+        ++count_;
+        return true;
+      }
+      size_t end = at;
+      end += read_len(buf_, &end);
+      end += read_len(buf_, &end);
+      buf_.replace(at, end - at, pair);
+      return false;
+    }
+    convert(limits);
+  }
+  store::Entry* e = table_->find(field);
+  if (e == nullptr) {
+    table_->insert(store::Entry::make_string(field, value, false));
+    return true;
+  }
+  if (!e->assign_in_place(value)) table_->replace(e, store::Entry::make_string(field, value, false));
+  return false;
+}
+
+bool Hash::remove(std::string_view field) {
+  if (table_) return table_->remove(field) != nullptr;
+  const size_t at = find(field);
+  if (at == std::string::npos) return false;
+  size_t end = at;
+  end += read_len(buf_, &end);
+  end += read_len(buf_, &end);
+  buf_.erase(at, end - at);
+  --count_;
+  if (buf_.capacity() > 2 * buf_.size() + 64) buf_.shrink_to_fit();
+  return true;
+}
+
+void Hash::convert(const Limits&) {
+  auto table = std::make_unique<store::Dict>();
+  for_each([&](std::string_view f, std::string_view v) { table->insert(store::Entry::make_string(f, v, false)); });
+  table_ = std::move(table);
+  buf_ = std::string();
+  count_ = 0;
+}
+
+std::pair<std::string_view, std::string_view> Hash::at(size_t i) const {
+  std::pair<std::string_view, std::string_view> out;
+  size_t n = 0;
+  for_each([&](std::string_view f, std::string_view v) {
+    if (n++ == i) out = {f, v};
+  });
+  return out;
+}
+
+std::pair<std::string_view, std::string_view> Hash::random(std::mt19937_64& rng) const {
+  if (table_) {
+    const store::Entry* e = table_->random(rng);
+    return {e->key(), e->str()};
+  }
+  return at(rng() % count_);
+}
+
+size_t Hash::memory_bytes() const {
+  if (!table_) return sizeof(Hash) + buf_.capacity();
+  size_t n = sizeof(Hash) + sizeof(store::Dict) + table_->memory_bytes();
+  table_->for_each([&](const store::Entry& e) { n += e.block_bytes() + e.outside_bytes(); });
+  return n;
+}
+
+std::unique_ptr<store::Object> Hash::clone() const {
+  auto copy = std::make_unique<Hash>();
+  if (!table_) {
+    copy->buf_ = buf_;
+    copy->count_ = count_;
+    return copy;
+  }
+  copy->table_ = std::make_unique<store::Dict>();
+  table_->for_each([&](const store::Entry& e) { copy->table_->insert(store::Entry::make_copy(e, e.key(), false)); });
+  return copy;
+}
+
+}  // namespace lawnkv::types

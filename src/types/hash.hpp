@@ -1,0 +1,106 @@
+#pragma once
+// The hash type: field -> value, in the two representations Redis 7.0 names.
+//
+//   listpack   up to hash-max-listpack-entries fields (128) whose fields and
+//              values are at most hash-max-listpack-value bytes (64): one
+//              byte buffer of [varint length][bytes] pairs in insertion order
+//              (HGETALL lists them so, as Redis does), searched linearly.
+//              A field costs its bytes plus 2 length bytes.
+//   hashtable  past either limit, for good (Redis never converts back): a
+//              store::Dict of store::Entry blocks, the keyspace's own table:
+//              8 bytes of header and a 4-byte bucket per field beside its bytes.
+//
+// Knows nothing of commands; the command family (commands/hashes_family.cpp)
+// turns results into replies and events.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/dict.hpp"
+#include "store/entry.hpp"
+
+namespace lawnkv::types {
+
+class Hash final : public store::Object {
+ public:
+  // hash-max-listpack-entries / -value.
+  struct Limits {
+    int64_t max_listpack_entries = 128;
+    int64_t max_listpack_value = 64;
+  };
+
+  Hash() = default;
+  store::Type type() const override { return store::Type::kHash; }
+  size_t memory_bytes() const override;
+  std::unique_ptr<store::Object> clone() const override;
+  std::string_view encoding() const override { return table_ ? "hashtable" : "listpack"; }
+
+  size_t size() const { return table_ ? table_->size() : count_; }
+  bool empty() const { return size() == 0; }
+  std::optional<std::string_view> get(std::string_view field) const;
+  // Sets field to value; true if the field is new. May convert to hashtable.
+  bool set(std::string_view field, std::string_view value, const Limits& limits);
+  // True if the field was there.
+  bool remove(std::string_view field);
+
+  // fn(field, value) for every field: insertion order for listpack, table
+  // order for hashtable. fn must not change the hash.
+  template <class F>
+  void for_each(F&& fn) const;
+  // The i-th field in for_each order (i < size()): HRANDFIELD's draws.
+  std::pair<std::string_view, std::string_view> at(size_t i) const;
+  // A random field (not empty).
+  std::pair<std::string_view, std::string_view> random(std::mt19937_64& rng) const;
+
+  // HSCAN step: calls fn(field, value) for the fields at cursor and returns
+  // the next cursor (0 = done). A listpack is returned whole in one step, as
+  // Redis does.
+  template <class F>
+  uint64_t scan(uint64_t cursor, F&& fn) const;
+
+ private:
+  // listpack: where field i begins in buf_ (found by walking).
+  static size_t read_len(std::string_view buf, size_t* pos);
+  static void write_len(std::string& out, size_t n);
+  // Position of field's pair in buf_, or npos.
+  size_t find(std::string_view field) const;
+  void convert(const Limits& limits);
+
+  std::string buf_;   // listpack pairs
+  size_t count_ = 0;  // listpack fields
+  std::unique_ptr<store::Dict> table_;  // hashtable (fields are Entries)
+};
+
+template <class F>
+void Hash::for_each(F&& fn) const {
+  if (table_) {
+    table_->for_each([&](const store::Entry& e) { fn(e.key(), e.str()); });
+    return;
+  }
+  size_t pos = 0;
+  while (pos < buf_.size()) {
+    const size_t flen = read_len(buf_, &pos);
+    const std::string_view f(buf_.data() + pos, flen);
+    pos += flen;
+    const size_t vlen = read_len(buf_, &pos);
+    const std::string_view v(buf_.data() + pos, vlen);
+    pos += vlen;
+    fn(f, v);
+  }
+}
+
+template <class F>
+uint64_t Hash::scan(uint64_t cursor, F&& fn) const {
+  if (!table_) {
+    for_each(fn);
+    return 0;
+  }
+  return table_->scan(cursor, [&](const store::Entry& e) { fn(e.key(), e.str()); });
+}
+
+}  // namespace lawnkv::types

@@ -1,12 +1,22 @@
 // Hash commands: HSET, HSETNX, HMSET, HGET, HMGET, HDEL, HEXISTS, HLEN,
 // HSTRLEN, HKEYS, HVALS, HGETALL, HINCRBY, HINCRBYFLOAT, HRANDFIELD, HSCAN,
 // with Redis 7.0's replies, errors and keyspace events (hset, hdel, hincrby,
-// hincrbyfloat; del when a hash empties). The value is types::Hash.
+// hincrbyfloat; del when a hash empties); and Redis 7.4's field TTLs:
+// HEXPIRE, HPEXPIRE, HEXPIREAT, HPEXPIREAT, HTTL, HPTTL, HEXPIRETIME,
+// HPEXPIRETIME, HPERSIST (hexpire, hpersist, hdel, hexpired events). The
+// value is types::Hash.
+//
+// A field is gone once now > its deadline. The expiry engine reaps it within
+// a millisecond; until then every command here finds due fields of the hash
+// it touches and removes them first (`hexpired`, and `del` if the hash
+// empties), so no reply ever shows an expired field and HLEN is exact
+// (Redis 7.4's HLEN counts expired fields not yet reaped).
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,21 +47,41 @@ Hash::Limits limits(const Call& call) {
 
 Hash* as_hash(store::Entry* e) { return static_cast<Hash*>(e->obj()); }
 
+// Removes the fields of h whose deadline has passed and the reaper has not
+// reached yet; returns nullptr if that emptied (and deleted) the hash.
+Hash* without_due_fields(Call& call, std::string_view key, Hash* h) {
+  // The index's next deadline bounds every field's: nothing can be due
+  // before it (the usual case, active expiry being on time).
+  if (h->ttl_fields() == 0 || call.db().next_deadline() >= call.now_ms) return h;
+  const size_t n = h->expire_due(call.now_ms);
+  if (n == 0) return h;
+  call.data.keyspace.stats().expired_subkeys += n;
+  const bool emptied = h->empty();
+  if (emptied) call.db().remove(key);
+  call.modified(key);
+  call.notify(pubsub::kHash, "hexpired", key);
+  if (emptied) call.notify(pubsub::kGeneric, "del", key);
+  return emptied ? nullptr : h;
+}
+
+// The hash at e, or nullptr; *wrong_type with WRONGTYPE replied if e holds
+// another type.
+Hash* hash_or_reply(Call& call, std::string_view key, store::Entry* e, bool* wrong_type) {
+  *wrong_type = e && e->type() != store::Type::kHash;
+  if (*wrong_type) call.error(err::kWrongType);
+  if (!e || *wrong_type) return nullptr;
+  return without_due_fields(call, key, as_hash(e));
+}
+
 // The hash at key for reading (lookup_read: hits, misses, keymiss), nullptr
 // if absent; *wrong_type with WRONGTYPE replied if the key holds another type.
 Hash* read_or_reply(Call& call, std::string_view key, bool* wrong_type) {
-  store::Entry* e = lookup_read(call, key);
-  *wrong_type = e && e->type() != store::Type::kHash;
-  if (*wrong_type) call.error(err::kWrongType);
-  return e && !*wrong_type ? as_hash(e) : nullptr;
+  return hash_or_reply(call, key, lookup_read(call, key), wrong_type);
 }
 
 // The same for a command about to change the hash (no hit or miss counted).
 Hash* write_or_reply(Call& call, std::string_view key, bool* wrong_type) {
-  store::Entry* e = lookup_write(call, key);
-  *wrong_type = e && e->type() != store::Type::kHash;
-  if (*wrong_type) call.error(err::kWrongType);
-  return e && !*wrong_type ? as_hash(e) : nullptr;
+  return hash_or_reply(call, key, lookup_write(call, key), wrong_type);
 }
 
 // The hash at key, made empty when absent; nullptr after WRONGTYPE.
@@ -207,7 +237,7 @@ void hincrby_command(Call& call) {
       (incr > 0 && value > 0 && incr > std::numeric_limits<long long>::max() - value))
     return call.error(kOverflow);
   value += incr;
-  h->set(call.argv[2], ll_to_string(value), limits(call));
+  h->set(call.argv[2], ll_to_string(value), limits(call), /*keep_ttl=*/true);
   call.modified(call.argv[1]);
   call.notify(pubsub::kHash, "hincrby", call.argv[1]);
   call.reply.integer(value);
@@ -225,7 +255,7 @@ void hincrbyfloat_command(Call& call) {
   value += incr;
   if (std::isnan(value) || std::isinf(value)) return call.error(kNanOrInfinity);
   const std::string text = ld_to_string(value);
-  h->set(call.argv[2], text, limits(call));
+  h->set(call.argv[2], text, limits(call), /*keep_ttl=*/true);
   call.modified(call.argv[1]);
   call.notify(pubsub::kHash, "hincrbyfloat", call.argv[1]);
   call.reply.bulk(text);
@@ -326,10 +356,189 @@ void hscan_command(Call& call) {
   }
 }
 
+constexpr std::string_view kFieldsMissing = "ERR Mandatory argument FIELDS is missing or not at the right position";
+constexpr std::string_view kNumFieldsMismatch = "ERR The `numfields` parameter must match the number of arguments";
+// Redis 7.4's largest field deadline (EB_EXPIRE_TIME_MAX >> 2), in ms.
+constexpr int64_t kMaxFieldDeadline = 0xFFFFFFFFFFFFLL >> 2;
+
+// "FIELDS numfields field..." from argv[at]: the fields, or an error replied.
+bool fields_or_reply(Call& call, size_t at, std::string_view count_error, std::span<const std::string_view>* fields) {
+  if (at + 1 >= call.argv.size() || !is_option(call.argv[at], "fields")) {
+    call.error(kFieldsMissing);
+    return false;
+  }
+  long long n;
+  if (!string_to_ll(call.argv[at + 1], &n) || n < 1) {
+    call.error(count_error);
+    return false;
+  }
+  if (static_cast<size_t>(n) != call.argv.size() - at - 2) {
+    call.error(kNumFieldsMismatch);
+    return false;
+  }
+  *fields = call.argv.subspan(at + 2);
+  return true;
+}
+
+/* HEXPIRE key seconds [NX | XX | GT | LT] FIELDS numfields field [field ...]
+ * HPEXPIRE, HEXPIREAT, HPEXPIREAT: the same in ms, or absolute.
+ * Per field: -2 no such field, 0 condition not met, 1 set, 2 deleted (the
+ * time is not in the future). */
+void hexpire_generic(Call& call, bool absolute, bool seconds) {
+  bool wrong_type;
+  Hash* h = write_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  long long t;
+  if (!integer_or_reply(call, call.argv[2], &t)) return;
+  if (t < 0) return call.error("ERR invalid expire time, must be >= 0");
+  const std::string invalid = "ERR invalid expire time in '" + call.spec->name + "' command";
+  if (seconds) {
+    if (t > kMaxFieldDeadline / 1000) return call.error(invalid);
+    t *= 1000;
+  }
+  const int64_t base = absolute ? 0 : call.now_ms;
+  if (t > kMaxFieldDeadline - base) return call.error(invalid);
+  const int64_t deadline = t + base;
+  Hash::Condition cond = Hash::Condition::kNone;
+  size_t at = 3;
+  static constexpr std::pair<std::string_view, Hash::Condition> kConds[] = {
+      {"nx", Hash::Condition::kNx}, {"xx", Hash::Condition::kXx}, {"gt", Hash::Condition::kGt},
+      {"lt", Hash::Condition::kLt}};
+  for (const auto& [word, c] : kConds)
+    if (is_option(call.argv[3], word)) {
+      cond = c;
+      at = 4;
+    }
+  std::span<const std::string_view> fields;
+  if (!fields_or_reply(call, at, "ERR Parameter `numFields` should be greater than 0", &fields)) return;
+  call.reply.array(fields.size());
+  if (!h) {
+    for (size_t i = 0; i < fields.size(); ++i) call.reply.integer(Hash::kNoField);
+    return;
+  }
+  size_t updated = 0, deleted = 0;
+  for (std::string_view f : fields) {
+    const int r = h->set_ttl(f, deadline, absolute ? 0 : t, cond, call.now_ms);
+    updated += r == Hash::kSet;
+    deleted += r == Hash::kDeleted;
+    call.reply.integer(r);
+  }
+  if (updated + deleted == 0) return;
+  const bool emptied = h->empty();
+  if (emptied) call.db().remove(call.argv[1]);
+  call.modified(call.argv[1]);
+  call.notify(pubsub::kHash, deleted ? "hdel" : "hexpire", call.argv[1]);
+  if (emptied) call.notify(pubsub::kGeneric, "del", call.argv[1]);
+}
+
+void hexpire_command(Call& call) { hexpire_generic(call, false, true); }
+void hpexpire_command(Call& call) { hexpire_generic(call, false, false); }
+void hexpireat_command(Call& call) { hexpire_generic(call, true, true); }
+void hpexpireat_command(Call& call) { hexpire_generic(call, true, false); }
+
+/* HTTL key FIELDS numfields field [field ...]: seconds left (rounded up),
+ * -1 no TTL, -2 no such field. HPTTL in ms; HEXPIRETIME and HPEXPIRETIME
+ * the deadline. */
+void httl_generic(Call& call, bool relative, bool seconds) {
+  bool wrong_type;
+  Hash* h = read_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  std::span<const std::string_view> fields;
+  if (!fields_or_reply(call, 2, "ERR Number of fields must be a positive integer", &fields)) return;
+  call.reply.array(fields.size());
+  const int64_t base = relative ? call.now_ms : 0;
+  for (std::string_view f : fields) {
+    const int64_t d = h ? h->deadline_of(f) : Hash::kNoField;
+    if (d < 0) {
+      call.reply.integer(d);
+    } else {
+      call.reply.integer(seconds ? (d + 999 - base) / 1000 : d - base);
+    }
+  }
+}
+
+void httl_command(Call& call) { httl_generic(call, true, true); }
+void hpttl_command(Call& call) { httl_generic(call, true, false); }
+void hexpiretime_command(Call& call) { httl_generic(call, false, true); }
+void hpexpiretime_command(Call& call) { httl_generic(call, false, false); }
+
+/* HPERSIST key FIELDS numfields field [field ...] */
+void hpersist_command(Call& call) {
+  bool wrong_type;
+  Hash* h = write_or_reply(call, call.argv[1], &wrong_type);
+  if (wrong_type) return;
+  std::span<const std::string_view> fields;
+  if (!fields_or_reply(call, 2, "ERR Number of fields must be a positive integer", &fields)) return;
+  call.reply.array(fields.size());
+  bool changed = false;
+  for (std::string_view f : fields) {
+    const int r = h ? h->persist(f) : Hash::kNoField;
+    changed |= r == 1;
+    call.reply.integer(r);
+  }
+  if (!changed) return;
+  call.modified(call.argv[1]);
+  call.notify(pubsub::kHash, "hpersist", call.argv[1]);
+}
+
 }  // namespace
 
 void register_hash_commands(CommandTable& t) {
   t.add({
+    {.name = "hexpire", .arity = -6, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @hash @fast",
+     .group = "hash", .since = "7.4.0", .complexity = "O(N) where N is the number of specified fields",
+     .summary = "Sets the time to live of hash fields in seconds",
+     .key_flags = "RW update",
+     .handler = hexpire_command},
+    {.name = "hpexpire", .arity = -6, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @hash @fast",
+     .group = "hash", .since = "7.4.0", .complexity = "O(N) where N is the number of specified fields",
+     .summary = "Sets the time to live of hash fields in milliseconds",
+     .key_flags = "RW update",
+     .handler = hpexpire_command},
+    {.name = "hexpireat", .arity = -6, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @hash @fast",
+     .group = "hash", .since = "7.4.0", .complexity = "O(N) where N is the number of specified fields",
+     .summary = "Sets the Unix time in seconds at which hash fields expire",
+     .key_flags = "RW update",
+     .handler = hexpireat_command},
+    {.name = "hpexpireat", .arity = -6, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
+     .acl = "@write @hash @fast",
+     .group = "hash", .since = "7.4.0", .complexity = "O(N) where N is the number of specified fields",
+     .summary = "Sets the Unix time in milliseconds at which hash fields expire",
+     .key_flags = "RW update",
+     .handler = hpexpireat_command},
+    {.name = "httl", .arity = -5, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@read @hash @fast",
+     .group = "hash", .since = "7.4.0", .complexity = "O(N) where N is the number of specified fields",
+     .summary = "Returns the time to live of hash fields in seconds",
+     .key_flags = "RO access",
+     .handler = httl_command},
+    {.name = "hpttl", .arity = -5, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@read @hash @fast",
+     .group = "hash", .since = "7.4.0", .complexity = "O(N) where N is the number of specified fields",
+     .summary = "Returns the time to live of hash fields in milliseconds",
+     .key_flags = "RO access",
+     .handler = hpttl_command},
+    {.name = "hexpiretime", .arity = -5, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@read @hash @fast",
+     .group = "hash", .since = "7.4.0", .complexity = "O(N) where N is the number of specified fields",
+     .summary = "Returns the Unix time in seconds at which hash fields expire",
+     .key_flags = "RO access",
+     .handler = hexpiretime_command},
+    {.name = "hpexpiretime", .arity = -5, .flags = kReadonly | kFast, .keys = {1, 1, 1},
+     .acl = "@read @hash @fast",
+     .group = "hash", .since = "7.4.0", .complexity = "O(N) where N is the number of specified fields",
+     .summary = "Returns the Unix time in milliseconds at which hash fields expire",
+     .key_flags = "RO access",
+     .handler = hpexpiretime_command},
+    {.name = "hpersist", .arity = -5, .flags = kWrite | kFast, .keys = {1, 1, 1},
+     .acl = "@write @hash @fast",
+     .group = "hash", .since = "7.4.0", .complexity = "O(N) where N is the number of specified fields",
+     .summary = "Removes the time to live of hash fields",
+     .key_flags = "RW update",
+     .handler = hpersist_command},
     {.name = "hset", .arity = -4, .flags = kWrite | kDenyOom | kFast, .keys = {1, 1, 1},
      .acl = "@write @hash @fast",
      .group = "hash", .since = "2.0.0", .complexity = "O(1) for each field/value pair added, so O(N) to add N field/value pairs when the command is called with multiple field/value pairs.",

@@ -191,6 +191,7 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "sync_partial_ok", 0);
   field(out, "sync_partial_err", 0);
   field(out, "expired_keys", ks.expired_keys);
+  field(out, "expired_subkeys", ks.expired_subkeys);  // Redis 7.4: hash fields
   // Keys with a TTL past their deadline but not yet deleted, in %: Redis's
   // sampler estimates it; lawnkv knows it is 0 while nothing is due.
   field(out, "expired_stale_perc", fixed(call.data.keyspace.stale_fraction(call.now_ms) * 100, 2));

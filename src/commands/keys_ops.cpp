@@ -46,6 +46,7 @@ std::string_view type_name(const store::Entry* e) {
     case store::Type::kString: return "string";
     case store::Type::kDehydrator: return "dehy-type";
     case store::Type::kHash: return "hash";
+    case store::Type::kHashField: break;  // never a key
   }
   return "none";
 }

@@ -42,6 +42,12 @@ class Notifier final : public store::ExpiryListener {
   // The `expired` event, when the keyspace deletes a key whose deadline
   // passed, found by the expiry engine or by a lazy lookup (store::ExpiryListener).
   void key_expired(int db, std::string_view key) override { notify(kExpired, "expired", key, db); }
+  // A hash field's TTL passed (Redis 7.4: `hexpired`, then `del` if the hash
+  // emptied).
+  void part_expired(int db, std::string_view key, bool key_deleted) override {
+    notify(kHash, "hexpired", key, db);
+    if (key_deleted) notify(kGeneric, "del", key, db);
+  }
 
  private:
   void publish(std::string_view event, std::string_view key, int db);

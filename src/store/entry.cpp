@@ -39,6 +39,14 @@ EntryPtr Entry::make_string(std::string_view key, std::string_view value, bool w
   return EntryPtr(e);
 }
 
+EntryPtr Entry::make_field(std::string_view name, std::string_view value, Object* owner) {
+  Entry* e = allocate(name, sizeof(Object*) + part_for(value.size()), true);
+  e->type_ = Type::kHashField;
+  store(e->value_data(), owner);
+  e->put(e->string_data(), value, &e->value_len_, kValueOnHeap);
+  return EntryPtr(e);
+}
+
 EntryPtr Entry::make_object(std::string_view key, std::unique_ptr<Object> obj, bool with_timer) {
   Entry* e = allocate(key, sizeof(Object*), with_timer);
   e->type_ = obj->type();
@@ -47,7 +55,7 @@ EntryPtr Entry::make_object(std::string_view key, std::unique_ptr<Object> obj, b
 }
 
 EntryPtr Entry::make_copy(const Entry& src, std::string_view key, bool with_timer) {
-  if (src.type_ == Type::kString) return make_string(key, src.str(), with_timer);
+  if (src.holds_string()) return make_string(key, src.str(), with_timer);
   return make_object(key, src.obj()->clone(), with_timer);
 }
 
@@ -64,7 +72,7 @@ EntryPtr Entry::take_value(Entry& src, std::string_view key, bool with_timer) {
 }
 
 bool Entry::assign_in_place(std::string_view value) {
-  if (type_ != Type::kString) return false;
+  if (!holds_string()) return false;
   set_raw_encoding(false);
   if (std::string* s = heap_str()) {
     if (value.size() <= kInlineMax) return false;
@@ -72,7 +80,7 @@ bool Entry::assign_in_place(std::string_view value) {
     return true;
   }
   if (value.size() != value_len_) return false;
-  std::memcpy(value_data(), value.data(), value.size());
+  std::memcpy(string_data(), value.data(), value.size());
   return true;
 }
 
@@ -84,10 +92,10 @@ size_t Entry::block_bytes() const {
 size_t Entry::outside_bytes() const {
   size_t n = 0;
   if (flags_ & kKeyOnHeap) n += sizeof(std::string) + load<std::string*>(data())->capacity() + 1;
-  if (type_ != Type::kString) {
+  if (!holds_string()) {
     n += obj()->memory_bytes();
   } else if (flags_ & kValueOnHeap) {
-    n += sizeof(std::string) + load<std::string*>(value_data())->capacity() + 1;
+    n += sizeof(std::string) + load<std::string*>(string_data())->capacity() + 1;
   }
   return n;
 }
@@ -98,10 +106,10 @@ void Entry::destroy(Entry* e) {
   if (e->flags_ & kKeyOnHeap) delete load<std::string*>(e->data());
   if (e->flags_ & kValueMoved) {
     // e's value belongs to the block take_value() made.
-  } else if (e->type_ != Type::kString) {
+  } else if (!e->holds_string()) {
     delete e->obj();
   } else if (e->flags_ & kValueOnHeap) {
-    delete load<std::string*>(e->value_data());
+    delete load<std::string*>(e->string_data());
   }
   void* block = e->has_timer_slot() ? static_cast<void*>(e->timer()) : static_cast<void*>(e);
   arena::deallocate(block, bytes);

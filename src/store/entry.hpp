@@ -36,7 +36,14 @@
 
 namespace lawnkv::store {
 
-enum class Type : uint8_t { kString, kDehydrator, kHash };
+// kHashField is not a key's type: it marks a hash field with a TTL, a string
+// entry whose value part starts with its hash's Object* (Entry::make_field),
+// so that the expiry index, which holds keys and such fields alike, can tell
+// them apart and find the field's hash.
+enum class Type : uint8_t { kString, kDehydrator, kHash, kHashField };
+
+class Db;
+class Entry;
 
 // A value that is not a string (a dehydrator, ...). The type that owns it
 // knows its concrete class.
@@ -51,6 +58,20 @@ class Object {
   // OBJECT ENCODING's name for the representation in use, as Redis 7.0
   // names its own ("listpack", "hashtable", "intset"...).
   virtual std::string_view encoding() const = 0;
+
+  // Values with parts that expire on their own (hash fields with a TTL)
+  // keep their parts' timers in their db's expiry index. The Db tells them
+  // where they are stored: after their key is added to db under key (a new
+  // key, RENAME, MOVE, COPY) they schedule their parts there; before it is
+  // taken out (DEL, RENAME or MOVE away, expiry, eviction, FLUSHDB) they
+  // cancel them.
+  virtual void on_attach(Db& db, std::string_view key) {}
+  virtual void on_detach(Db& db) {}
+  // The key the value is stored under, while attached.
+  virtual std::string_view attached_key() const { return {}; }
+  // The Db reaped part's timer (its deadline passed): remove the part.
+  // Returns true if the value is now empty (the Db then deletes the key).
+  virtual bool expire_part(Entry& part) { return false; }
 };
 
 class Entry;
@@ -76,6 +97,9 @@ class Entry {
   // value part points to. The Timer is not carried over: the caller moves
   // its place in the index.
   static EntryPtr take_value(Entry& src, std::string_view key, bool with_timer);
+  // A hash field with a timer slot: name, value, and the hash it belongs to
+  // (type kHashField).
+  static EntryPtr make_field(std::string_view name, std::string_view value, Object* owner);
 
   Entry(const Entry&) = delete;
   Entry& operator=(const Entry&) = delete;
@@ -85,13 +109,15 @@ class Entry {
     return (flags_ & kKeyOnHeap) ? std::string_view(*load<std::string*>(p)) : std::string_view(p, key_len_);
   }
   Type type() const { return type_; }
-  // The value of a string entry.
+  // The value of a string entry (or of a kHashField).
   std::string_view str() const {
-    const char* p = value_data();
+    const char* p = string_data();
     return (flags_ & kValueOnHeap) ? std::string_view(*load<std::string*>(p)) : std::string_view(p, value_len_);
   }
   // The value of any other type.
-  Object* obj() const { return type_ == Type::kString ? nullptr : load<Object*>(value_data()); }
+  Object* obj() const { return holds_string() ? nullptr : load<Object*>(value_data()); }
+  // A kHashField's hash.
+  Object* field_owner() const { return type_ == Type::kHashField ? load<Object*>(value_data()) : nullptr; }
 
   // Replaces a string value in place when that needs no new block (same
   // inline length, or a value already on the heap that stays long); false
@@ -99,7 +125,7 @@ class Entry {
   bool assign_in_place(std::string_view value);
   // The heap string of a long string value (nullptr if the value is inline):
   // APPEND and SETRANGE edit it in place.
-  std::string* heap_str() { return (flags_ & kValueOnHeap) ? load<std::string*>(value_data()) : nullptr; }
+  std::string* heap_str() { return (flags_ & kValueOnHeap) ? load<std::string*>(string_data()) : nullptr; }
 
   // The eviction policy's use counter (store/eviction.hpp), 0..kMaxUse,
   // kept in spare bits of the header: it costs no memory per key.
@@ -169,12 +195,17 @@ class Entry {
   char* data() { return reinterpret_cast<char*>(this + 1); }
   const char* data() const { return reinterpret_cast<const char*>(this + 1); }
   size_t key_part() const { return (flags_ & kKeyOnHeap) ? sizeof(std::string*) : key_len_; }
+  bool holds_string() const { return type_ == Type::kString || type_ == Type::kHashField; }
+  // A kHashField's owner pointer comes first in its value part.
+  size_t owner_part() const { return type_ == Type::kHashField ? sizeof(Object*) : 0; }
   size_t value_part() const {
-    if (type_ != Type::kString) return sizeof(Object*);
-    return (flags_ & kValueOnHeap) ? sizeof(std::string*) : value_len_;
+    if (!holds_string()) return sizeof(Object*);
+    return owner_part() + ((flags_ & kValueOnHeap) ? sizeof(std::string*) : value_len_);
   }
   char* value_data() { return data() + key_part(); }
   const char* value_data() const { return data() + key_part(); }
+  char* string_data() { return value_data() + owner_part(); }
+  const char* string_data() const { return value_data() + owner_part(); }
 
   Type type_ = Type::kString;
   uint8_t flags_ = 0;

@@ -1,6 +1,7 @@
 #include "store/keyspace.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace lawnkv::store {
 
@@ -46,6 +47,7 @@ Entry& Db::add_object(std::string_view key, std::unique_ptr<Object> obj) {
   EntryPtr e = Entry::make_object(key, std::move(obj), false);
   Entry& ref = *e;
   dict_.insert(std::move(e));
+  attached(ref);
   return ref;
 }
 
@@ -54,6 +56,7 @@ Entry& Db::attach(EntryPtr e, int64_t deadline_ms) {
   Entry& ref = *e;
   dict_.insert(std::move(e));
   if (deadline_ms >= 0) set_deadline(ref, deadline_ms, 0);
+  attached(ref);
   return ref;
 }
 
@@ -61,6 +64,7 @@ EntryPtr Db::detach(std::string_view key) {
   Entry* e = dict_.find(key);
   if (!e) return nullptr;
   clear_deadline(*e);
+  detaching(*e);
   return dict_.remove(key);
 }
 
@@ -99,7 +103,7 @@ Entry& Db::set_string(Entry& e, std::string_view value) {
 }
 
 int64_t Db::avg_ttl(int64_t now_ms) const {
-  const size_t n = index_.size();
+  const size_t n = expires();
   if (n == 0) return 0;
   const int64_t avg = static_cast<int64_t>(deadline_sum_ / static_cast<__int128>(n)) - now_ms;
   return avg > 0 ? avg : 0;
@@ -107,7 +111,10 @@ int64_t Db::avg_ttl(int64_t now_ms) const {
 
 size_t Db::clear() {
   const size_t n = dict_.size();
-  dict_.clear([this](Entry& e) { clear_deadline(e); });
+  dict_.clear([this](Entry& e) {
+    clear_deadline(e);
+    detaching(e);
+  });
   deadline_sum_ = 0;
   return n;
 }
@@ -115,6 +122,7 @@ size_t Db::clear() {
 size_t Db::reap(int64_t now_ms, size_t budget) {
   return index_.drain(now_ms, budget, [&](expiry::Timer* t) {
     Entry* e = Entry::from_timer(t);
+    if (e->type() == Type::kHashField) return expire_field(*e);
     deadline_sum_ -= t->deadline;
     owner_.stats_.lag.record(now_ms - t->deadline);
     expire(*e, now_ms, true);
@@ -122,23 +130,63 @@ size_t Db::reap(int64_t now_ms, size_t budget) {
 }
 
 EntryPtr Db::take_nearest_deadline() {
-  if (index_.size() == 0) return nullptr;
+  if (expires() == 0) return nullptr;
   // drain hands out timers in deadline order: with no bound, the first is
   // the nearest. A cascade cut short by its move bound yields nothing; the
-  // next call goes on.
+  // next call goes on. Hash fields met on the way go back.
   Entry* nearest = nullptr;
+  std::vector<Entry*> fields;
   while (nearest == nullptr)
     index_.drain(expiry::kNever, 1, [&](expiry::Timer* t) {
-      nearest = Entry::from_timer(t);
+      Entry* e = Entry::from_timer(t);
+      if (e->type() == Type::kHashField) return fields.push_back(e);
+      nearest = e;
       deadline_sum_ -= t->deadline;
     });
+  for (Entry* f : fields) index_.add(f->timer(), f->deadline(), 0);
+  detaching(*nearest);
   return dict_.remove(nearest->key());
+}
+
+void Db::set_field_deadline(Entry& field, int64_t deadline_ms, int64_t ttl_ms) {
+  expiry::Timer* t = field.timer();
+  if (expiry::Index::scheduled(t)) {
+    index_.reschedule(t, deadline_ms, ttl_ms);
+  } else {
+    index_.add(t, deadline_ms, ttl_ms);
+    ++field_timers_;
+  }
+}
+
+void Db::clear_field_deadline(Entry& field) {
+  expiry::Timer* t = field.timer();
+  if (!expiry::Index::scheduled(t)) return;
+  index_.cancel(t);
+  --field_timers_;
+}
+
+void Db::expire_field(Entry& field) {
+  // drain has unlinked the timer already.
+  --field_timers_;
+  ++owner_.stats_.expired_subkeys;
+  Object* hash = field.field_owner();
+  const std::string key(hash->attached_key());
+  const bool emptied = hash->expire_part(field);  // frees field
+  if (emptied) {
+    Entry* e = dict_.find(key);
+    clear_deadline(*e);
+    detaching(*e);
+    dict_.remove(key);
+  }
+  owner_.modified(id_, key);
+  if (owner_.listener_) owner_.listener_->part_expired(id_, key, emptied);
 }
 
 void Db::expire(Entry& e, int64_t now_ms, bool active) {
   // The entry leaves the dict first (the key is gone when subscribers hear
   // of it) and is freed last (the listener reads its name).
   clear_deadline(e);
+  detaching(e);
   EntryPtr owned = dict_.remove(e.key());
   owner_.on_expired(*this, *owned, now_ms, active);
 }

@@ -30,6 +30,9 @@ class ExpiryListener {
   // key was just deleted from db because its deadline passed (found by the
   // expiry engine or by a lazy lookup). Called exactly once per key.
   virtual void key_expired(int db, std::string_view key) = 0;
+  // A part of key's value (a hash field) expired; key_deleted: it was the
+  // last one and the key went too.
+  virtual void part_expired(int db, std::string_view key, bool key_deleted) {}
 };
 
 class Db {
@@ -80,8 +83,14 @@ class Db {
   // Makes e hold the string value, whatever type it held; the TTL stays.
   Entry& set_string(Entry& e, std::string_view value);
 
+  // Hash fields with a TTL (kHashField entries) share the keys' expiry
+  // index: their deadline is set and cleared here, and reaped with the keys'.
+  void set_field_deadline(Entry& field, int64_t deadline_ms, int64_t ttl_ms);
+  void clear_field_deadline(Entry& field);
+
   size_t size() const { return dict_.size(); }
-  size_t expires() const { return index_.size(); }
+  // Keys with a TTL (the index also holds hash fields).
+  size_t expires() const { return index_.size() - field_timers_; }
   // Mean remaining TTL in ms of the keys that have one (0 if none).
   int64_t avg_ttl(int64_t now_ms) const;
   // Deletes every key. Returns how many there were.
@@ -101,6 +110,15 @@ class Db {
   // Reaps up to budget keys whose deadline is < now_ms.
   size_t reap(int64_t now_ms, size_t budget);
   void expire(Entry& e, int64_t now_ms, bool active);
+  // A hash field's timer came due: the hash removes it, and goes if emptied.
+  void expire_field(Entry& field);
+  // Tells a value with parts that its key entered or leaves this db.
+  void attached(Entry& e) {
+    if (Object* o = e.obj()) o->on_attach(*this, e.key());
+  }
+  void detaching(Entry& e) {
+    if (Object* o = e.obj()) o->on_detach(*this);
+  }
   // Puts fresh (e's key) in e's place, in the dictionary and in the expiry
   // index, and frees e.
   Entry& replace(Entry& e, EntryPtr fresh);
@@ -110,6 +128,7 @@ class Db {
   Dict dict_;
   expiry::Index index_;
   __int128 deadline_sum_ = 0;  // of keys with a TTL, for avg_ttl
+  size_t field_timers_ = 0;    // hash fields in index_
 };
 
 class Keyspace {
@@ -125,6 +144,7 @@ class Keyspace {
   size_t total_expires() const;
 
   KeyspaceStats& stats() { return stats_; }
+  const KeyspaceStats& stats() const { return stats_; }
   WatchTable& watches() { return watches_; }
   void set_listener(ExpiryListener* l) { listener_ = l; }
   std::mt19937_64& rng() { return rng_; }

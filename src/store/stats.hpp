@@ -33,6 +33,7 @@ struct KeyspaceStats {
   uint64_t keyspace_misses = 0;
   uint64_t expired_keys = 0;        // by active and lazy expiry
   uint64_t expired_active = 0;      // of which reaped by the expiry engine
+  uint64_t expired_subkeys = 0;     // hash fields whose TTL passed
   // Written by the server's expiry cycle (server/expiry_cycle.hpp); a cycle
   // is one run of it, at most one budget of work.
   uint64_t expire_cycles = 0;  // cycles that reaped at least one key

@@ -1,5 +1,9 @@
 #include "types/hash.hpp"
 
+#include <vector>
+
+#include "store/keyspace.hpp"
+
 namespace lawnkv::types {
 
 size_t Hash::read_len(std::string_view buf, size_t* pos) {
@@ -45,7 +49,42 @@ std::optional<std::string_view> Hash::get(std::string_view field) const {
   return std::string_view(buf_.data() + pos, vlen);
 }
 
-bool Hash::set(std::string_view field, std::string_view value, const Limits& limits) {
+Hash::~Hash() {
+  if (db_ != nullptr) on_detach(*db_);
+}
+
+template <class F>
+void Hash::for_each_ttl_field(F&& fn) {
+  if (ttl_fields_ == 0) return;
+  std::vector<store::Entry*> fields;
+  table_->for_each([&](store::Entry& e) {
+    if (e.type() == store::Type::kHashField) fields.push_back(&e);
+  });
+  for (store::Entry* e : fields) fn(*e);
+}
+
+void Hash::unschedule(store::Entry& field) {
+  if (db_ != nullptr) db_->clear_field_deadline(field);
+}
+
+void Hash::on_attach(store::Db& db, std::string_view key) {
+  db_ = &db;
+  key_.assign(key);
+  for_each_ttl_field([&](store::Entry& f) { db.set_field_deadline(f, f.deadline(), 0); });
+}
+
+void Hash::on_detach(store::Db& db) {
+  for_each_ttl_field([&](store::Entry& f) { db.clear_field_deadline(f); });
+  db_ = nullptr;
+}
+
+bool Hash::expire_part(store::Entry& part) {
+  --ttl_fields_;
+  table_->remove(part.key());
+  return empty();
+}
+
+bool Hash::set(std::string_view field, std::string_view value, const Limits& limits, bool keep_ttl) {
   if (!table_) {
     const auto max_value = static_cast<size_t>(limits.max_listpack_value);
     const bool fits = field.size() <= max_value && value.size() <= max_value;
@@ -74,12 +113,98 @@ bool Hash::set(std::string_view field, std::string_view value, const Limits& lim
     table_->insert(store::Entry::make_string(field, value, false));
     return true;
   }
+  if (e->type() == store::Type::kHashField) {
+    if (keep_ttl) {
+      if (e->assign_in_place(value)) return false;
+      const int64_t deadline = e->deadline();
+      unschedule(*e);
+      store::EntryPtr fresh = store::Entry::make_field(field, value, this);
+      store::Entry& f = *fresh;
+      table_->replace(e, std::move(fresh));
+      f.timer()->deadline = deadline;
+      if (db_ != nullptr) db_->set_field_deadline(f, deadline, 0);
+      return false;
+    }
+    unschedule(*e);
+    --ttl_fields_;
+    table_->replace(e, store::Entry::make_string(field, value, false));
+    return false;
+  }
   if (!e->assign_in_place(value)) table_->replace(e, store::Entry::make_string(field, value, false));
   return false;
 }
 
+int Hash::set_ttl(std::string_view field, int64_t deadline_ms, int64_t ttl_ms, Condition cond, int64_t now_ms) {
+  if (!table_) {
+    if (find(field) == std::string::npos) return kNoField;
+    convert(Limits{});
+  }
+  store::Entry* e = table_->find(field);
+  if (e == nullptr) return kNoField;
+  const bool has_ttl = e->type() == store::Type::kHashField;
+  if (!has_ttl && (cond == Condition::kXx || cond == Condition::kGt)) return kConditionNotMet;
+  if (has_ttl) {
+    const int64_t prev = e->deadline();
+    if (cond == Condition::kNx || (cond == Condition::kGt && prev >= deadline_ms) ||
+        (cond == Condition::kLt && prev <= deadline_ms))
+      return kConditionNotMet;
+  }
+  if (deadline_ms <= now_ms) {
+    remove(field);
+    return kDeleted;
+  }
+  if (!has_ttl) {
+    store::EntryPtr fresh = store::Entry::make_field(field, e->str(), this);
+    store::Entry& f = *fresh;
+    table_->replace(e, std::move(fresh));
+    ++ttl_fields_;
+    e = &f;
+  }
+  e->timer()->deadline = deadline_ms;
+  if (db_ != nullptr) db_->set_field_deadline(*e, deadline_ms, ttl_ms);
+  return kSet;
+}
+
+int64_t Hash::deadline_of(std::string_view field) const {
+  if (!table_) return find(field) == std::string::npos ? kNoField : kNoTtl;
+  const store::Entry* e = table_->find(field);
+  if (e == nullptr) return kNoField;
+  return e->type() == store::Type::kHashField ? e->deadline() : kNoTtl;
+}
+
+int Hash::persist(std::string_view field) {
+  const int64_t d = deadline_of(field);
+  if (d < 0) return static_cast<int>(d);
+  store::Entry* e = table_->find(field);
+  unschedule(*e);
+  --ttl_fields_;
+  table_->replace(e, store::Entry::make_string(field, e->str(), false));
+  return 1;
+}
+
+size_t Hash::expire_due(int64_t now_ms) {
+  size_t n = 0;
+  for_each_ttl_field([&](store::Entry& f) {
+    if (now_ms <= f.deadline()) return;
+    unschedule(f);
+    --ttl_fields_;
+    table_->remove(f.key());
+    ++n;
+  });
+  return n;
+}
+
 bool Hash::remove(std::string_view field) {
-  if (table_) return table_->remove(field) != nullptr;
+  if (table_) {
+    store::Entry* e = table_->find(field);
+    if (e == nullptr) return false;
+    if (e->type() == store::Type::kHashField) {
+      unschedule(*e);
+      --ttl_fields_;
+    }
+    table_->remove(field);
+    return true;
+  }
   const size_t at = find(field);
   if (at == std::string::npos) return false;
   size_t end = at;
@@ -131,7 +256,14 @@ std::unique_ptr<store::Object> Hash::clone() const {
     return copy;
   }
   copy->table_ = std::make_unique<store::Dict>();
-  table_->for_each([&](const store::Entry& e) { copy->table_->insert(store::Entry::make_copy(e, e.key(), false)); });
+  table_->for_each([&](const store::Entry& e) {
+    if (e.type() != store::Type::kHashField) return copy->table_->insert(store::Entry::make_copy(e, e.key(), false));
+    // A field with a TTL: its deadline, scheduled when the copy is attached.
+    store::EntryPtr f = store::Entry::make_field(e.key(), e.str(), copy.get());
+    f->timer()->deadline = e.deadline();
+    copy->table_->insert(std::move(f));
+  });
+  copy->ttl_fields_ = ttl_fields_;
   return copy;
 }
 

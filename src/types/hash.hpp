@@ -10,6 +10,16 @@
 //              store::Dict of store::Entry blocks, the keyspace's own table:
 //              8 bytes of header and a 4-byte bucket per field beside its bytes.
 //
+// A TTL on a field (Redis 7.4's HEXPIRE family) makes the hash a hashtable
+// (Redis 7.4 would report "listpackex" for a small one), and the field an
+// Entry of type kHashField: its block carries an expiry Timer, linked in the
+// expiry index of the db the hash is stored in, beside the keys' timers, and
+// a pointer back to this hash. Fields given one relative TTL join one Lawn
+// queue: 10,000 fields with HEXPIRE 60 are 10,000 appends. The Db reaps a
+// due field (expire_part) as it reaps keys: on time, never early, in bounded
+// slices. While the hash is not in a db (being renamed or moved), its
+// fields' timers are out of every index and keep their deadlines.
+//
 // Knows nothing of commands; the command family (commands/hashes_family.cpp)
 // turns results into replies and events.
 
@@ -34,7 +44,19 @@ class Hash final : public store::Object {
     int64_t max_listpack_value = 64;
   };
 
+  // HEXPIRE's NX | XX | GT | LT.
+  enum class Condition { kNone, kNx, kXx, kGt, kLt };
+  // Per-field results, as Redis 7.4 replies them.
+  static constexpr int kNoField = -2;
+  static constexpr int kNoTtl = -1;
+  static constexpr int kConditionNotMet = 0;
+  static constexpr int kSet = 1;
+  static constexpr int kDeleted = 2;
+
   Hash() = default;
+  ~Hash() override;
+  Hash(const Hash&) = delete;
+  Hash& operator=(const Hash&) = delete;
   store::Type type() const override { return store::Type::kHash; }
   size_t memory_bytes() const override;
   std::unique_ptr<store::Object> clone() const override;
@@ -44,9 +66,28 @@ class Hash final : public store::Object {
   bool empty() const { return size() == 0; }
   std::optional<std::string_view> get(std::string_view field) const;
   // Sets field to value; true if the field is new. May convert to hashtable.
-  bool set(std::string_view field, std::string_view value, const Limits& limits);
+  // A TTL the field had is dropped (HSET), or kept with keep_ttl (HINCRBY).
+  bool set(std::string_view field, std::string_view value, const Limits& limits, bool keep_ttl = false);
   // True if the field was there.
   bool remove(std::string_view field);
+
+  // Field TTLs (the hash must be in a db: on_attach). deadline_ms absolute;
+  // ttl_ms the relative TTL it came from (0 for *AT forms), for the Lawn
+  // queues. A deadline <= now deletes the field (kDeleted).
+  int set_ttl(std::string_view field, int64_t deadline_ms, int64_t ttl_ms, Condition cond, int64_t now_ms);
+  // kNoField, kNoTtl, or the field's deadline.
+  int64_t deadline_of(std::string_view field) const;
+  // kNoField, kNoTtl, or 1 when the TTL was removed.
+  int persist(std::string_view field);
+  // Fields with a TTL.
+  size_t ttl_fields() const { return ttl_fields_; }
+  // Removes every field whose deadline is < now (lazy expiry); how many.
+  size_t expire_due(int64_t now_ms);
+
+  void on_attach(store::Db& db, std::string_view key) override;
+  void on_detach(store::Db& db) override;
+  std::string_view attached_key() const override { return key_; }
+  bool expire_part(store::Entry& part) override;
 
   // fn(field, value) for every field: insertion order for listpack, table
   // order for hashtable. fn must not change the hash.
@@ -71,9 +112,17 @@ class Hash final : public store::Object {
   size_t find(std::string_view field) const;
   void convert(const Limits& limits);
 
+  // Removes a kHashField's timer from its db's index (if scheduled).
+  void unschedule(store::Entry& field);
+  template <class F>
+  void for_each_ttl_field(F&& fn);
+
   std::string buf_;   // listpack pairs
   size_t count_ = 0;  // listpack fields
   std::unique_ptr<store::Dict> table_;  // hashtable (fields are Entries)
+  size_t ttl_fields_ = 0;   // kHashField entries in table_
+  store::Db* db_ = nullptr;  // where the fields' timers are, while attached
+  std::string key_;          // the key, while attached
 };
 
 template <class F>

@@ -1,6 +1,7 @@
 // Every command row against redis-server 7.0.15's COMMAND INFO: name,
 // arity, flags, key positions, ACL categories and tips must be Redis's, for
-// each command and subcommand lawnkv serves (its own REDE.* aside). The
+// each command and subcommand lawnkv serves (its own REDE.* aside, and
+// Redis 7.4's hash-field TTL commands, which 7.0 lacks). The
 // row's docs and key-spec flags are checked for completeness by the unit
 // test of the table (tests/unit/commands_table_test.cpp).
 #include <doctest/doctest.h>
@@ -70,7 +71,13 @@ TEST_CASE("compat: every command row is Redis 7.0's (arity, flags, keys, categor
     const Reply reference = parse_reply(theirs.call({"COMMAND", "INFO", name.text}));
     REQUIRE(mine.elements.size() == 1);
     REQUIRE(reference.elements.size() == 1);
-    REQUIRE_FALSE(reference.elements[0].null);  // Redis serves it too
+    if (reference.elements[0].null) {
+      // Only commands newer than Redis 7.0 (the hash-field TTLs of 7.4) may
+      // be missing from it; their rows follow Redis 7.4's command files.
+      const std::string docs = ours.call({"COMMAND", "DOCS", name.text});
+      CHECK(docs.find("$5\r\n7.4.0\r\n") != std::string::npos);
+      continue;
+    }
     compare_entry(mine.elements[0], reference.elements[0]);
     ++compared;
   }

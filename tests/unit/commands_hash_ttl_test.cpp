@@ -1,0 +1,157 @@
+// Hash-field TTLs (Redis 7.4's HEXPIRE family) on the command fixture's
+// fake clock: reply codes and conditions, never early (a field lives while
+// now <= deadline), reaped by the keys' expiry index with `hexpired` and
+// `del`, lazy removal before replies, HSET clearing and HINCRBY keeping a
+// TTL, and RENAME, MOVE, COPY, FLUSHALL carrying or dropping the timers.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "command_fixture.hpp"
+
+namespace lawnkv::test {
+namespace {
+
+struct HashServer : CommandServer {
+  HashServer() : CommandServer(pubsub::kAll) {}
+  store::Keyspace& ks() { return state.data.keyspace; }
+  // Active expiry at `now`, as the server's cycle runs it.
+  size_t reap() { return ks().reap(now, 1'000'000); }
+};
+
+}  // namespace
+
+TEST_CASE("hash TTL: reply codes, conditions, and the time that deletes") {
+  HashServer s;
+  REQUIRE(s.run({"hset", "h", "a", "1", "b", "2", "c", "3"}) == ":3\r\n");
+  CHECK(s.run({"hpexpire", "h", "1000", "FIELDS", "2", "a", "nosuch"}) == "*2\r\n:1\r\n:-2\r\n");
+  CHECK(s.run({"hpexpire", "h", "500", "NX", "FIELDS", "2", "a", "b"}) == "*2\r\n:0\r\n:1\r\n");
+  CHECK(s.run({"hpexpire", "h", "2000", "XX", "FIELDS", "2", "a", "c"}) == "*2\r\n:1\r\n:0\r\n");
+  CHECK(s.run({"hpexpire", "h", "1500", "GT", "FIELDS", "2", "a", "c"}) == "*2\r\n:0\r\n:0\r\n");
+  CHECK(s.run({"hpexpire", "h", "1500", "LT", "FIELDS", "2", "a", "c"}) == "*2\r\n:1\r\n:1\r\n");
+  CHECK(s.run({"hpttl", "h", "FIELDS", "4", "a", "b", "c", "x"}) == "*4\r\n:1500\r\n:500\r\n:1500\r\n:-2\r\n");
+  CHECK(s.run({"httl", "h", "FIELDS", "1", "b"}) == "*1\r\n:1\r\n");  // 0.5 s rounds up
+  CHECK(s.run({"hpexpiretime", "h", "FIELDS", "1", "b"}) == "*1\r\n:" + std::to_string(kT0 + 500) + "\r\n");
+  CHECK(s.run({"hexpiretime", "h", "FIELDS", "1", "b"}) == "*1\r\n:" + std::to_string((kT0 + 500 + 999) / 1000) + "\r\n");
+  s.log.take();
+  // A time not in the future deletes the field: code 2, an hdel event.
+  CHECK(s.run({"hpexpireat", "h", std::to_string(kT0), "FIELDS", "1", "c"}) == "*1\r\n:2\r\n");
+  CHECK(s.log.take() == std::vector<std::string>{"hdel h"});
+  CHECK(s.run({"hpexpire", "h", "10", "FIELDS", "1", "a"}) == "*1\r\n:1\r\n");
+  CHECK(s.log.take() == std::vector<std::string>{"hexpire h"});
+  CHECK(s.run({"hpersist", "h", "FIELDS", "3", "a", "c", "x"}) == "*3\r\n:1\r\n:-2\r\n:-2\r\n");
+  CHECK(s.log.take() == std::vector<std::string>{"hpersist h"});
+  CHECK(s.run({"hpersist", "h", "FIELDS", "1", "a"}) == "*1\r\n:-1\r\n");
+  CHECK(s.log.take().empty());
+  CHECK(s.run({"hexpire", "nokey", "10", "FIELDS", "2", "a", "b"}) == "*2\r\n:-2\r\n:-2\r\n");
+  CHECK(s.run({"httl", "nokey", "FIELDS", "1", "a"}) == "*1\r\n:-2\r\n");
+}
+
+TEST_CASE("hash TTL: a field lives while now <= deadline; the index reaps it after") {
+  HashServer s;
+  REQUIRE(s.run({"hset", "h", "a", "1", "b", "2"}) == ":2\r\n");
+  REQUIRE(s.run({"hpexpire", "h", "100", "FIELDS", "1", "a"}) == "*1\r\n:1\r\n");
+  s.log.take();
+  s.now = kT0 + 100;  // at the deadline: still there, for reads and for the reaper
+  CHECK(s.reap() == 0);
+  CHECK(s.run({"hget", "h", "a"}) == "$1\r\n1\r\n");
+  s.now = kT0 + 101;
+  CHECK(s.reap() == 1);
+  CHECK(s.log.take() == std::vector<std::string>{"hexpired h"});
+  CHECK(s.run({"hgetall", "h"}) == "*2\r\n$1\r\nb\r\n$1\r\n2\r\n");
+  CHECK(s.ks().db(0).expires() == 0);  // fields are not keys with a TTL
+  // The last field going takes the key.
+  REQUIRE(s.run({"hpexpire", "h", "5", "FIELDS", "1", "b"}) == "*1\r\n:1\r\n");
+  s.log.take();
+  s.now += 6;
+  CHECK(s.reap() == 1);
+  CHECK(s.log.take() == std::vector<std::string>{"hexpired h", "del h"});
+  CHECK(s.run({"exists", "h"}) == ":0\r\n");
+  CHECK(s.ks().stats().expired_subkeys == 2);
+}
+
+TEST_CASE("hash TTL: a due field not yet reaped is never shown, and is removed first") {
+  HashServer s;
+  REQUIRE(s.run({"hset", "h", "a", "1", "b", "2", "c", "3"}) == ":3\r\n");
+  REQUIRE(s.run({"hpexpire", "h", "10", "FIELDS", "2", "a", "b"}) == "*2\r\n:1\r\n:1\r\n");
+  s.log.take();
+  s.now += 11;  // no reap: as between two loop iterations
+  CHECK(s.run({"hlen", "h"}) == ":1\r\n");
+  CHECK(s.log.take() == std::vector<std::string>{"hexpired h"});
+  CHECK(s.run({"hget", "h", "a"}) == "$-1\r\n");
+  CHECK(s.run({"hkeys", "h"}) == "*1\r\n$1\r\nc\r\n");
+  CHECK(s.reap() == 0);  // nothing left for the reaper
+  REQUIRE(s.run({"hpexpire", "h", "10", "FIELDS", "1", "c"}) == "*1\r\n:1\r\n");
+  s.log.take();
+  s.now += 11;
+  CHECK(s.run({"hget", "h", "c"}) == "$-1\r\n");
+  CHECK(s.log.take() == std::vector<std::string>{"hexpired h", "del h"});
+  CHECK(s.run({"exists", "h"}) == ":0\r\n");
+  // At its deadline a field is still there, even when an earlier one is due.
+  REQUIRE(s.run({"hset", "g", "x", "1", "y", "2"}) == ":2\r\n");
+  REQUIRE(s.run({"hpexpire", "g", "10", "FIELDS", "1", "x"}) == "*1\r\n:1\r\n");
+  REQUIRE(s.run({"hpexpire", "g", "20", "FIELDS", "1", "y"}) == "*1\r\n:1\r\n");
+  s.now += 20;
+  CHECK(s.run({"hgetall", "g"}) == "*2\r\n$1\r\ny\r\n$1\r\n2\r\n");
+}
+
+TEST_CASE("hash TTL: HSET drops a field's TTL, HINCRBY keeps it") {
+  HashServer s;
+  REQUIRE(s.run({"hset", "h", "n", "1", "s", "x"}) == ":2\r\n");
+  REQUIRE(s.run({"hpexpire", "h", "100", "FIELDS", "2", "n", "s"}) == "*2\r\n:1\r\n:1\r\n");
+  CHECK(s.run({"hincrby", "h", "n", "5"}) == ":6\r\n");
+  CHECK(s.run({"hincrbyfloat", "h", "n", "0.5"}) == "$3\r\n6.5\r\n");
+  CHECK(s.run({"hset", "h", "s", "longer value than before"}) == ":0\r\n");
+  CHECK(s.run({"hpttl", "h", "FIELDS", "2", "n", "s"}) == "*2\r\n:100\r\n:-1\r\n");
+  CHECK(s.run({"hdel", "h", "n"}) == ":1\r\n");
+  CHECK(s.ks().db(0).next_deadline() == expiry::kNever);  // HDEL cancelled the timer
+}
+
+TEST_CASE("hash TTL: RENAME, MOVE and COPY carry field TTLs; FLUSHALL drops them") {
+  HashServer s;
+  REQUIRE(s.run({"hset", "h", "a", "1", "b", "2"}) == ":2\r\n");
+  REQUIRE(s.run({"hpexpire", "h", "100", "FIELDS", "1", "a"}) == "*1\r\n:1\r\n");
+  REQUIRE(s.run({"rename", "h", "r"}) == "+OK\r\n");
+  CHECK(s.run({"hpttl", "r", "FIELDS", "1", "a"}) == "*1\r\n:100\r\n");
+  REQUIRE(s.run({"copy", "r", "c"}) == ":1\r\n");
+  REQUIRE(s.run({"move", "r", "3"}) == ":1\r\n");
+  CHECK(s.ks().db(3).next_deadline() <= kT0 + 100);
+  s.log.with_db = true;
+  s.log.take();
+  s.now = kT0 + 101;
+  CHECK(s.reap() == 2);  // the copy in db 0 and the moved hash in db 3
+  auto events = s.log.take();
+  std::sort(events.begin(), events.end());
+  CHECK(events == std::vector<std::string>{"hexpired c@0", "hexpired r@3"});
+  REQUIRE(s.run({"hpexpire", "c", "100", "FIELDS", "1", "b"}) == "*1\r\n:1\r\n");
+  REQUIRE(s.run({"flushall"}) == "+OK\r\n");
+  CHECK(s.ks().db(0).next_deadline() == expiry::kNever);
+  s.now += 1000;
+  CHECK(s.reap() == 0);
+}
+
+TEST_CASE("hash TTL: 10,000 fields with one TTL expire together, key deleted once") {
+  HashServer s;
+  std::vector<std::string> hset{"hset", "big"};
+  std::vector<std::string> hexpire{"hpexpire", "big", "1000", "FIELDS", "10000"};
+  for (int i = 0; i < 10'000; ++i) {
+    hset.push_back("f" + std::to_string(i));
+    hset.push_back("v");
+    hexpire.push_back("f" + std::to_string(i));
+  }
+  REQUIRE(s.run(hset) == ":10000\r\n");
+  REQUIRE(s.run(hexpire).size() == 10'000 * 4 + 8);
+  s.log.take();
+  s.now = kT0 + 1000;
+  CHECK(s.reap() == 0);
+  s.now = kT0 + 1001;
+  CHECK(s.reap() == 10'000);
+  CHECK(s.run({"exists", "big"}) == ":0\r\n");
+  const auto events = s.log.take();
+  CHECK(std::count(events.begin(), events.end(), "del big") == 1);
+}
+
+}  // namespace lawnkv::test

@@ -5,7 +5,9 @@
 // outside it, and its slot in the dictionary; Redis rounds to jemalloc's
 // size classes, so the numbers differ from redis-server's.
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "commands/args.hpp"
 #include "commands/errors.hpp"
@@ -69,10 +71,54 @@ void memory_purge_command(Call& call) {
   call.reply.simple("OK");
 }
 
+/* MEMORY DOCTOR
+ * Redis's report, from the figures lawnkv has: an almost empty instance, a
+ * past peak, fragmentation (RSS against used memory), big client buffers. */
+void memory_doctor_command(Call& call) {
+  const uint64_t used = allocator::used_bytes();
+  const uint64_t rss = allocator::resident_bytes();
+  const uint64_t peak = std::max(call.server.facts.used_memory_peak, used);
+  const size_t clients = std::max<size_t>(1, call.server.clients.size());
+  if (used < 5 * 1024 * 1024)
+    return call.reply.verbatim(
+        "Hi Sam, this instance is empty or is using very little memory, my issues detector can't be used in these "
+        "conditions. Please, leave for your mission on Earth and fill it with some data. The new Sam and I will be "
+        "back to our programming as soon as I finished rebooting.\n");
+  std::string report;
+  if (static_cast<double>(peak) / static_cast<double>(used) > 1.5)
+    report += " * Peak memory: In the past this instance used more than 150% the memory that is currently using. "
+              "The allocator is normally not able to release memory after a peak, so you can expect to see a big "
+              "fragmentation ratio, however this is actually harmless and is only due to the memory peak, and if "
+              "the Redis instance Resident Set Size (RSS) is currently bigger than expected, the memory will be used "
+              "as soon as you fill the Redis instance with more data. If the memory peak was only occasional and you "
+              "want to try to reclaim memory, please try the MEMORY PURGE command, otherwise the only other option "
+              "is to shutdown and restart the instance.\n\n";
+  if (static_cast<double>(rss) / static_cast<double>(used) > 1.4 && rss - used > (10u << 20))
+    report += " * High total RSS: This instance has a memory fragmentation and RSS overhead greater than 1.4 (this "
+              "means that the Resident Set Size of the Redis process is much larger than the sum of the logical "
+              "allocations Redis performed). This problem is usually due either to a large peak memory (check if "
+              "there is a peak memory entry above in the report) or may result from a workload that causes the "
+              "allocator to fragment memory a lot. If the problem is a large peak memory, then there is no issue. "
+              "Otherwise, make sure you are using the Jemalloc allocator and not the default libc malloc. Note: The "
+              "currently used allocator is \"" + std::string(allocator::name()) + "\".\n\n";
+  if (client_buffer_bytes(call.server) / clients > 1024 * 200)
+    report += " * Big client buffers: The clients output buffers in this instance are greater than 200K per client "
+              "(on average). This may result from different causes, like Pub/Sub clients subscribed to channels bot "
+              "not receiving data fast enough, so that data piles on the Redis instance output buffer, or clients "
+              "sending commands with large replies or very large sequences of commands in the same pipeline. Please "
+              "use the CLIENT LIST command in order to investigate the issue if it causes problems in your instance, "
+              "or to understand better why certain clients are using a big amount of memory.\n\n";
+  if (report.empty())
+    return call.reply.verbatim(
+        "Hi Sam, I can't find any memory issue in your instance. I can only account for what occurs on this base.\n");
+  call.reply.verbatim("Sam, I detected a few issues in this Redis instance memory implants:\n\n" + report +
+                      "I'm here to keep you safe, Sam. I want to help you.\n");
+}
+
 /* MEMORY HELP */
 void memory_help_command(Call& call) {
   reply_help(call, "MEMORY",
-             {"PURGE", "    Return free memory held by the allocator to the system.", "STATS",
+             {"DOCTOR", "    Return memory problems reports.", "PURGE", "    Return free memory held by the allocator to the system.", "STATS",
               "    Return a map of memory figures of the server.", "USAGE <key> [SAMPLES <count>]",
               "    Return the bytes <key> and its value take (SAMPLES is accepted; values are measured whole)."});
 }
@@ -115,6 +161,12 @@ void register_memory_command(CommandTable& t) {
           .summary = "Returns memory figures of the server",
           .tips = "nondeterministic_output request_policy:all_shards response_policy:special",
           .handler = memory_stats_command},
+         {.name = "memory|doctor", .arity = 2, .flags = 0,
+          .acl = "@slow",
+          .group = "server", .since = "4.0.0", .complexity = "O(1)",
+          .summary = "Reports memory problems, in Redis's words",
+          .tips = "nondeterministic_output request_policy:all_shards response_policy:special",
+          .handler = memory_doctor_command},
          {.name = "memory|purge", .arity = 2, .flags = 0,
           .acl = "@slow",
           .group = "server", .since = "4.0.0", .complexity = "Depends on the allocator",

@@ -43,6 +43,8 @@ uint64_t resident_bytes() {
 }
 
 void purge() {
+  arena::release_free();
+  mallctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
   const std::string purge_all = "arena." + std::to_string(MALLCTL_ARENAS_ALL) + ".purge";
   mallctl(purge_all.c_str(), nullptr, nullptr, nullptr, 0);
 }

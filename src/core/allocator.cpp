@@ -9,6 +9,11 @@
 #include <cstdio>
 #include <string>
 
+// jemalloc reads its options from this symbol (declared by jemalloc.h) when
+// it starts, before main: with the background thread, dirty pages are
+// purged on their decay schedule even while the loop allocates nothing.
+const char* malloc_conf = "background_thread:true";
+
 namespace lawnkv::allocator {
 
 std::string_view name() {

@@ -5,6 +5,12 @@
 // allocation merged them all at once (malloc_consolidate): a 560 ms stall in
 // the 1M-key expiry bench, 17 ms worst with jemalloc, and the drain went
 // from 628 ms to 8 ms.
+//
+// jemalloc returns freed pages to the system after dirty_decay_ms (10 s),
+// but only while the program keeps allocating: an idle server kept them.
+// As Redis (jemalloc-bg-thread yes), lawnkv turns on jemalloc's background
+// thread, which purges on that schedule whatever the program does
+// (allocator.cpp sets malloc_conf).
 
 #include <cstdint>
 #include <string_view>

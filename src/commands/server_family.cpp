@@ -13,6 +13,7 @@
 #include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
+#include "core/allocator.hpp"
 #include "core/numbers.hpp"
 
 namespace lawnkv {
@@ -23,6 +24,9 @@ constexpr std::string_view kNoFiles = "ERR lawnkv keeps no files: there is nothi
 constexpr std::string_view kNoShutdownInProgress = "ERR No shutdown in progress.";
 
 // FLUSHDB / FLUSHALL take nothing, SYNC or ASYNC (both flush at once here).
+// Either way the memory the keys held goes back to the system before the
+// reply (allocator::purge), as Redis purges jemalloc after a SYNC flush: an
+// idle allocator would keep it.
 bool flush_mode_ok_or_reply(Call& call) {
   if (call.argv.size() == 1) return true;
   if (call.argv.size() == 2 && (iequals(call.argv[1], "sync") || iequals(call.argv[1], "async"))) return true;
@@ -45,6 +49,7 @@ void dbsize_command(Call& call) { call.reply.integer(static_cast<int64_t>(call.d
 void flushdb_command(Call& call) {
   if (!flush_mode_ok_or_reply(call)) return;
   op_flush_db(call.server, call.session.db, call.now_ms);
+  allocator::purge();
   call.reply.simple("OK");
 }
 
@@ -52,6 +57,7 @@ void flushdb_command(Call& call) {
 void flushall_command(Call& call) {
   if (!flush_mode_ok_or_reply(call)) return;
   for (int db = 0; db < call.data.keyspace.databases(); ++db) op_flush_db(call.server, db, call.now_ms);
+  allocator::purge();
   call.reply.simple("OK");
 }
 

@@ -9,6 +9,11 @@
 #include <cstdio>
 #include <string>
 
+// jemalloc reads its options from this symbol (declared by jemalloc.h) when
+// it starts, before main: with the background thread, dirty pages are
+// purged on their decay schedule even while the loop allocates nothing.
+const char* malloc_conf = "background_thread:true";
+
 namespace lawnkv::allocator {
 
 std::string_view name() {
@@ -72,6 +77,8 @@ uint64_t resident_bytes() {
 }
 
 void purge() {
+  arena::release_free();
+  mallctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
   const std::string purge_all = "arena." + std::to_string(MALLCTL_ARENAS_ALL) + ".purge";
   mallctl(purge_all.c_str(), nullptr, nullptr, nullptr, 0);
 }

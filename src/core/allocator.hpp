@@ -5,6 +5,12 @@
 // allocation merged them all at once (malloc_consolidate): a 560 ms stall in
 // the 1M-key expiry bench, 17 ms worst with jemalloc, and the drain went
 // from 628 ms to 8 ms.
+//
+// jemalloc returns freed pages to the system after dirty_decay_ms (10 s),
+// but only while the program keeps allocating: an idle server kept them.
+// As Redis (jemalloc-bg-thread yes), lawnkv turns on jemalloc's background
+// thread, which purges on that schedule whatever the program does
+// (allocator.cpp sets malloc_conf).
 
 #include <cstdint>
 #include <string_view>
@@ -24,7 +30,11 @@ uint64_t allocated_bytes();
 uint64_t used_bytes();
 // The process's resident set (/proc/self/statm).
 uint64_t resident_bytes();
-// Returns unused dirty pages to the system (MEMORY PURGE).
+// Returns free memory to the system at once: the arena's chunks that hold no
+// live block, and jemalloc's unused dirty pages (this thread's cache flushed
+// first). FLUSHDB and FLUSHALL call it, as Redis purges jemalloc after a
+// flush; so does MEMORY PURGE. Costs about one page fault per 4 KiB given
+// back, later, if the memory is needed again.
 void purge();
 
 }  // namespace lawnkv::allocator

@@ -10,45 +10,88 @@
 // is one shift and one add; the base is a global the loop keeps in cache.
 //
 // How. One reservation of address space (mmap with MAP_NORESERVE: it costs
-// no memory until a page is touched), carved from the bottom by a bump
-// pointer. A freed block goes on the free list of its exact size (sizes are
-// multiples of 8), and the next allocation of that size takes it back. There
-// are no block headers: the owner passes the size back when it frees (an
-// entry knows its lengths). So a 40-byte entry costs 40 bytes, where a
-// size-class allocator would round it up to 48.
+// no memory until a page is touched), cut into 2 MiB chunks on 2 MiB
+// boundaries (a transparent huge page each). Blocks are carved from one chunk
+// at a time by a bump pointer; a block never straddles two chunks. A freed
+// block goes on the free list of its exact size (sizes are multiples of 8, at
+// least 16), and the next allocation of that size takes it back. There are no
+// block headers: the owner passes the size back when it frees (an entry
+// knows its lengths). So a 40-byte entry costs 40 bytes, where a size-class
+// allocator would round it up to 48.
 //
-// The price: memory freed here is reused for blocks of the same size but is
-// not returned to the system (as with any slab allocator); RSS follows the
-// high-water mark of live bytes of each size. bytes_in_use() is what INFO
-// reports in used_memory beside the general allocator's figure.
+// Giving memory back. Each chunk counts its live bytes. A free block holds
+// its size and both links of its (doubly linked) list, so when a chunk's last
+// live block goes, its free blocks can be found by walking the chunk from its
+// start and unlinked one by one: O(blocks in the chunk), no search of the
+// lists. The chunk's memory then goes back to the system
+// (madvise(MADV_DONTNEED) of the whole huge page) and the chunk is carved
+// again later, before any new one. The last kKeptEmptyChunks chunks that
+// emptied stay resident (a workload that frees and refills around one chunk
+// does not fault 2 MiB each time); release_free() gives them back too (after
+// FLUSHDB and FLUSHALL, and MEMORY PURGE). Blocks larger than kHugeBytes take
+// whole chunks of their own and go back as soon as they are freed.
+//
+// So RSS follows the live bytes where keys die together (a flush, keys that
+// expire in the order they were written), not the high-water mark. What
+// stays is the chunks that still hold one live block: deleting 90% of the
+// keys at random empties no chunk (no block is ever moved).
+//
+// Work: allocate and deallocate are O(1); a free also writes the previous
+// head of its list (the last block of that size freed, usually in cache).
+// Giving a chunk back is one pass over its blocks (at most 131072, of 16
+// bytes) and one madvise: about 0.2 ms for the 24k blocks of 88 bytes of a
+// chunk freed in random order, where each block's list neighbours are cold.
 //
 // Not thread-safe: the server has one loop, and tests run single-threaded.
 
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 
 namespace lawnkv::arena {
 
 inline constexpr size_t kGranule = 8;
+// The smallest block: a free block holds two links and its size.
+inline constexpr size_t kMinBlock = 16;
+// The unit in which memory goes back to the system: a huge page.
+inline constexpr size_t kChunkBytes = size_t{2} << 20;
+// Blocks above this size take whole chunks of their own.
+inline constexpr size_t kHugeBytes = kChunkBytes / 4;
+// Chunks with no live block kept resident for reuse.
+inline constexpr size_t kKeptEmptyChunks = 2;
 
 namespace detail {
 // The heap's base. Offset 0 is never handed out, so handle 0 is null.
 extern char* g_base;
 }  // namespace detail
 
-// A block of at least 1 byte, 8-aligned, rounded up to a multiple of 8.
-// Throws std::bad_alloc when the reservation is exhausted.
+// The bytes a block asked for `bytes` takes: a multiple of 8, at least
+// kMinBlock.
+constexpr size_t block_bytes(size_t bytes) {
+  return bytes <= kMinBlock ? kMinBlock : (bytes + kGranule - 1) / kGranule * kGranule;
+}
+
+// A block of block_bytes(bytes), 8-aligned. Throws std::bad_alloc when the
+// reservation is exhausted.
 void* allocate(size_t bytes);
 // Gives back a block; bytes must be what was asked of allocate.
 void deallocate(void* p, size_t bytes);
+// Returns to the system every chunk that holds no live block, the kept ones
+// included. Returns how many bytes that gave back.
+size_t release_free();
 
-// Live bytes (after rounding to 8), and bytes ever touched (the high-water
-// mark, which is what RSS sees).
+// Live bytes (block sizes); bytes of the chunks holding blocks now, up to
+// where each is carved (about what RSS sees of the arena; with huge pages a
+// chunk is resident whole); bytes given back to the system so far.
 uint64_t bytes_in_use();
 uint64_t bytes_touched();
+uint64_t bytes_returned();
+// Checks the free lists and each chunk's counts against each other, O(free
+// blocks): an empty string, or what is wrong. For tests.
+std::string check();
 
 inline uint32_t handle_of(const void* p) {
   return p ? static_cast<uint32_t>((static_cast<const char*>(p) - detail::g_base) / kGranule) : 0;

@@ -60,7 +60,7 @@ bool Element::assign_in_place(std::string_view value) {
 }
 
 size_t Element::block_bytes() const {
-  return (bytes_for(id_part() + value_part()) + arena::kGranule - 1) / arena::kGranule * arena::kGranule;
+  return arena::block_bytes(bytes_for(id_part() + value_part()));
 }
 
 size_t Element::outside_bytes() const {

@@ -86,7 +86,7 @@ bool Entry::assign_in_place(std::string_view value) {
 
 size_t Entry::block_bytes() const {
   const size_t bytes = (has_timer_slot() ? kTimerBytes : 0) + sizeof(Entry) + key_part() + value_part();
-  return (bytes + arena::kGranule - 1) / arena::kGranule * arena::kGranule;
+  return arena::block_bytes(bytes);
 }
 
 size_t Entry::outside_bytes() const {

@@ -1,9 +1,15 @@
-// arena: 32-bit handles round-trip, exact-size reuse of freed blocks, and the
-// byte counts INFO reports.
+// arena: 32-bit handles round-trip, exact-size reuse of freed blocks, the
+// byte counts INFO reports, and chunks given back to the system once their
+// last live block goes.
 
 #include <doctest/doctest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "core/arena.hpp"
@@ -37,7 +43,7 @@ TEST_CASE("arena: large blocks are reused too, and bytes_in_use counts rounded s
   void* big = allocate(100'000);
   std::memset(big, 0xab, 100'000);
   void* small = allocate(3);
-  CHECK(bytes_in_use() - before == 100'000 + 8);
+  CHECK(bytes_in_use() - before == 100'000 + kMinBlock);
   deallocate(big, 100'000);
   CHECK(allocate(100'000) == big);
   deallocate(big, 100'000);
@@ -73,6 +79,184 @@ TEST_CASE("arena: Allocator puts a container's elements in the arena") {
   CHECK(pointer_of(handle_of(&v[999])) == &v[999]);
   v[0].next = &v[999];
   CHECK(v[0].next.get() == &v[999]);
+}
+
+// Resident pages of [p, p + len), as mincore() sees them.
+size_t resident_pages(const void* p, size_t len) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t start = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
+  const uintptr_t end = reinterpret_cast<uintptr_t>(p) + len;
+  std::vector<unsigned char> pages((end - start + page - 1) / page);
+  REQUIRE(mincore(reinterpret_cast<void*>(start), end - start, pages.data()) == 0);
+  size_t n = 0;
+  for (unsigned char v : pages) n += v & 1;
+  return n;
+}
+
+char* chunk_of(const void* p) {
+  return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(p) & ~(uintptr_t{kChunkBytes} - 1));
+}
+
+// Blocks of one size carved until `chunks` chunks beyond the one the first
+// block is in are full of them, and one block more starts the next chunk (no
+// other test frees blocks of that size, so none comes from a free list; the
+// tests are single-threaded).
+struct Fill {
+  size_t size;
+  std::vector<char*> blocks;
+  std::vector<char*> own;  // chunks holding only these blocks; the last is being carved
+};
+
+Fill fill(size_t size, size_t chunks) {
+  Fill f{size, {}, {}};
+  char* first_chunk = nullptr;
+  while (f.own.size() < chunks + 1) {
+    char* p = static_cast<char*>(allocate(size));
+    std::memset(p, static_cast<int>(f.blocks.size() & 0xff), size);
+    if (!first_chunk) first_chunk = chunk_of(p);
+    if (chunk_of(p) != first_chunk && (f.own.empty() || f.own.back() != chunk_of(p))) f.own.push_back(chunk_of(p));
+    f.blocks.push_back(p);
+  }
+  return f;
+}
+
+size_t resident_chunks(const std::vector<char*>& chunks) {
+  size_t n = 0;
+  for (char* c : chunks) n += resident_pages(c, kChunkBytes) > 0;
+  return n;
+}
+
+TEST_CASE("arena: a chunk whose blocks are all freed goes back to the system, and is carved again") {
+  REQUIRE(check() == "");
+  Fill f = fill(1032, 5);
+  REQUIRE(f.own.size() == 6);
+  CHECK(resident_chunks(f.own) == f.own.size());
+  const uint64_t returned = bytes_returned();
+  const uint64_t touched = bytes_touched();
+  for (char* p : f.blocks) deallocate(p, f.size);
+  CHECK(check() == "");
+  // At once: all but the chunk being carved and the last kKeptEmptyChunks to
+  // empty.
+  CHECK(bytes_returned() - returned >= (f.own.size() - 1 - kKeptEmptyChunks) * kChunkBytes);
+  CHECK(resident_chunks(f.own) == 1 + kKeptEmptyChunks);
+  CHECK(resident_pages(f.own.back(), kChunkBytes) > 0);
+  // Then the rest.
+  CHECK(release_free() >= (1 + kKeptEmptyChunks) * kChunkBytes);
+  CHECK(resident_chunks(f.own) == 0);
+  CHECK(touched - bytes_touched() >= (f.own.size() - 1) * (kChunkBytes - f.size));
+  CHECK(check() == "");
+
+  // The chunks given back are carved again before the reservation grows.
+  char* const top = *std::max_element(f.own.begin(), f.own.end());
+  Fill again = fill(1032, 5);
+  CHECK(*std::max_element(again.own.begin(), again.own.end()) <= top);
+  for (size_t i = 0; i < again.blocks.size(); ++i) CHECK(again.blocks[i][again.size - 1] == static_cast<char>(i & 0xff));
+  for (char* p : again.blocks) deallocate(p, again.size);
+  release_free();
+  CHECK(check() == "");
+}
+
+TEST_CASE("arena: one live block keeps its chunk; the chunk goes when that block does") {
+  Fill f = fill(1048, 3);
+  const size_t keep = f.blocks.size() / 2;
+  char* kept = f.blocks[keep];
+  REQUIRE(chunk_of(kept) == f.own[1]);
+  std::memset(kept, 0x5a, f.size);
+  for (size_t i = 0; i < f.blocks.size(); ++i)
+    if (i != keep) deallocate(f.blocks[i], f.size);
+  release_free();
+  CHECK(check() == "");
+  CHECK(resident_pages(f.own[0], kChunkBytes) == 0);
+  CHECK(resident_pages(f.own[1], kChunkBytes) > 0);
+  CHECK(resident_pages(f.own[2], kChunkBytes) == 0);
+  for (size_t i = 0; i < f.size; ++i) REQUIRE(kept[i] == 0x5a);
+
+  deallocate(kept, f.size);
+  CHECK(resident_pages(f.own[1], kChunkBytes) > 0);  // kept for reuse
+  CHECK(release_free() >= kChunkBytes);
+  CHECK(resident_pages(f.own[1], kChunkBytes) == 0);
+  CHECK(check() == "");
+}
+
+TEST_CASE("arena: blocks over kHugeBytes take chunks of their own and go back when freed") {
+  const size_t size = 3 * kChunkBytes + 100;
+  const uint64_t in_use = bytes_in_use();
+  char* p = static_cast<char*>(allocate(size));
+  CHECK(reinterpret_cast<uintptr_t>(p) % kChunkBytes == 0);
+  CHECK(handle_of(p) != 0);
+  std::memset(p, 0x11, size);
+  CHECK(bytes_in_use() - in_use == block_bytes(size));
+  CHECK(resident_pages(p, size) > 0);
+  CHECK(check() == "");
+  deallocate(p, size);
+  CHECK(resident_pages(p, 4 * kChunkBytes) == 0);
+  CHECK(bytes_in_use() == in_use);
+  CHECK(check() == "");
+  // Its chunks are reused, whole or for smaller blocks.
+  char* q = static_cast<char*>(allocate(size));
+  CHECK(q == p);
+  deallocate(q, size);
+  CHECK(check() == "");
+}
+
+TEST_CASE("arena: random sizes, random frees: blocks keep their bytes, the lists and counts agree") {
+  std::mt19937_64 rng(14);
+  const uint64_t touched = bytes_touched();
+  struct Block {
+    char* p;
+    size_t size;
+    unsigned char tag;
+  };
+  std::vector<Block> live;
+  auto size_of = [&] {
+    const uint64_t r = rng() % 1000;
+    if (r < 700) return 1 + rng() % 300;        // entries
+    if (r < 950) return 301 + rng() % 3800;     // up to a small list's end
+    if (r < 998) return 4097 + rng() % 100000;  // the map's lists
+    return kHugeBytes + 1 + rng() % (3 * kChunkBytes);
+  };
+  // The first and last 32 bytes of a block carry its tag.
+  auto mark = [](const Block& b) {
+    const size_t n = std::min<size_t>(b.size, 32);
+    std::memset(b.p, b.tag, n);
+    std::memset(b.p + b.size - n, b.tag, n);
+  };
+  auto intact = [](const Block& b) {
+    const size_t n = std::min<size_t>(b.size, 32);
+    for (size_t i = 0; i < n; ++i)
+      if (static_cast<unsigned char>(b.p[i]) != b.tag || static_cast<unsigned char>(b.p[b.size - 1 - i]) != b.tag)
+        return false;
+    return true;
+  };
+  auto free_one = [&] {
+    const size_t i = rng() % live.size();
+    REQUIRE(intact(live[i]));
+    deallocate(live[i].p, live[i].size);
+    live[i] = live.back();
+    live.pop_back();
+  };
+  // Waves: grow to about 60k blocks, shrink to a few, so chunks fill and
+  // empty in every order.
+  for (int wave = 0; wave < 6; ++wave) {
+    const size_t high = 20'000 + rng() % 40'000;
+    while (live.size() < high) {
+      Block b{nullptr, size_of(), static_cast<unsigned char>(rng())};
+      b.p = static_cast<char*>(allocate(b.size));
+      mark(b);
+      live.push_back(b);
+      if (rng() % 4 == 0) free_one();
+    }
+    REQUIRE(check() == "");
+    const size_t low = wave % 2 ? 0 : rng() % 50;
+    while (live.size() > low) free_one();
+    REQUIRE(check() == "");
+    if (wave % 3 == 2) release_free();
+  }
+  while (!live.empty()) free_one();
+  release_free();
+  CHECK(check() == "");
+  // Everything went back but what the chunk carved at the start still holds.
+  CHECK(bytes_touched() <= touched + kChunkBytes);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The bit commands (src/commands/bits_family.cpp, bits_ops.cpp) through
-// the dispatcher: what the compat files cannot show because Redis has no second type here (WRONGTYPE against a
+// The bit commands and LCS (src/commands/bits_family.cpp, bits_ops.cpp,
+// lcs_command.cpp) through the dispatcher: what the compat files cannot
+// show because Redis has no second type here (WRONGTYPE against a
 // dehydrator), and the signals a change sends (events, WATCH, the raw
 // encoding) on a fake clock. Expected replies and events are redis-server
 // 7.0.15's for the same commands on a set or list key.
@@ -60,6 +61,11 @@ TEST_CASE_FIXTURE(Server, "bit commands refuse a key of another type, after chec
   CHECK(run({"exists", "out"}) == ":0\r\n");
   CHECK(run({"bitop", "not", "d", "s"}) == ":1\r\n");
   CHECK(run({"get", "d"}) == "$1\r\n\xf0\r\n");
+  REQUIRE(run({"rede.push", "d2", "100", "e", "v"}) == "+OK\r\n");
+  CHECK(run({"lcs", "s", "d2"}) == "-ERR The specified keys must contain string values\r\n");
+  CHECK(run({"lcs", "d2", "nokey", "BOGUS"}) == "-ERR The specified keys must contain string values\r\n");
+  CHECK(run({"lcs", "s", "nokey", "BOGUS"}) == "-ERR syntax error\r\n");
+  CHECK(run({"type", "d2"}) == "+dehy-type\r\n");
 }
 
 TEST_CASE_FIXTURE(Server, "SETBIT: events and WATCH only when the value changes") {
@@ -156,6 +162,16 @@ TEST_CASE_FIXTURE(Server, "BITOP: `set` on the destination, or `del` when the re
   now += 101;
   CHECK(run({"bitop", "and", "d", "nokey"}) == ":0\r\n");
   CHECK(log.take() == Events{"keymiss nokey", "del d"});
+}
+
+TEST_CASE_FIXTURE(Server, "LCS in RESP3: IDX is a map") {
+  run({"mset", "a", "ohmytext", "b", "mynewtext"});
+  session.protocol = 3;
+  CHECK(run({"lcs", "a", "b", "idx", "minmatchlen", "4", "withmatchlen"}) ==
+        "%2\r\n$7\r\nmatches\r\n*1\r\n*3\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n:4\r\n$3\r\nlen\r\n:6\r\n");
+  session.protocol = 2;
+  CHECK(run({"lcs", "a", "b", "idx", "minmatchlen", "4"}) ==
+        "*4\r\n$7\r\nmatches\r\n*1\r\n*2\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n$3\r\nlen\r\n:6\r\n");
 }
 
 }  // namespace lawnkv

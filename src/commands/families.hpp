@@ -9,6 +9,8 @@ namespace lawnkv {
 void register_connection_commands(CommandTable& t);   // connection_family.cpp
 void register_transaction_commands(CommandTable& t);  // transactions_family.cpp
 void register_string_commands(CommandTable& t);       // strings_family.cpp
+void register_bit_commands(CommandTable& t);          // bits_family.cpp
+void register_lcs_command(CommandTable& t);           // lcs_command.cpp
 void register_key_commands(CommandTable& t);          // keys_family.cpp
 void register_object_commands(CommandTable& t);       // object_command.cpp
 void register_expire_commands(CommandTable& t);       // expire_family.cpp
@@ -21,6 +23,8 @@ inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
   register_transaction_commands(t);
   register_string_commands(t);
+  register_bit_commands(t);
+  register_lcs_command(t);
   register_key_commands(t);
   register_object_commands(t);
   register_expire_commands(t);

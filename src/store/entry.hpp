@@ -126,6 +126,9 @@ class Entry {
   // The heap string of a long string value (nullptr if the value is inline):
   // APPEND and SETRANGE edit it in place.
   std::string* heap_str() { return (flags_ & kValueOnHeap) ? load<std::string*>(string_data()) : nullptr; }
+  // The bytes of a string value, inline or on the heap, to overwrite where
+  // they are (SETBIT, BITFIELD): their length cannot change this way.
+  char* str_bytes() { return (flags_ & kValueOnHeap) ? load<std::string*>(string_data())->data() : string_data(); }
 
   // The eviction policy's use counter (store/eviction.hpp), 0..kMaxUse,
   // kept in spare bits of the header: it costs no memory per key.

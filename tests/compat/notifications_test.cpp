@@ -85,6 +85,47 @@ SUBSTR sr 0 1
 MGET a b nokey
 )";
 
+constexpr std::string_view kBits = R"(
+2: PSUBSCRIBE *
+3: SUBSCRIBE __keyspace@0__:b __keyevent@0__:setbit __keyevent@0__:new
+SETBIT b 3 1
+SETBIT b 3 1
+SETBIT b 3 0
+SETBIT b 100 0
+SETBIT b -1 1
+GETBIT b 3
+GETBIT nokey 3
+BITCOUNT b
+BITCOUNT nokey
+BITPOS b 1
+BITPOS nokey 1
+BITFIELD b SET u8 0 1 INCRBY u8 0 1
+BITFIELD b SET u8 0 2
+BITFIELD b GET u8 0
+BITFIELD nokey GET u8 0
+BITFIELD bf OVERFLOW FAIL INCRBY u2 0 9
+BITFIELD bf OVERFLOW FAIL INCRBY u2 0 9
+BITFIELD bf2 SET i8 0 0
+BITFIELD b SET u8 0 abc
+BITFIELD_RO b GET u8 0
+BITFIELD_RO nokey GET u8 0
+SET s "\x0f"
+BITOP AND d s nokey
+BITOP OR d s
+BITOP NOT d s
+BITOP XOR d nokey nokey2
+BITOP XOR d nokey nokey2
+BITOP FOO d s
+SET d v EX 100
+BITOP OR d s
+SET d v PXAT 1
+BITOP AND d nokey
+SET d v PXAT 1
+BITOP OR d s
+LCS s b
+LCS nokey nokey2 IDX
+)";
+
 constexpr std::string_view kKeyspace = R"(
 2: PSUBSCRIBE *
 3: SUBSCRIBE __keyevent@0__:del __keyevent@0__:rename_to __keyevent@2__:move_to
@@ -175,6 +216,9 @@ constexpr std::string_view kLazyCommands[] = {
     "PEXPIRETIME x",  "DBSIZE",            "SUBSTR x 0 1",    "DECRBY x 2",       "SETEX x 10 v",
     "PSETEX x 10 v",  "COPY y x",          "COPY y x REPLACE", "RENAME y x",      "RENAMENX y x",
     "MOVE y 1",       "SELECT 1",          "GET y",
+    "SETBIT x 0 1",   "SETBIT x 0 0",      "GETBIT x 0",      "BITCOUNT x",       "BITPOS x 1",
+    "BITFIELD x GET u8 0", "BITFIELD x SET u8 0 1", "BITFIELD_RO x GET u8 0", "BITOP NOT x y",
+    "BITOP AND x nokey", "BITOP OR y x",   "LCS x y",         "LCS y x LEN",
 };
 
 std::string lazy_script() {
@@ -210,6 +254,9 @@ constexpr std::string_view kSelfNotify = R"(
 PSUBSCRIBE __key*
 SET k v
 INCR n
+SETBIT bits 7 1
+BITFIELD bits2 INCRBY u8 0 1 GET u8 0
+BITOP NOT bits3 bits
 DEL k n
 SET x v PXAT 1
 GET x
@@ -229,7 +276,8 @@ TEST_CASE("compat: keyspace notifications, lawnkv against redis-server") {
   for (const char* flags : {"KEA", "KEn", "KEAnm", "Kg", "E$", "Ex", "Kgx"}) {
     const std::set<int> resp3_sub{3};
     const Scenario scenarios[] = {
-        {"strings", flags, resp3_sub, kStrings},  {"keyspace", flags, resp3_sub, kKeyspace},
+        {"strings", flags, resp3_sub, kStrings},  {"bits", flags, resp3_sub, kBits},
+        {"keyspace", flags, resp3_sub, kKeyspace},
         {"expire", flags, resp3_sub, kExpire},    {"lazy expiry", flags, resp3_sub, lazy},
         {"transaction", flags, resp3_sub, kTransaction}, {"self-notify (RESP3)", flags, {1}, kSelfNotify},
     };

@@ -168,6 +168,78 @@ RandomStep RandomCommands::keyspace_command() {
   }
 }
 
+RandomStep RandomCommands::bits_command() {
+  // Offsets stay small (no value grows past a few hundred bytes); now and
+  // then one is invalid or past proto-max-bulk-len.
+  auto offset = [&](uint64_t below_bits) {
+    if (chance(4)) return pick(std::vector<std::string>{"-1", "x", "4294967296", "#1", ""});
+    return std::to_string(below(below_bits));
+  };
+  auto index = [&] { return std::to_string(static_cast<int64_t>(below(40)) - 20); };
+  auto unit = [&] { return pick(std::vector<std::string>{"BYTE", "BIT", "bit", "BITS"}); };
+  auto field_type = [&] {
+    if (chance(5)) return pick(std::vector<std::string>{"u64", "i65", "u0", "x8", "U8"});
+    return std::string(chance(50) ? "i" : "u") + std::to_string(1 + below(63));
+  };
+  switch (below(9)) {
+    case 7: {
+      // Values with runs of ones and zeros, where searches and counts have edges.
+      static const std::vector<std::string> kBitValues{
+          "\xff", "\xff\xff\xff", std::string("\x00\x00\xff", 3), "\xf0\x0f", std::string("\xff\x00", 2),
+          "\x7f\xfe", std::string(20, '\xff') + "\x7f", std::string(17, '\0') + "\x01"};
+      return make({"SET", key(), pick(kBitValues)});
+    }
+    case 0: return make({"SETBIT", key(), offset(300), chance(95) ? std::to_string(below(2)) : "2"});
+    case 1: return make({"GETBIT", key(), offset(300)});
+    case 2: {
+      std::vector<std::string> argv{"BITCOUNT", key()};
+      if (chance(80)) argv.insert(argv.end(), {index(), index()});
+      if (chance(60)) argv.push_back(unit());
+      return make(argv);
+    }
+    case 3: {
+      std::vector<std::string> argv{"BITPOS", key(), chance(95) ? std::to_string(below(2)) : "2"};
+      const uint64_t extra = below(4);
+      if (extra >= 1) argv.push_back(index());
+      if (extra >= 2) argv.push_back(index());
+      if (extra >= 3) argv.push_back(unit());
+      return make(argv);
+    }
+    case 4: {
+      const std::string op = pick(std::vector<std::string>{"AND", "OR", "XOR", "NOT", "and", "NAND"});
+      std::vector<std::string> argv{"BITOP", op, key(), key()};
+      if (op != "NOT" || chance(5)) argv.push_back(key());
+      return make(argv);
+    }
+    case 5:
+    case 6: {
+      std::vector<std::string> argv{chance(80) ? "BITFIELD" : "BITFIELD_RO", key()};
+      for (uint64_t n = 1 + below(3); n > 0; --n) {
+        if (chance(25)) argv.insert(argv.end(), {"OVERFLOW", pick(std::vector<std::string>{"WRAP", "SAT", "FAIL", "BAD"})});
+        const std::string t = field_type();
+        const std::string at = chance(20) ? "#" + std::to_string(below(8)) : offset(200);
+        switch (below(3)) {
+          case 0: argv.insert(argv.end(), {"GET", t, at}); break;
+          case 1: argv.insert(argv.end(), {"SET", t, at, value()}); break;
+          default: argv.insert(argv.end(), {"INCRBY", t, at, value()}); break;
+        }
+      }
+      return make(argv);
+    }
+    default: {
+      std::vector<std::string> argv{"LCS", key(), key()};
+      switch (below(5)) {
+        case 0: argv.push_back("LEN"); break;
+        case 1: argv.push_back("IDX"); break;
+        case 2: argv.insert(argv.end(), {"IDX", "MINMATCHLEN", std::to_string(below(4)), "WITHMATCHLEN"}); break;
+        case 3: argv.insert(argv.end(), {"LEN", "IDX"}); break;
+        default: break;
+      }
+      return make(argv);
+    }
+  }
+}
+
 RandomStep RandomCommands::command() {
   uint64_t roll = below(100);
   if (roll < 10) return set_command();
@@ -179,6 +251,7 @@ RandomStep RandomCommands::command() {
     return time_query(pick(kTimeQueries), key());
   }
   if (roll < 55) return keyspace_command();
+  if (roll < 65) return bits_command();
   switch (below(18)) {
     case 0: return make({"SETEX", key(), relative_seconds(), value()});
     case 1: return make({"PSETEX", key(), relative_millis(), value()});

@@ -1,8 +1,9 @@
 #pragma once
-// A seeded generator of random commands for the differential test: strings,
-// keyspace, expiry and transactions over ~20 keys (binary names included)
-// in databases 0-2, with the comparison each reply needs; some commands
-// carry CR, LF, NUL or long arguments into error texts that quote them.
+// A seeded generator of random commands for the differential test: strings
+// (the bit commands and LCS too), keyspace, expiry and transactions over ~20
+// keys (binary names included) in databases 0-2, with the comparison each
+// reply needs; some commands carry CR, LF, NUL or long arguments into error
+// texts that quote them.
 // The same seed gives the same commands on every machine (mt19937_64, no
 // std distributions).
 //
@@ -56,6 +57,7 @@ class RandomCommands {
   RandomStep getex_command();
   RandomStep expire_command();
   RandomStep keyspace_command();
+  RandomStep bits_command();
   std::vector<RandomStep> multi_block();
 
   std::mt19937_64 rng_;

@@ -36,7 +36,7 @@
 
 namespace lawnkv::store {
 
-enum class Type : uint8_t { kString, kDehydrator };
+enum class Type : uint8_t { kString, kDehydrator, kSet };
 
 // A value that is not a string (a dehydrator, ...). The type that owns it
 // knows its concrete class.

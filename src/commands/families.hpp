@@ -15,6 +15,7 @@ void register_expire_commands(CommandTable& t);       // expire_family.cpp
 void register_server_commands(CommandTable& t);       // server_family.cpp, info.cpp, ...
 void register_pubsub_commands(CommandTable& t);       // pubsub_family.cpp
 void register_dehydrate_commands(CommandTable& t);    // dehydrator_family.cpp
+void register_set_commands(CommandTable& t);          // sets_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -26,6 +27,7 @@ inline void register_all_commands(CommandTable& t) {
   register_server_commands(t);
   register_pubsub_commands(t);
   register_dehydrate_commands(t);
+  register_set_commands(t);
 }
 
 }  // namespace lawnkv

@@ -45,6 +45,7 @@ std::string_view type_name(const store::Entry* e) {
   switch (e->type()) {
     case store::Type::kString: return "string";
     case store::Type::kDehydrator: return "dehy-type";
+    case store::Type::kSet: return "set";
   }
   return "none";
 }

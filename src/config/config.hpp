@@ -52,6 +52,7 @@ struct Values {
   std::string maxmemory_policy = "noeviction";
   int64_t maxmemory_eviction_tenacity = 10;
   int64_t lfu_log_factor = 10;
+  int64_t set_max_intset_entries = 512;  // the most members of an "intset" set
   std::string dir = ".";
   std::string dbfilename = "dump.rdb";
   std::string appendfilename = "appendonly.aof";

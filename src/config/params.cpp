@@ -351,8 +351,10 @@ const Param kParams[] = {
      .def = "-2", .min = kIntMin, .max = kIntMax, .doc = "Unused."},
     {.name = "list-compress-depth", .kind = kInteger, .used = false, .def = "0", .min = 0, .max = kIntMax,
      .doc = "Unused."},
-    {.name = "set-max-intset-entries", .kind = kInteger, .used = false, .def = "512", .min = 0, .max = kLongMax,
-     .doc = "Unused."},
+    {.name = "set-max-intset-entries", .kind = kInteger, .def = "512", .field = &Values::set_max_intset_entries,
+     .min = 0, .max = kLongMax,
+     .doc = "A set of integers only keeps the compact \"intset\" encoding up to this many members (at most 2^30); "
+            "past it, or at its first non-integer member, it becomes a hash table for good."},
     {.name = "zset-max-listpack-entries", .alias = "zset-max-ziplist-entries", .kind = kInteger, .used = false,
      .def = "128", .min = 0, .max = kLongMax, .doc = "Unused."},
     {.name = "zset-max-listpack-value", .alias = "zset-max-ziplist-value", .kind = kMemory, .used = false,

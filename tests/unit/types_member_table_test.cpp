@@ -202,4 +202,30 @@ TEST_CASE("member table: random() is uniform, also with long chains and during a
   CHECK(chi_square(t, 257 * 200) < 340);  // 256 degrees of freedom
 }
 
+TEST_CASE("member table: random() reaches members deep in chains a shrink merged") {
+  constexpr uint64_t kSeed = 77;
+  // Seven members that share a bucket once the table is down to 32 buckets
+  // (equal low 5 bits of their hash), spread in a larger table.
+  std::vector<std::string> colliding;
+  for (int i = 0; colliding.size() < 7; ++i) {
+    const std::string m = name("c", i);
+    if ((hash_bytes(m, kSeed) & 31) == 0) colliding.push_back(m);
+  }
+  MemberTable t(kSeed);
+  for (const std::string& m : colliding) REQUIRE(t.insert(m));
+  insert_range(t, "f", 0, 100);  // 128 buckets
+  erase_range(t, "f", 0, 100);   // 7 left: shrinks to 32, rehashing as it goes
+  for (int i = 0; t.rehashing() && i < 1000; ++i) {
+    REQUIRE(t.insert("x"));
+    REQUIRE(t.erase("x"));
+  }
+  REQUIRE_FALSE(t.rehashing());
+  REQUIRE(t.bucket_count() == 32);
+  CHECK(t.chain_bound() >= 7);
+  std::mt19937_64 rng(1);
+  std::set<std::string> drawn;
+  for (int i = 0; i < 2000; ++i) drawn.emplace(t.random(rng));
+  CHECK(drawn == std::set<std::string>(colliding.begin(), colliding.end()));
+}
+
 }  // namespace lawnkv::types

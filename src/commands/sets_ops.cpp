@@ -32,7 +32,7 @@ bool sets_for_read(DbContext& call, std::span<const std::string_view> keys,
 
 types::SetOptions set_options(Call& call) {
   const int64_t max = call.cfg().set_max_intset_entries;
-  return {.max_intset_entries = static_cast<size_t>(max), .seed = call.data.keyspace.rng()()};
+  return {.max_intset_entries = static_cast<size_t>(max), .seeds = &call.data.keyspace.rng()};
 }
 
 types::Set& create_set(DbContext& call, std::string_view key) {

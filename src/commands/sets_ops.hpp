@@ -35,7 +35,8 @@ bool sets_for_read(DbContext& call, std::span<const std::string_view> keys,
                    std::vector<const types::Set*>* sets);
 
 // How sets grow under the server's configuration (set-max-intset-entries),
-// with a fresh hash seed for any hash table they make.
+// with a fresh hash seed (from the keyspace's generator) for any hash table
+// they make.
 types::SetOptions set_options(Call& call);
 
 // Adds an empty set at key, which must be missing (`new` is the caller's).

@@ -35,13 +35,10 @@ size_t buckets_for(size_t members) {
 
 }  // namespace
 
-MemberTable::Buckets MemberTable::allocate(size_t count) {
-  return Buckets{PageAllocator<Link>().allocate(count), count};
-}
+MemberTable::Link* MemberTable::allocate(size_t count) { return PageAllocator<Link>().allocate(count); }
 
-void MemberTable::release(Buckets& b) {
-  if (b.links) PageAllocator<Link>().deallocate(b.links, b.count);
-  b = Buckets();
+void MemberTable::release(Link* links, size_t count) {
+  if (links) PageAllocator<Link>().deallocate(links, count);
 }
 
 std::string_view MemberTable::member_of(const Node* n) {
@@ -49,7 +46,7 @@ std::string_view MemberTable::member_of(const Node* n) {
   return std::string_view(n->bytes(), n->len);
 }
 
-void MemberTable::destroy(Node* n, size_t* bytes) {
+void MemberTable::destroy(Node* n, uint64_t* bytes) {
   size_t len = n->len;
   if (n->len == Node::kOnHeap) {
     std::string* s = heap_string(n);
@@ -63,18 +60,20 @@ void MemberTable::destroy(Node* n, size_t* bytes) {
 }
 
 MemberTable::MemberTable(uint64_t seed, size_t expected)
-    : table_(allocate(buckets_for(expected))), seed_(seed) {}
+    : table_(allocate(buckets_for(expected))),
+      seed_(seed),
+      table_bits_(static_cast<uint8_t>(__builtin_ctzll(buckets_for(expected)))) {}
 
 MemberTable::~MemberTable() {
-  for (Buckets* t : {&table_, &next_}) {
-    for (size_t i = 0; i < t->count; ++i) {
-      for (Node* n = t->links[i]; n;) {
+  for (const Buckets& t : {table(), next()}) {
+    for (size_t i = 0; i < t.count; ++i) {
+      for (Node* n = t.links[i]; n;) {
         Node* next = n->next;
         destroy(n, &node_bytes_);
         n = next;
       }
     }
-    release(*t);
+    release(t.links, t.count);
   }
 }
 
@@ -83,9 +82,9 @@ MemberTable::MemberTable(const MemberTable& other) : MemberTable(other.seed_, ot
 }
 
 MemberTable::Link& MemberTable::bucket_of(uint64_t hash, bool* in_next) const {
-  const size_t i = hash & table_.mask();
+  const size_t i = hash & table().mask();
   *in_next = rehashing() && i < rehash_at_;
-  return *in_next ? next_.links[hash & next_.mask()] : table_.links[i];
+  return *in_next ? next_[hash & next().mask()] : table_[i];
 }
 
 bool MemberTable::contains(std::string_view member) const {
@@ -117,8 +116,7 @@ bool MemberTable::insert(std::string_view member) {
   }
   node_bytes_ += block;
   head = n;
-  size_t& bound = in_next ? next_max_chain_ : max_chain_;
-  if (chain > bound) bound = chain;
+  raise(in_next ? &next_max_chain_ : &max_chain_, chain);
   ++size_;
   maybe_resize();
   return true;
@@ -140,7 +138,7 @@ bool MemberTable::erase(std::string_view member) {
 
 void MemberTable::maybe_resize() {
   if (rehashing()) return;  // one at a time, as store::Dict
-  const size_t n = table_.count;
+  const size_t n = table().count;
   if (size_ > n) {
     resize(n * 2);
   } else if (n > kMinBuckets && size_ * 8 < n) {
@@ -150,16 +148,18 @@ void MemberTable::maybe_resize() {
 
 void MemberTable::resize(size_t count) {
   next_ = allocate(count);
+  next_bits_ = static_cast<uint8_t>(__builtin_ctzll(count));
   next_max_chain_ = 0;
   rehash_at_ = 0;
-  rehash(kRehashBuckets);
+  const size_t old = table().count;
+  rehash(old <= kResizeAtOnce ? old : kRehashBuckets);
 }
 
 void MemberTable::rehash(size_t chains) {
-  const size_t m = next_.mask();
+  const Buckets from = table(), to = next();
   size_t empty_visits = chains * 10;
-  while (chains > 0 && rehash_at_ < table_.count) {
-    Link& old = table_.links[rehash_at_];
+  while (chains > 0 && rehash_at_ < from.count) {
+    Link& old = from.links[rehash_at_];
     if (old == nullptr) {
       ++rehash_at_;
       if (--empty_visits == 0) break;
@@ -167,21 +167,23 @@ void MemberTable::rehash(size_t chains) {
     }
     for (Node* n = old; n;) {
       Node* next = n->next;
-      Link& head = next_.links[hash_of(member_of(n)) & m];
+      Link& head = to.links[hash_of(member_of(n)) & to.mask()];
       n->next = head;
       head = n;
       size_t chain = 0;
       for (const Node* c = head; c; c = c->next) ++chain;
-      if (chain > next_max_chain_) next_max_chain_ = chain;
+      raise(&next_max_chain_, chain);
       n = next;
     }
     old = nullptr;
     ++rehash_at_;
     --chains;
   }
-  if (rehash_at_ == table_.count) {
-    release(table_);
-    table_ = std::exchange(next_, Buckets());
+  if (rehash_at_ == from.count) {
+    release(from.links, from.count);
+    table_ = std::exchange(next_, nullptr);
+    table_bits_ = next_bits_;
+    next_bits_ = 0;
     rehash_at_ = 0;
     max_chain_ = next_max_chain_ > 0 ? next_max_chain_ : 1;
     next_max_chain_ = 0;
@@ -190,24 +192,25 @@ void MemberTable::rehash(size_t chains) {
 
 std::string_view MemberTable::random(std::mt19937_64& rng) const {
   // Buckets that may hold members: table_'s from rehash_at_ on, then next_'s.
-  const size_t in_table = table_.count - rehash_at_;
-  const size_t buckets = in_table + next_.count;
+  const Buckets t = table(), n = next();
+  const size_t in_table = t.count - rehash_at_;
+  const size_t buckets = in_table + n.count;
   const size_t bound = chain_bound();
   for (;;) {
     const size_t b = rng() % buckets;
-    const Node* n = b < in_table ? table_.links[rehash_at_ + b].get() : next_.links[b - in_table].get();
-    if (!n) continue;
+    const Node* node = b < in_table ? t.links[rehash_at_ + b].get() : n.links[b - in_table].get();
+    if (!node) continue;
     size_t pos = rng() % bound;
-    while (n && pos > 0) {
-      n = n->next;
+    while (node && pos > 0) {
+      node = node->next;
       --pos;
     }
-    if (n) return member_of(n);
+    if (node) return member_of(node);
   }
 }
 
 size_t MemberTable::memory_bytes() const {
-  return sizeof(*this) + (table_.count + next_.count) * sizeof(Link) + node_bytes_;
+  return sizeof(*this) + (table().count + next().count) * sizeof(Link) + node_bytes_;
 }
 
 }  // namespace lawnkv::types

@@ -23,7 +23,9 @@
 // members) allocates the new bucket array, then every insert and erase moves
 // up to kRehashBuckets chains over (visiting at most 10 empty buckets per
 // chain). Meanwhile a member is in the old table if its bucket there is not
-// yet moved, else in the new one.
+// yet moved, else in the new one. A table of up to kResizeAtOnce buckets
+// moves at once. The object itself is 48 bytes (the bucket arrays by
+// pointer and log2 size): most sets are small.
 //
 // scan() is Redis's dictScan: a reverse-binary cursor over buckets, so a
 // member present for a whole SSCAN is returned at least once across any
@@ -87,25 +89,32 @@ class MemberTable {
   // Bytes of this object, its bucket arrays and its members' blocks.
   size_t memory_bytes() const;
   // The bucket count the table has, or is rehashing to.
-  size_t bucket_count() const { return rehashing() ? next_.count : table_.count; }
-  bool rehashing() const { return next_.count != 0; }
+  size_t bucket_count() const { return rehashing() ? next().count : table().count; }
+  bool rehashing() const { return next_ != nullptr; }
   // The bound random() draws positions below (tests).
   size_t chain_bound() const { return max_chain_ > next_max_chain_ ? max_chain_ : next_max_chain_; }
+  // Tables of at most this many buckets resize at once: moving a few dozen
+  // members costs less than keeping two arrays.
+  static constexpr size_t kResizeAtOnce = 64;
 
  private:
   struct Node;
   using Link = arena::Ref<Node>;
+  // A bucket array as the code walks it (the object keeps only its pointer
+  // and the log2 of its size, to stay small: most hash tables are small).
   struct Buckets {
     Link* links = nullptr;
     size_t count = 0;  // a power of two, or 0 for none
     size_t mask() const { return count - 1; }
   };
 
-  static Buckets allocate(size_t count);
-  static void release(Buckets& b);
+  static Link* allocate(size_t count);
+  static void release(Link* links, size_t count);
   static std::string_view member_of(const Node* n);
-  static void destroy(Node* n, size_t* bytes);
+  static void destroy(Node* n, uint64_t* bytes);
 
+  Buckets table() const { return {table_, size_t{1} << table_bits_}; }
+  Buckets next() const { return {next_, next_ ? size_t{1} << next_bits_ : 0}; }
   uint64_t hash_of(std::string_view member) const { return hash_bytes(member, seed_); }
   // The bucket member's chain lives in, in whichever table holds it now;
   // *in_next tells which.
@@ -117,17 +126,24 @@ class MemberTable {
   void rehash_step() {
     if (rehashing()) rehash(kRehashBuckets);
   }
+  static void raise(uint16_t* bound, size_t chain) {
+    if (chain > *bound) *bound = chain < UINT16_MAX ? static_cast<uint16_t>(chain) : UINT16_MAX;
+  }
 
-  Buckets table_;
-  Buckets next_;           // non-empty while a rehash is under way
-  size_t rehash_at_ = 0;   // table_'s buckets below this have moved to next_
-  size_t size_ = 0;
-  size_t node_bytes_ = 0;  // the members' blocks and heap strings
+  Link* table_;
+  Link* next_ = nullptr;     // non-null while a rehash is under way
   uint64_t seed_;
+  uint64_t node_bytes_ = 0;  // the members' blocks and heap strings
+  uint32_t size_ = 0;
+  uint32_t rehash_at_ = 0;   // table_'s buckets below this have moved to next_
+  uint8_t table_bits_;       // table_ has 2^table_bits_ buckets
+  uint8_t next_bits_ = 0;
   // Upper bounds on the chain lengths of table_ and of next_ (random()).
-  size_t max_chain_ = 1;
-  size_t next_max_chain_ = 0;
+  uint16_t max_chain_ = 1;
+  uint16_t next_max_chain_ = 0;
 };
+
+static_assert(sizeof(MemberTable) == 48);
 
 struct MemberTable::Node {
   static constexpr uint8_t kOnHeap = 255;
@@ -140,9 +156,9 @@ struct MemberTable::Node {
 
 template <class F>
 void MemberTable::for_each(F&& fn) const {
-  for (const Buckets* t : {&table_, &next_})
-    for (size_t i = 0; i < t->count; ++i)
-      for (const Node* n = t->links[i]; n; n = n->next) {
+  for (const Buckets& t : {table(), next()})
+    for (size_t i = 0; i < t.count; ++i)
+      for (const Node* n = t.links[i]; n; n = n->next) {
         if constexpr (std::is_same_v<decltype(fn(member_of(n))), bool>) {
           if (!fn(member_of(n))) return;
         } else {
@@ -157,11 +173,11 @@ uint64_t MemberTable::scan(uint64_t cursor, F&& fn) const {
     for (const Node* n = t.links[v & t.mask()]; n; n = n->next) fn(member_of(n));
   };
   if (!rehashing()) {
-    visit(table_, cursor);
-    return next_scan_cursor(cursor, table_.mask());
+    visit(table(), cursor);
+    return next_scan_cursor(cursor, table().mask());
   }
-  const Buckets& small = table_.count < next_.count ? table_ : next_;
-  const Buckets& large = table_.count < next_.count ? next_ : table_;
+  const Buckets small = table_bits_ < next_bits_ ? table() : next();
+  const Buckets large = table_bits_ < next_bits_ ? next() : table();
   const uint64_t m0 = small.mask();
   const uint64_t m1 = large.mask();
   visit(small, cursor);

@@ -34,7 +34,7 @@ void Set::convert(uint64_t seed) {
 
 bool Set::add_int(int64_t v, const SetOptions& opts) {
   if (!ints_.insert(v)) return false;
-  if (ints_.size() > intset_cap(opts)) convert(opts.seed);
+  if (ints_.size() > intset_cap(opts)) convert(opts.seed());
   return true;
 }
 
@@ -42,7 +42,7 @@ bool Set::add(std::string_view member, const SetOptions& opts) {
   if (table_) return table_->insert(member);
   long long v;
   if (string_to_ll(member, &v)) return add_int(v, opts);
-  convert(opts.seed);
+  convert(opts.seed());
   return table_->insert(member);
 }
 

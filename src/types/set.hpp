@@ -37,8 +37,11 @@ namespace lawnkv::types {
 struct SetOptions {
   // set-max-intset-entries: the most members an intset holds.
   size_t max_intset_entries = 512;
-  // Keys the hash of a hash table, if the set makes one.
-  uint64_t seed = 0;
+  // Draws the seed of a hash table's hash, when the set makes one (so a
+  // SADD that converts nothing draws nothing); nullptr: seed 0.
+  std::mt19937_64* seeds = nullptr;
+
+  uint64_t seed() const { return seeds ? (*seeds)() : 0; }
 };
 
 // One member as a set hands it out: an intset's integer or a hash table's

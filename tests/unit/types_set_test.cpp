@@ -62,7 +62,7 @@ Set make(std::initializer_list<std::string> items, const SetOptions& opts = {}) 
 }  // namespace
 
 TEST_CASE("set: intset while all members are integers and few enough, then a hash table for good") {
-  SetOptions opts{.max_intset_entries = 4, .seed = 1};
+  SetOptions opts{.max_intset_entries = 4};
   Set s;
   CHECK(s.encoding() == "intset");
   for (const char* m : {"3", "-1", "2", "10"}) CHECK(s.add(m, opts));
@@ -108,7 +108,7 @@ TEST_CASE("set: random operations against std::set, with the encoding checked af
     CAPTURE(seed);
     std::mt19937_64 rng(seed);
     const size_t cap = seed % 3 == 0 ? 512 : 1 + rng() % 40;
-    const SetOptions opts{.max_intset_entries = cap, .seed = seed};
+    const SetOptions opts{.max_intset_entries = cap, .seeds = &rng};
     Set s;
     std::set<std::string> model;
     bool table = false;  // a hash table once, a hash table for good
@@ -167,8 +167,8 @@ TEST_CASE("set: random operations against std::set, with the encoding checked af
 }
 
 TEST_CASE("set: SPOP's rebuild can turn a hash table back into an intset") {
-  const SetOptions opts{.max_intset_entries = 512, .seed = 5};
   std::mt19937_64 rng(5);
+  const SetOptions opts{.max_intset_entries = 512, .seeds = &rng};
   Set s = make({"a", "b", "c", "d", "e", "f", "g", "h", "i"}, opts);
   s.add("7", opts);
   REQUIRE(s.encoding() == "hashtable");
@@ -192,7 +192,7 @@ TEST_CASE("set algebra: against std::set, with Redis's result encodings") {
     CAPTURE(seed);
     std::mt19937_64 rng(seed);
     const size_t cap = 1 + rng() % 30;
-    const SetOptions opts{.max_intset_entries = cap, .seed = seed};
+    const SetOptions opts{.max_intset_entries = cap, .seeds = &rng};
     const int n = 1 + static_cast<int>(rng() % 4);
     std::vector<Set> storage(static_cast<size_t>(n));
     std::vector<std::set<std::string>> models(static_cast<size_t>(n));
@@ -243,7 +243,7 @@ TEST_CASE("set algebra: against std::set, with Redis's result encodings") {
 }
 
 TEST_CASE("set algebra: SDIFF passes through a hash table when Redis's second algorithm does") {
-  const SetOptions opts{.max_intset_entries = 8, .seed = 1};
+  const SetOptions opts{.max_intset_entries = 8};
   const Set big = make({"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"});
   const Set one = make({"1"}), two = make({"2"}), three = make({"3"});
   // Algorithm 1 (|first| per set, halved, <= the sum of sizes): built from

@@ -292,6 +292,14 @@ TEST_CASE_FIXTURE(Server, "COPY, RENAME, MOVE, SWAPDB, DEL, SCAN TYPE and MEMORY
   CHECK(run({"exists", "r"}) == ":0\r\n");
 }
 
+TEST_CASE_FIXTURE(Server, "DEBUG OBJECT names a set's encoding") {
+  state.config.mutable_values().enable_debug_command = "yes";
+  run({"sadd", "i", "1"});
+  run({"sadd", "h", "x"});
+  CHECK(run({"debug", "object", "i"}).find(" encoding:intset ") != std::string::npos);
+  CHECK(run({"debug", "object", "h"}).find(" encoding:hashtable ") != std::string::npos);
+}
+
 TEST_CASE_FIXTURE(Server, "SSCAN: an intset whole with cursor 0; a hash table returns its stable members") {
   run({"sadd", "i", "3", "1", "2"});
   CHECK(run({"sscan", "i", "0", "count", "1"}) == "*2\r\n$1\r\n0\r\n*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n");

@@ -82,9 +82,10 @@ void debug_object(Call& call) {
   const store::Entry* e = lookup_write(call, call.argv[2]);
   if (!e) return call.error(err::kNoSuchKey);
   const bool is_string = e->type() == store::Type::kString;
+  const std::string_view encoding = is_string ? string_encoding(e->str()) : e->obj()->encoding();
   char buf[256];
-  std::snprintf(buf, sizeof(buf), "Value at:%p refcount:1 encoding:%s serializedlength:%zu lru:0 lru_seconds_idle:0",
-                static_cast<const void*>(e), is_string ? string_encoding(e->str()) : "dehydrator",
+  std::snprintf(buf, sizeof(buf), "Value at:%p refcount:1 encoding:%.*s serializedlength:%zu lru:0 lru_seconds_idle:0",
+                static_cast<const void*>(e), static_cast<int>(encoding.size()), encoding.data(),
                 is_string ? e->str().size() : e->obj()->memory_bytes());
   call.reply.simple(buf);
 }

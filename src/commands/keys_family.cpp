@@ -2,7 +2,6 @@
 // RENAMENX, COPY, MOVE, SWAPDB, TOUCH. The store work is in keys_ops.cpp;
 // here are the argument parsing and the replies.
 
-#include <cctype>
 #include <string>
 #include <vector>
 
@@ -10,8 +9,8 @@
 #include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/keys_ops.hpp"
-#include "commands/scan_args.hpp"
 #include "commands/lookup.hpp"
+#include "commands/scan_args.hpp"
 
 namespace lawnkv {
 

@@ -47,6 +47,7 @@ std::string_view type_name(const store::Entry* e) {
     case store::Type::kDehydrator: return "dehy-type";
     case store::Type::kHash: return "hash";
     case store::Type::kHashField: break;  // never a key
+    case store::Type::kSet: return "set";
   }
   return "none";
 }

@@ -3,6 +3,8 @@
 // scanGenericCommand does. Each either stores what it parsed and returns
 // true, or replies Redis's error and returns false.
 
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "commands/context.hpp"

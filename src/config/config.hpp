@@ -54,6 +54,7 @@ struct Values {
   int64_t lfu_log_factor = 10;
   int64_t hash_max_listpack_entries = 512;
   int64_t hash_max_listpack_value = 64;
+  int64_t set_max_intset_entries = 512;  // the most members of an "intset" set
   std::string dir = ".";
   std::string dbfilename = "dump.rdb";
   std::string appendfilename = "appendonly.aof";

@@ -346,7 +346,7 @@ const Param kParams[] = {
     {.name = "lazyfree-lazy-user-flush", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
     {.name = "tracking-table-max-keys", .kind = kInteger, .used = false, .def = "1000000", .min = 0,
      .max = kLongMax, .doc = "Unused: lawnkv has no client-side caching."},
-    // Encodings: of hashes, then of types lawnkv does not have yet.
+    // Encodings of the value types, and of those lawnkv does not have yet.
     {.name = "hash-max-listpack-entries", .alias = "hash-max-ziplist-entries", .kind = kInteger, .def = "512",
      .field = &Values::hash_max_listpack_entries, .min = 0, .max = kLongMax,
      .doc = "A hash with more fields than this is a hashtable (OBJECT ENCODING), for good."},
@@ -357,8 +357,10 @@ const Param kParams[] = {
      .def = "-2", .min = kIntMin, .max = kIntMax, .doc = "Unused."},
     {.name = "list-compress-depth", .kind = kInteger, .used = false, .def = "0", .min = 0, .max = kIntMax,
      .doc = "Unused."},
-    {.name = "set-max-intset-entries", .kind = kInteger, .used = false, .def = "512", .min = 0, .max = kLongMax,
-     .doc = "Unused."},
+    {.name = "set-max-intset-entries", .kind = kInteger, .def = "512", .field = &Values::set_max_intset_entries,
+     .min = 0, .max = kLongMax,
+     .doc = "A set of integers only keeps the compact \"intset\" encoding up to this many members (at most 2^30); "
+            "past it, or at its first non-integer member, it becomes a hash table for good."},
     {.name = "zset-max-listpack-entries", .alias = "zset-max-ziplist-entries", .kind = kInteger, .used = false,
      .def = "128", .min = 0, .max = kLongMax, .doc = "Unused."},
     {.name = "zset-max-listpack-value", .alias = "zset-max-ziplist-value", .kind = kMemory, .used = false,

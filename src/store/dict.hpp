@@ -32,16 +32,10 @@
 #include <vector>
 
 #include "core/page_allocator.hpp"
+#include "core/scan_cursor.hpp"
 #include "store/entry.hpp"
 
 namespace lawnkv::store {
-
-inline uint64_t reverse_bits(uint64_t v) {
-  v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
-  v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
-  v = ((v >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((v & 0x0F0F0F0F0F0F0F0FULL) << 4);
-  return __builtin_bswap64(v);
-}
 
 class Dict {
  public:
@@ -152,16 +146,9 @@ uint64_t Dict::scan(uint64_t cursor, F&& fn) const {
   auto visit = [&](const Buckets& t, uint64_t v) {
     for (Entry* e = t[v & mask(t)]; e; e = e->next_in_bucket) fn(*e);
   };
-  // Increments the bits covered by mask m from the most significant one.
-  auto next_cursor = [](uint64_t v, uint64_t m) {
-    v |= ~m;
-    v = reverse_bits(v);
-    ++v;
-    return reverse_bits(v);
-  };
   if (!rehashing()) {
     visit(table_, cursor);
-    return next_cursor(cursor, mask(table_));
+    return next_scan_cursor(cursor, mask(table_));
   }
   const Buckets& small = table_.size() < next_.size() ? table_ : next_;
   const Buckets& large = table_.size() < next_.size() ? next_ : table_;
@@ -171,7 +158,7 @@ uint64_t Dict::scan(uint64_t cursor, F&& fn) const {
   // Every bucket of the larger table whose low bits are the cursor's.
   do {
     visit(large, cursor);
-    cursor = next_cursor(cursor, m1);
+    cursor = next_scan_cursor(cursor, m1);
   } while (cursor & (m0 ^ m1));
   return cursor;
 }

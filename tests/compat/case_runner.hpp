@@ -21,7 +21,8 @@
 //                               for replies in an order Redis leaves unspecified
 //   @scan SCAN 0 MATCH k*       iterate from cursor 0 until the cursor is 0 again
 //                               on each server; compare the sorted distinct
-//                               elements (cursors and batches may differ)
+//                               elements (cursors and batches may differ);
+//                               also SSCAN key 0 ...
 //   @hello HELLO 3              compare a HELLO reply without server, version and
 //                               id (they name the product and the connection)
 //   @type CLIENT ID             compare only the type byte and null-ness
@@ -41,7 +42,7 @@
 // What cannot be compared byte for byte is not in the files: PTTL and other
 // millisecond times (use large TTLs and TTL, which rounds to seconds),
 // RANDOMKEY's choice (compare with @type), client ids, INFO and CLIENT LIST
-// contents. WRONGTYPE needs a second data type, which this issue has not.
+// contents.
 
 #include "../support/server_process.hpp"
 #include "case_script.hpp"

@@ -70,8 +70,8 @@ CaseScript load_case_script(const std::filesystem::path& path) {
     if (step.raw && step.argv.size() != 1) {
       syntax_error(path, number, "@raw wants exactly one quoted argument: the bytes to send");
     }
-    if (step.compare == Compare::kScan && step.argv.size() < 2) {
-      syntax_error(path, number, "@scan wants SCAN cursor [options]");
+    if (step.compare == Compare::kScan && step.argv.size() <= scan_cursor_at(step.argv)) {
+      syntax_error(path, number, "@scan wants SCAN cursor [options] or SSCAN key cursor [options]");
     }
     script.steps.push_back(std::move(step));
   }

@@ -33,6 +33,11 @@ struct CaseScript {
   std::vector<Step> steps;
 };
 
+// Where a scanning command's cursor is: SCAN cursor ..., SSCAN key cursor ...
+inline size_t scan_cursor_at(const std::vector<std::string>& argv) {
+  return argv.empty() || argv[0].size() == 4 ? 1 : 2;
+}
+
 // Parses the case file at `path`; throws std::runtime_error naming
 // file:line for a line it cannot parse.
 CaseScript load_case_script(const std::filesystem::path& path);

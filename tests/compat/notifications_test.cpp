@@ -264,22 +264,125 @@ PUNSUBSCRIBE
 SET k v
 )";
 
+constexpr std::string_view kSets = R"(
+2: PSUBSCRIBE *
+3: SUBSCRIBE __keyspace@0__:s __keyevent@0__:sadd __keyevent@0__:del __keyevent@0__:sinterstore
+SADD s a b c
+SADD s a
+SREM s a nope
+SREM s nope
+SREM s b c
+SADD s 1 2 3
+SMOVE s t 1
+SMOVE s t 1
+SMOVE s s 2
+SMOVE s t 2
+SADD t 3
+SMOVE s t 3
+SMOVE nokey t 3
+SADD u x
+SPOP u
+SPOP u
+SADD u 3 1 2
+SPOP u 0
+SPOP u 10
+SPOP nokey 2
+SADD a 1 2 3
+SADD b 2 3 4
+SINTERSTORE d a b
+SINTERSTORE d a nokey
+SINTERSTORE d a nokey
+SUNIONSTORE d a b
+SUNIONSTORE d nokey
+SDIFFSTORE d a b
+SDIFFSTORE d a a
+SET d x EX 100
+SUNIONSTORE d a
+SET x v PXAT 1
+SUNIONSTORE x a
+SET x v PXAT 1
+SINTERSTORE x a nokey
+SET x v PXAT 1
+SINTERSTORE x x a
+SMEMBERS a
+SSCAN a 0
+SINTER a b nokey
+SUNION a nokey
+SDIFF nokey a
+SINTERCARD 2 a nokey
+SRANDMEMBER nokey
+SCARD nokey
+SISMEMBER nokey a
+SMISMEMBER nokey a
+SET str v
+SADD str a
+SMOVE a str 1
+SUNIONSTORE d a str
+COPY a a2
+RENAME a2 a3
+MOVE a3 1
+DEL a
+)";
+
+// The set commands on a key past its deadline: `expired` comes first.
+constexpr std::string_view kSetLazyCommands[] = {
+    "SADD x a",          "SREM x a",       "SCARD x",        "SISMEMBER x a",   "SMISMEMBER x a b",
+    "SMEMBERS x",        "SPOP x",         "SPOP x 2",       "SRANDMEMBER x",   "SRANDMEMBER x 2",
+    "SMOVE x z a",       "SMOVE z x a",    "SINTER x",       "SINTERCARD 1 x",  "SINTERSTORE x y",
+    "SINTERSTORE z x",   "SUNION x",       "SUNIONSTORE x z", "SDIFF x",        "SDIFFSTORE x x",
+    "SSCAN x 0",
+};
+
+std::string set_lazy_script() {
+  std::string s = "2: PSUBSCRIBE *\n";
+  for (std::string_view command : kSetLazyCommands) {
+    s += "FLUSHALL\nSADD z a\nSET x 5 PXAT 1\n";
+    s += command;
+    s += "\nEXISTS x\n";
+  }
+  return s;
+}
+
+// A RESP3 client subscribed to its own events: each set command's events
+// and reply interleave as Redis 7.0 writes them (the STORE commands reply
+// before their event, SPOP before its `del`).
+constexpr std::string_view kSetsSelfNotify = R"(
+PSUBSCRIBE __key*
+SADD s 1 2
+SREM s 1
+SPOP s
+SADD s 1 2
+SMOVE s t 1
+SADD a 1 2 3
+SINTERSTORE d a a
+SUNIONSTORE d a nokey
+SDIFFSTORE d a a
+SADD d 1
+SINTERSTORE d a nokey
+SPOP a 5
+PUNSUBSCRIBE
+SADD k v
+)";
+
 }  // namespace
 
 TEST_CASE("compat: keyspace notifications, lawnkv against redis-server") {
   ServerProcess lawnkv = ServerProcess::lawnkv();
   ServerProcess redis = ServerProcess::redis();
   const std::string lazy = lazy_script();
+  const std::string set_lazy = set_lazy_script();
   int steps = 0, mismatches = 0, frames = 0;
   // KEA: everything A holds; KEn: only `new` (not part of A); KEAm: keymiss
   // too; one channel kind at a time; single classes.
-  for (const char* flags : {"KEA", "KEn", "KEAnm", "Kg", "E$", "Ex", "Kgx"}) {
+  for (const char* flags : {"KEA", "KEn", "KEAnm", "Kg", "E$", "Ex", "Kgx", "Ks"}) {
     const std::set<int> resp3_sub{3};
     const Scenario scenarios[] = {
         {"strings", flags, resp3_sub, kStrings},  {"bits", flags, resp3_sub, kBits},
         {"keyspace", flags, resp3_sub, kKeyspace},
         {"expire", flags, resp3_sub, kExpire},    {"lazy expiry", flags, resp3_sub, lazy},
         {"transaction", flags, resp3_sub, kTransaction}, {"self-notify (RESP3)", flags, {1}, kSelfNotify},
+        {"sets", flags, resp3_sub, kSets}, {"sets, lazy expiry", flags, resp3_sub, set_lazy},
+        {"sets, self-notify (RESP3)", flags, {1}, kSetsSelfNotify},
     };
     for (const Scenario& s : scenarios) {
       const ScenarioCounts c = run_scenario(lawnkv, redis, s);

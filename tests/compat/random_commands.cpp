@@ -48,6 +48,7 @@ RandomStep time_query(std::string name, std::string key) {
 RandomCommands::RandomCommands(uint64_t seed, int64_t base_unix_s)
     : rng_(seed), grid_base_s_(base_unix_s + kGridAheadSeconds) {
   for (int i = 0; i < 14; ++i) keys_.push_back("k" + std::to_string(i));
+  for (int i = 0; i < 6; ++i) set_keys_.push_back("s" + std::to_string(i));
   keys_.insert(keys_.end(), {"", std::string("\x00", 1), "bin\xff\r\n", "sp ace", "{tag}x",
                              std::string("n\x00ul", 4)});
 }
@@ -240,6 +241,56 @@ RandomStep RandomCommands::bits_command() {
   }
 }
 
+std::string RandomCommands::set_key() { return chance(75) ? pick(set_keys_) : key(); }
+
+RandomStep RandomCommands::sets_command() {
+  auto keys = [&](size_t n) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < n; ++i) out.push_back(set_key());
+    return out;
+  };
+  auto key = [&] { return set_key(); };
+  auto with = [](std::vector<std::string> head, const std::vector<std::string>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  switch (below(16)) {
+    case 0:
+    case 1: return make(with({"SADD", key()}, {value(), value(), value()}));
+    case 2: return make({"SREM", key(), value(), value()});
+    case 3: return make({"SCARD", key()});
+    case 4: return make({"SISMEMBER", key(), value()});
+    case 5: return make({"SMISMEMBER", key(), value(), value()});
+    case 6: return make({"SMEMBERS", key()}, Compare::kSorted);
+    case 7: return make({"SMOVE", key(), key(), value()});
+    case 8: return make(with({pick(std::vector<std::string>{"SINTER", "SUNION", "SDIFF"})}, keys(1 + below(3))),
+                        Compare::kSorted);
+    case 9:
+      return make(with({pick(std::vector<std::string>{"SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE"}), key()},
+                       keys(1 + below(3))));
+    case 10: {
+      const size_t n = 1 + below(3);
+      std::vector<std::string> argv = with({"SINTERCARD", std::to_string(chance(10) ? n + 1 : n)}, keys(n));
+      if (chance(40)) argv.insert(argv.end(), {"LIMIT", pick(std::vector<std::string>{"0", "1", "2", "-1"})});
+      return make(argv);
+    }
+    case 11: {
+      // Random members: only the shape can be compared.
+      std::vector<std::string> argv{"SRANDMEMBER", key()};
+      if (chance(70)) argv.push_back(pick(std::vector<std::string>{"-3", "0", "1", "2", "100"}));
+      return make(argv, Compare::kType);
+    }
+    // SPOP takes the whole set (sets here stay far below 1000 members), so
+    // both servers keep the same contents.
+    case 12: return make({"SPOP", key(), "1000"}, Compare::kSorted);
+    // Only keys no string command touches: Redis's string encodings are not
+    // all lawnkv's (an integer INCRBYFLOAT stored is "embstr" in Redis).
+    case 13: return make({"OBJECT", "ENCODING", pick(set_keys_)});
+    case 14: return make({"SPOP", key(), pick(std::vector<std::string>{"0", "-1", "x"})});
+    default: return make({"SADD", key(), std::to_string(below(20))});
+  }
+}
+
 RandomStep RandomCommands::command() {
   uint64_t roll = below(100);
   if (roll < 10) return set_command();
@@ -250,8 +301,9 @@ RandomStep RandomCommands::command() {
     static const std::vector<std::string> kTimeQueries{"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME"};
     return time_query(pick(kTimeQueries), key());
   }
-  if (roll < 55) return keyspace_command();
-  if (roll < 65) return bits_command();
+  if (roll < 52) return keyspace_command();
+  if (roll < 60) return bits_command();
+  if (roll < 68) return sets_command();
   switch (below(18)) {
     case 0: return make({"SETEX", key(), relative_seconds(), value()});
     case 1: return make({"PSETEX", key(), relative_millis(), value()});
@@ -310,6 +362,12 @@ std::vector<RandomStep> RandomCommands::next_op() {
     if (chance(20)) argv.insert(argv.end(), {"TYPE", chance(80) ? "string" : "list"});
     return {make(argv, Compare::kScan)};
   }
+  if (roll < 95) {
+    std::vector<std::string> argv{"SSCAN", set_key(), "0"};
+    if (chance(50)) argv.insert(argv.end(), {"MATCH", pick(std::vector<std::string>{"*", "1*", "*a*", "-*"})});
+    if (chance(50)) argv.insert(argv.end(), {"COUNT", std::to_string(1 + below(5))});
+    return {make(argv, Compare::kScan)};
+  }
   if (roll < 98) {
     // Redis keeps a key SET with a past EXAT/PXAT until a reader or its active
     // expiry (at a random moment) deletes it, and DBSIZE counts it meanwhile.
@@ -333,6 +391,12 @@ std::vector<RandomStep> RandomCommands::final_state_checks() const {
     checks.push_back(make({"KEYS", "*"}, Compare::kSorted));
     for (const auto& k : keys_) {
       checks.push_back(make({"GET", k}));
+      checks.push_back(make({"SMEMBERS", k}, Compare::kSorted));
+      checks.push_back(time_query("PEXPIRETIME", k));
+    }
+    for (const auto& k : set_keys_) {
+      checks.push_back(make({"SMEMBERS", k}, Compare::kSorted));
+      checks.push_back(make({"OBJECT", "ENCODING", k}));
       checks.push_back(time_query("PEXPIRETIME", k));
     }
   }

@@ -1,9 +1,9 @@
 #pragma once
 // A seeded generator of random commands for the differential test: strings
-// (the bit commands and LCS too), keyspace, expiry and transactions over ~20
-// keys (binary names included) in databases 0-2, with the comparison each
-// reply needs; some commands carry CR, LF, NUL or long arguments into error
-// texts that quote them.
+// (the bit commands and LCS too), sets, keyspace, expiry and transactions
+// over ~20 keys (binary names included) in databases 0-2, with the
+// comparison each reply needs; some commands carry CR, LF, NUL or long
+// arguments into error texts that quote them.
 // The same seed gives the same commands on every machine (mt19937_64, no
 // std distributions).
 //
@@ -45,6 +45,8 @@ class RandomCommands {
   const T& pick(const std::vector<T>& items) { return items[below(items.size())]; }
 
   std::string key();
+  // Mostly keys only set commands write (set_keys_), sometimes any key.
+  std::string set_key();
   std::string value();
   std::string relative_seconds();
   std::string relative_millis();
@@ -58,11 +60,13 @@ class RandomCommands {
   RandomStep expire_command();
   RandomStep keyspace_command();
   RandomStep bits_command();
+  RandomStep sets_command();
   std::vector<RandomStep> multi_block();
 
   std::mt19937_64 rng_;
   int64_t grid_base_s_;
   std::vector<std::string> keys_;
+  std::vector<std::string> set_keys_;  // only ever sets: OBJECT ENCODING is compared
 };
 
 }  // namespace lawnkv::test

@@ -68,11 +68,13 @@ std::string SideSession::execute(const Step& step) {
   }
 }
 
-// SCAN cursor [options]: calls it again with each returned cursor until the
-// cursor is "0", collecting every element. Any reply that is not a
-// [cursor, [elements...]] array ends the scan and is returned as is.
+// SCAN cursor [options] (or SSCAN key cursor [options]): calls it again with
+// each returned cursor until the cursor is "0", collecting every element.
+// Any reply that is not a [cursor, [elements...]] array ends the scan and is
+// returned as is.
 std::string SideSession::run_scan(RawClient& c, const Step& step) {
   std::vector<std::string> argv = step.argv;
+  const size_t at = scan_cursor_at(argv);
   std::vector<std::string> seen;
   for (int calls = 0; calls < kMaxScanCalls; ++calls) {
     std::string raw = c.call(argv);
@@ -82,8 +84,8 @@ std::string SideSession::run_scan(RawClient& c, const Step& step) {
       return raw;
     }
     for (auto& element : reply.elements[1].elements) seen.push_back(write_reply(element));
-    argv[1] = reply.elements[0].text;
-    if (argv[1] == "0") {
+    argv[at] = reply.elements[0].text;
+    if (argv[at] == "0") {
       // Elements are kept as wire bytes so non-bulk elements compare too.
       std::sort(seen.begin(), seen.end());
       seen.erase(std::unique(seen.begin(), seen.end()), seen.end());

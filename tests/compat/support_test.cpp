@@ -94,9 +94,11 @@ TEST_CASE("compat: the case-file parser") {
   CHECK(script.steps[3].closes);
   CHECK(script.steps[3].argv == std::vector<std::string>{"PING\r\n"});
   CHECK(script.steps[4].compare == Compare::kScan);
+  CHECK(scan_cursor_at(script.steps[4].argv) == 1);
+  CHECK(scan_cursor_at({"SSCAN", "k", "0"}) == 2);
 
   for (const char* bad : {"@nosuch PING\n", "@sorted\n", "@raw a b\n", "SET \"unbalanced\n",
-                          "@sorted @type GET k\n"}) {
+                          "@sorted @type GET k\n", "@scan SSCAN k\n"}) {
     std::ofstream(path) << bad;
     CHECK_THROWS_AS(load_case_script(path), std::runtime_error);
   }

@@ -1,0 +1,57 @@
+#include "commands/sets_ops.hpp"
+
+#include "commands/lookup.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+SetRef as_set(store::Entry* e) {
+  if (e == nullptr) return {};
+  if (e->type() != store::Type::kSet) return {nullptr, true};
+  return {static_cast<types::Set*>(e->obj()), false};
+}
+
+}  // namespace
+
+SetRef set_for_read(DbContext& call, std::string_view key) { return as_set(lookup_read(call, key)); }
+
+SetRef set_for_write(DbContext& call, std::string_view key) { return as_set(lookup_write(call, key)); }
+
+bool sets_for_read(DbContext& call, std::span<const std::string_view> keys,
+                   std::vector<const types::Set*>* sets) {
+  sets->clear();
+  sets->reserve(keys.size());
+  for (std::string_view key : keys) {
+    const SetRef r = set_for_read(call, key);
+    if (r.wrong_type) return false;
+    sets->push_back(r.set);
+  }
+  return true;
+}
+
+types::SetOptions set_options(Call& call) {
+  const int64_t max = call.cfg().set_max_intset_entries;
+  return {.max_intset_entries = static_cast<size_t>(max), .seeds = &call.data.keyspace.rng()};
+}
+
+types::Set& create_set(DbContext& call, std::string_view key) {
+  return static_cast<types::Set&>(*call.db().add_object(key, std::make_unique<types::Set>()).obj());
+}
+
+bool store_set(DbContext& call, std::string_view key, std::unique_ptr<types::Set> set) {
+  store::Db& db = call.db();
+  const store::Entry* old = lookup_write(call, key);
+  if (old == nullptr) {
+    db.add_object(key, std::move(set));
+    return true;
+  }
+  // A new value in the key's place: the eviction use counter stays, as
+  // store::Db keeps it when a value changes.
+  const uint8_t use = old->use();
+  db.remove(key);
+  db.add_object(key, std::move(set)).set_use(use);
+  return false;
+}
+
+}  // namespace lawnkv

@@ -1,0 +1,192 @@
+#pragma once
+// A set of byte strings: the "hashtable" encoding of a set (types/set.hpp).
+//
+// Chained hashing over 32-bit links, as the keyspace's store::Dict: each
+// member is ONE block of the 32-bit-link heap (core/arena.hpp) holding its
+// chain link, its length and its bytes; buckets are 4-byte links.
+//
+//   next    4 B   the bucket's chain
+//   len     1 B   the member's length, or kOnHeap
+//   bytes   len bytes (up to kInlineMax); a longer member is a std::string
+//           on the heap, its pointer at offset 8
+//
+// The block is rounded up to 8 bytes: a member of up to 3 bytes costs 8, of
+// 4 to 11 bytes 16, of 12 to 19 bytes 24; with the buckets (4 bytes each, at
+// a load of 1/2 to 1) a 10-byte member costs 21 to 24 bytes. Redis 7.0 spends
+// a 24-byte dictEntry (32 in jemalloc), an sds (16 for 10 bytes) and an
+// 8-byte bucket: about 56. Nodes cache no hash: moving one during a rehash
+// hashes its bytes again (hash_bytes, a few ns for short members).
+//
+// Resizing is incremental, as store::Dict's and for the same reason (a set of
+// millions of members must not stall the loop in one SADD): growing (at load
+// 1) or shrinking (at load 1/8, to the smallest power of two >= twice the
+// members) allocates the new bucket array, then every insert and erase moves
+// up to kRehashBuckets chains over (visiting at most 10 empty buckets per
+// chain). Meanwhile a member is in the old table if its bucket there is not
+// yet moved, else in the new one. A table of up to kResizeAtOnce buckets
+// moves at once. The object itself is 48 bytes (the bucket arrays by
+// pointer and log2 size): most sets are small.
+//
+// scan() is Redis's dictScan: a reverse-binary cursor over buckets, so a
+// member present for a whole SSCAN is returned at least once across any
+// number of resizes (possibly twice after a shrink).
+//
+// random() is uniform: it draws a bucket and a position below a bound on
+// the longest chain, and draws again when no member sits there. The bound
+// only grows (it is kept on every insert and every move to the new table,
+// and restarts from the new table's own when a rehash ends), so it is always
+// at least the longest chain: each member has the same chance per draw. The
+// expected number of draws is buckets * bound / members, about 2 to 8.
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string_view>
+#include <type_traits>
+
+#include "core/arena.hpp"
+#include "core/hash.hpp"
+#include "core/scan_cursor.hpp"
+
+namespace lawnkv::types {
+
+class MemberTable {
+ public:
+  static constexpr size_t kRehashBuckets = 2;
+  static constexpr size_t kMinBuckets = 4;
+  // Members up to this length are stored in their block.
+  static constexpr size_t kInlineMax = 254;
+
+  // An empty table whose hash is keyed by seed, with buckets for `expected`
+  // members (no rehash until it holds more).
+  explicit MemberTable(uint64_t seed, size_t expected = 0);
+  ~MemberTable();
+  // A deep copy with the same seed.
+  MemberTable(const MemberTable& other);
+  MemberTable& operator=(const MemberTable&) = delete;
+
+  bool contains(std::string_view member) const;
+  // Adds member; false if present.
+  bool insert(std::string_view member);
+  // Removes member; false if absent.
+  bool erase(std::string_view member);
+
+  size_t size() const { return size_; }
+  // A member drawn uniformly; the table must not be empty. The view is
+  // valid until the member is erased.
+  std::string_view random(std::mt19937_64& rng) const;
+
+  // Calls fn(std::string_view) for each member: table order, which is not
+  // insertion order. An fn that returns bool stops the walk with false.
+  template <class F>
+  void for_each(F&& fn) const;
+  // Calls fn(std::string_view) for the members of the bucket(s) at cursor
+  // and returns the next cursor (0 = the scan is complete). fn must not
+  // change the table.
+  template <class F>
+  uint64_t scan(uint64_t cursor, F&& fn) const;
+
+  // Bytes of this object, its bucket arrays and its members' blocks.
+  size_t memory_bytes() const;
+  // The bucket count the table has, or is rehashing to.
+  size_t bucket_count() const { return rehashing() ? next().count : table().count; }
+  bool rehashing() const { return next_ != nullptr; }
+  // The bound random() draws positions below (tests).
+  size_t chain_bound() const { return max_chain_ > next_max_chain_ ? max_chain_ : next_max_chain_; }
+  // Tables of at most this many buckets resize at once: moving a few dozen
+  // members costs less than keeping two arrays.
+  static constexpr size_t kResizeAtOnce = 64;
+
+ private:
+  struct Node;
+  using Link = arena::Ref<Node>;
+  // A bucket array as the code walks it (the object keeps only its pointer
+  // and the log2 of its size, to stay small: most hash tables are small).
+  struct Buckets {
+    Link* links = nullptr;
+    size_t count = 0;  // a power of two, or 0 for none
+    size_t mask() const { return count - 1; }
+  };
+
+  static Link* allocate(size_t count);
+  static void release(Link* links, size_t count);
+  static std::string_view member_of(const Node* n);
+  static void destroy(Node* n, uint64_t* bytes);
+
+  Buckets table() const { return {table_, size_t{1} << table_bits_}; }
+  Buckets next() const { return {next_, next_ ? size_t{1} << next_bits_ : 0}; }
+  uint64_t hash_of(std::string_view member) const { return hash_bytes(member, seed_); }
+  // The bucket member's chain lives in, in whichever table holds it now;
+  // *in_next tells which.
+  Link& bucket_of(uint64_t hash, bool* in_next) const;
+  void maybe_resize();
+  void resize(size_t count);
+  // Moves up to chains non-empty buckets of table_ to next_.
+  void rehash(size_t chains);
+  void rehash_step() {
+    if (rehashing()) rehash(kRehashBuckets);
+  }
+  static void raise(uint16_t* bound, size_t chain) {
+    if (chain > *bound) *bound = chain < UINT16_MAX ? static_cast<uint16_t>(chain) : UINT16_MAX;
+  }
+
+  Link* table_;
+  Link* next_ = nullptr;     // non-null while a rehash is under way
+  uint64_t seed_;
+  uint64_t node_bytes_ = 0;  // the members' blocks and heap strings
+  uint32_t size_ = 0;
+  uint32_t rehash_at_ = 0;   // table_'s buckets below this have moved to next_
+  uint8_t table_bits_;       // table_ has 2^table_bits_ buckets
+  uint8_t next_bits_ = 0;
+  // Upper bounds on the chain lengths of table_ and of next_ (random()).
+  uint16_t max_chain_ = 1;
+  uint16_t next_max_chain_ = 0;
+};
+
+static_assert(sizeof(MemberTable) == 48);
+
+struct MemberTable::Node {
+  static constexpr uint8_t kOnHeap = 255;
+  Link next;
+  uint8_t len;  // inline length, or kOnHeap
+  // The bytes follow (or, kOnHeap, a std::string* at offset 8).
+  const char* bytes() const { return reinterpret_cast<const char*>(this) + 5; }
+  char* bytes() { return reinterpret_cast<char*>(this) + 5; }
+};
+
+template <class F>
+void MemberTable::for_each(F&& fn) const {
+  for (const Buckets& t : {table(), next()})
+    for (size_t i = 0; i < t.count; ++i)
+      for (const Node* n = t.links[i]; n; n = n->next) {
+        if constexpr (std::is_same_v<decltype(fn(member_of(n))), bool>) {
+          if (!fn(member_of(n))) return;
+        } else {
+          fn(member_of(n));
+        }
+      }
+}
+
+template <class F>
+uint64_t MemberTable::scan(uint64_t cursor, F&& fn) const {
+  auto visit = [&](const Buckets& t, uint64_t v) {
+    for (const Node* n = t.links[v & t.mask()]; n; n = n->next) fn(member_of(n));
+  };
+  if (!rehashing()) {
+    visit(table(), cursor);
+    return next_scan_cursor(cursor, table().mask());
+  }
+  const Buckets small = table_bits_ < next_bits_ ? table() : next();
+  const Buckets large = table_bits_ < next_bits_ ? next() : table();
+  const uint64_t m0 = small.mask();
+  const uint64_t m1 = large.mask();
+  visit(small, cursor);
+  // Every bucket of the larger table whose low bits are the cursor's.
+  do {
+    visit(large, cursor);
+    cursor = next_scan_cursor(cursor, m1);
+  } while (cursor & (m0 ^ m1));
+  return cursor;
+}
+
+}  // namespace lawnkv::types

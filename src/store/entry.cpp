@@ -26,7 +26,8 @@ Entry* Entry::allocate(std::string_view key, size_t value_part, bool with_timer)
 void Entry::put(char* at, std::string_view bytes, uint8_t* inline_len, Flags on_heap) {
   if (bytes.size() <= kInlineMax) {
     *inline_len = static_cast<uint8_t>(bytes.size());
-    std::memcpy(at, bytes.data(), bytes.size());
+    // An empty view may have a null data(): memcpy from null is undefined.
+    if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());
   } else {
     flags_ |= on_heap;
     store(at, new std::string(bytes));
@@ -71,7 +72,7 @@ bool Entry::assign_in_place(std::string_view value) {
     return true;
   }
   if (value.size() != value_len_) return false;
-  std::memcpy(value_data(), value.data(), value.size());
+  if (!value.empty()) std::memcpy(value_data(), value.data(), value.size());
   return true;
 }
 

@@ -3,13 +3,32 @@
 #include "core/arena.hpp"
 #include "core/page_allocator.hpp"
 
+#ifdef LAWNKV_NO_JEMALLOC
+#include <malloc.h>
+#else
 #include <jemalloc/jemalloc.h>
+#endif
 #include <unistd.h>
 
 #include <cstdio>
 #include <string>
 
 namespace lawnkv::allocator {
+
+#ifdef LAWNKV_NO_JEMALLOC
+
+std::string_view name() { return "libc"; }
+
+uint64_t allocated_bytes() {
+  // Under a sanitizer, malloc is the sanitizer's and mallinfo2 sees none of
+  // it: the figure is then the arena's and the page allocator's alone.
+  const struct mallinfo2 mi = mallinfo2();
+  return mi.uordblks + mi.hblkhd + arena::bytes_in_use() + g_page_allocator_bytes;
+}
+
+void purge() { malloc_trim(0); }
+
+#else
 
 std::string_view name() {
   static const std::string kName = [] {
@@ -33,6 +52,13 @@ uint64_t allocated_bytes() {
   return allocated + arena::bytes_in_use() + g_page_allocator_bytes;
 }
 
+void purge() {
+  const std::string purge_all = "arena." + std::to_string(MALLCTL_ARENAS_ALL) + ".purge";
+  mallctl(purge_all.c_str(), nullptr, nullptr, nullptr, 0);
+}
+
+#endif
+
 uint64_t resident_bytes() {
   FILE* f = std::fopen("/proc/self/statm", "r");
   if (!f) return 0;
@@ -40,11 +66,6 @@ uint64_t resident_bytes() {
   const int n = std::fscanf(f, "%lu %lu", &size, &resident);
   std::fclose(f);
   return n == 2 ? resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
-}
-
-void purge() {
-  const std::string purge_all = "arena." + std::to_string(MALLCTL_ARENAS_ALL) + ".purge";
-  mallctl(purge_all.c_str(), nullptr, nullptr, nullptr, 0);
 }
 
 }  // namespace lawnkv::allocator

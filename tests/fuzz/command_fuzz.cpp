@@ -1,8 +1,9 @@
 // libFuzzer harness: the command executor, in process (no sockets).
 //
 // Each input builds a server state as main does (make_server_state, with
-// keyspace notifications on, 4 databases), connects three fake clients, and runs a
-// sequence of operations decoded from the input, from the front:
+// keyspace notifications on, 4 databases, strings up to 1 MB), connects
+// three fake clients, and runs a sequence of operations decoded from the
+// input, from the front:
 //
 //   op 0x00..0x1f   time: read 2 bytes v (little endian), then by op % 8:
 //                   0 now += v ms; 1 += v s; 2 -= v % 1000 ms (the wall clock
@@ -214,6 +215,9 @@ class Harness : public store::ExpiryListener {
     // Four databases are enough for SELECT, MOVE and SWAPDB, and each costs
     // an expiry index to build and tear down per input.
     cfg.mutable_values().databases = 4;
+    // Strings up to 1 MB (Redis's smallest proto-max-bulk-len) rather than
+    // 512 MB: SETRANGE k 500000000 x would spend each run in page faults.
+    cfg.mutable_values().proto_max_bulk_len = 1024 * 1024;
     arena_before_ = arena::bytes_in_use();
     state_ = make_server_state(std::move(cfg));
     state_->data.keyspace.set_listener(this);

@@ -73,6 +73,8 @@ $(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/liblawnkv.a
 	$(CXX) $(CXXFLAGS) -fsanitize=fuzzer $^ -o $@ $(LIBS)
 
 fuzzers: $(FUZZERS)
+# Keep the harness objects (make would delete them as intermediates).
+.SECONDARY: $(FUZZ_SRCS:%.cpp=$(BUILD)/%.o)
 
 $(BUILD)/bench-expiry: $(BUILD)/bench/expiry_bench.o $(BUILD)/liblawnkv.a
 	$(CXX) $(CXXFLAGS) $^ -o $@ -lbenchmark -lpthread

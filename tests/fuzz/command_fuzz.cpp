@@ -86,10 +86,19 @@ const char* const kTokens[] = {
     "__keyevent@0__:expired", "__keyspace@0__:k0", "__key*__:*", "ch", "ch*",
     // dehydrator ids and elements
     "id1", "id2", "el", "x",
-    // a long value (kept on the heap), a value of 44 and 45 bytes
+    // values of 70, 44 and 45 bytes (Redis's embstr limit is 44); SETRANGE
+    // past 255 bytes puts a value on the heap (store/entry.hpp)
     "0123456789012345678901234567890123456789012345678901234567890123456789",
     "01234567890123456789012345678901234567890123",
     "012345678901234567890123456789012345678901234",
+    // SETRANGE offsets around the inline limit
+    "255", "256", "300",
+    // New tokens go here, at the end: an input picks a token by its index,
+    // so inserting one earlier would change what the regression inputs of
+    // tests/fuzz/corpus/command/ replay. Likewise the command table: an
+    // input names a command by its index among the rows, so a new command
+    // shifts those after it (so the inputs that caught a bug are written
+    // with raw names and arguments: make_seeds.py, seed-regress-*).
 };
 constexpr size_t kTokenCount = sizeof(kTokens) / sizeof(kTokens[0]);
 

@@ -113,6 +113,149 @@ def command_op(client, argv):
     return out
 
 
+# Hand-made command_fuzz scenarios around the properties it checks: one
+# command per line ("N: cmd args" runs it from client N, default 0), or a
+# clock step: "+N" (ms, then a full reap), "-N" (back), "+N reap B" (reap
+# at most B keys, B <= 4), "+N noreap". "{now+N}" is the current time in ms
+# plus N; the clock starts at kT0 (command_fixture.hpp).
+SCENARIOS = {
+    # What the fuzzer found, written with raw names so that new commands or
+    # tokens (which shift the indices a fuzzer input uses) keep them replaying.
+    "regress-expiretime-overflow": """
+        SET k v
+        PEXPIREAT k 9223372036854775807
+        EXPIRETIME k
+        TTL k
+    """,
+    "expiry-boundary": """
+        SET a v PX 100
+        SET b v PX 100
+        PSETEX c 101 v
+        SET d v PXAT {now+100}
+        +100
+        PTTL a
+        GET d
+        +1
+        GET a
+        +1
+        EXISTS c
+    """,
+    "lazy-boundary": """
+        SET a v PX 50
+        +50 noreap
+        GET a
+        +1 noreap
+        GET a
+        TTL b
+    """,
+    "partial-reaps": """
+        MSET a 1 b 2 c 3 d 4 e 5 f 6
+        PEXPIRE a 10
+        PEXPIRE b 10
+        PEXPIRE c 10
+        PEXPIRE d 11
+        PEXPIRE e 12
+        PEXPIREAT f {now+10}
+        +11 reap 1
+        +0 reap 2
+        DBSIZE
+        +1 reap 4
+        +100
+        DBSIZE
+    """,
+    "clock-back": """
+        SET a v PX 1000
+        SET b v PX 1000
+        +900
+        -800
+        SET c v PX 1000
+        EXPIRE a 1 GT
+        +1500
+        KEYS *
+    """,
+    "flushall-ttls": """
+        SET a v EX 100
+        SET b 012345678901234567890123456789012345678901234567890123456789 PX 5
+        SET c v
+        REDE.PUSH q 10 el id1
+        SELECT 2
+        SET d v EX 10
+        1: SET e v PX 1
+        +2 noreap
+        FLUSHALL
+        SET a v EX 5
+        FLUSHALL ASYNC
+    """,
+    "transactions": """
+        SET k v PX 100
+        WATCH k
+        MULTI
+        SET k v2 PXAT {now-1}
+        GET k
+        PTTL k
+        EXEC
+        1: WATCH k
+        1: MULTI
+        1: GET k
+        +200
+        1: EXEC
+    """,
+    "moves": """
+        SET a v PX 100
+        SET b v EX 100
+        MOVE a 1
+        SWAPDB 0 1
+        RENAME a c
+        COPY c d DB 2
+        SELECT 2
+        PTTL d
+        +101
+        DBSIZE
+    """,
+    "blocking": """
+        1: REDE.BPOLL q 0.05
+        2: REDE.BPOLL q 0
+        REDE.PUSH q 20 el id1
+        REDE.PUSH q 10 x id2
+        +11
+        +10
+        +50
+        REDE.PUSH q 5 y id3
+        2: REDE.BPOLL q 1 COUNT 1
+        +6
+        1: QUIT
+        CLIENT KILL TYPE normal
+    """,
+}
+
+
+def scenario_ops(text):
+    now, out = 1_700_000_000_000, b""
+    for line in text.strip().splitlines():
+        line = line.strip()
+        m = re.fullmatch(r"([+-])(\d+)(?: (reap) (\d)| (noreap))?", line)
+        if m:
+            v = int(m.group(2))
+            if m.group(1) == "-":
+                out += bytes([2, v & 0xff, v >> 8]); now -= v % 1000
+            elif m.group(3):
+                out += bytes([6 + 8 * (int(m.group(4)) - 1), v & 0xff, v >> 8]); now += v
+            elif m.group(5):
+                out += bytes([7, v & 0xff, v >> 8]); now += v
+            else:
+                out += bytes([0, v & 0xff, v >> 8]); now += v
+            continue
+        client = 0
+        m = re.fullmatch(r"(\d): (.*)", line)
+        if m:
+            client, line = int(m.group(1)), m.group(2)
+        line = re.sub(r"\{now([+-]\d+)\}", lambda g: str(now + int(g.group(1))), line)
+        op = command_op(client, split_args(line))
+        assert op, line
+        out += op
+    return out
+
+
 def main():
     for old in CORPUS.glob("*/seed-*"):
         old.unlink()
@@ -134,6 +277,9 @@ def main():
                 if i % 5 == 4:
                     ops += b"\x01\x01\x00"
             write("command", ops)
+    for name, text in SCENARIOS.items():
+        (CORPUS / "command").mkdir(parents=True, exist_ok=True)
+        (CORPUS / "command" / ("seed-" + name)).write_bytes(scenario_ops(text))
     # config: the example file, and CONFIG SET pairs.
     write("config", b"\x00" + (ROOT / "redis.conf.example").read_bytes())
     write("config", b"\x00save 900 1\nsave \"\"\nclient-output-buffer-limit pubsub 32mb 8mb 60\nbind 127.0.0.1 -::1\n"

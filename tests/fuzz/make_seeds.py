@@ -140,6 +140,18 @@ SCENARIOS = {
         +1
         EXISTS c
     """,
+    # A TTL turns hot (a Lawn queue) and FLUSHALL leaves its queue chunk.
+    "flushall-hot-ttl": """
+        SET a v EX 100
+        SET b v EX 100
+        SET c v EX 100
+        SET d v EX 100
+        SET e v EX 100
+        EXPIRE a 100
+        FLUSHALL
+        SET a v EX 100
+        FLUSHALL
+    """,
     "lazy-boundary": """
         SET a v PX 50
         +50 noreap

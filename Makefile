@@ -1,5 +1,8 @@
 # lawnkv: `make` builds build/lawnkv-server; `make run` and `make test` also
-# install what is missing (scripts/install-deps.sh) first.
+# install what is missing (scripts/install-deps.sh) first. `make test` runs
+# the suites of build/ and of the sanitizer build, build-asan/;
+# `make test-sanitize` runs the latter alone, `make fuzz` the fuzzers
+# (README: Sanitizers and fuzzing).
 
 CXX      ?= g++
 CXXFLAGS ?= -O2 -g

@@ -36,7 +36,7 @@ FUZZERS   := $(FUZZ_SRCS:tests/fuzz/%.cpp=$(BUILD)/fuzz/%)
 
 SERVER := $(BUILD)/lawnkv-server
 
-# The sanitizer build: server, unit and integration tests and the libFuzzer
+# The sanitizer build: server, unit, integration and compat tests and the libFuzzer
 # harnesses (tests/fuzz/), built by clang with ASan and UBSan, without
 # jemalloc, in build-asan/. fuzzer-no-link adds libFuzzer's coverage
 # instrumentation, so the same objects serve the harnesses.
@@ -101,9 +101,10 @@ test: deps-test
 	scripts/run-tests.sh
 
 sanitize-build:
-	$(SAN_MAKE) $(SAN_BUILD)/lawnkv-server $(SAN_BUILD)/unit-tests $(SAN_BUILD)/integration-tests fuzzers
+	$(SAN_MAKE) $(SAN_BUILD)/lawnkv-server $(SAN_BUILD)/unit-tests $(SAN_BUILD)/integration-tests \
+	  $(SAN_BUILD)/compat-tests fuzzers
 
-# The sanitizer suites alone: unit, integration, a mixed load, and each
+# The sanitizer suites alone: unit, integration, compat, a mixed load, and each
 # fuzz harness over its committed corpus.
 test-sanitize: deps-test
 	$(MAKE) sanitize-build

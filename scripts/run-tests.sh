@@ -5,8 +5,9 @@
 # build-asan/: make sanitize-build).
 #   scripts/run-tests.sh            every suite
 #   scripts/run-tests.sh plain      build/: unit, integration, compat, tools
-#   scripts/run-tests.sh sanitize   build-asan/: unit, integration, a mixed
-#                                   load, and each fuzz harness over its corpus
+#   scripts/run-tests.sh sanitize   build-asan/: unit, integration, compat
+#                                   (against redis-server), a mixed load, and
+#                                   each fuzz harness over its corpus
 # Each suite's wall time is printed after it.
 set -u
 cd "$(dirname "$0")/.."
@@ -45,18 +46,19 @@ if [ "$group" = all ] || [ "$group" = sanitize ]; then
   symbolizer=/usr/lib/llvm-14/bin/llvm-symbolizer
   [ -x "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH=$symbolizer
   san=build-asan
-  # The servers the integration tests start log to build-asan/test-logs:
-  # a server that a report stopped (or that reported at exit) fails the
-  # suite even where the test itself did not notice.
-  san_integration() {
+  # The servers the integration and compat tests start log to
+  # build-asan/test-logs: a server that a report stopped (or that reported
+  # at exit) fails the suite even where the test itself did not notice.
+  with_server_logs() {
     rm -rf "$san/test-logs"
     local status=0
-    "$san/integration-tests" || status=1
+    "$@" || status=1
     scripts/sanitizer-reports.sh "$san"/test-logs/*.log || status=1
     return $status
   }
   suite asan/unit "$san/unit-tests"
-  suite asan/integration san_integration
+  suite asan/integration with_server_logs "$san/integration-tests"
+  suite asan/compat with_server_logs "$san/compat-tests"
   suite asan/load scripts/sanitize-load.sh "$san/lawnkv-server"
   for f in "$san"/fuzz/*_fuzz; do
     [ -x "$f" ] || continue

@@ -198,6 +198,10 @@ void bpoll_command(Call& call) {
   double timeout;
   if (!string_to_double(call.argv[2], &timeout) || !std::isfinite(timeout)) return call.error(kBadTimeout);
   if (timeout < 0) return call.error(kNegativeTimeout);
+  // In ms, rounded up; more than int64 holds is out of range (Redis 7.0's
+  // BLPOP casts it anyway and says "timeout is negative").
+  const double timeout_ms = std::ceil(timeout * 1000);
+  if (timeout_ms >= 0x1p63) return call.error(kBadTimeout);
   size_t count = SIZE_MAX;
   if (call.argv.size() == 5 && iequals(call.argv[3], "count")) {
     long long n;
@@ -212,8 +216,9 @@ void bpoll_command(Call& call) {
   if (wrong_type) return;
   if (d && d->has_due(call.now_ms)) return reply_elements(call, d, count);
   // Nothing due: wait for the key's next element, or for a write to it.
-  const int64_t timeout_at =
-      timeout == 0 ? expiry::kNever : call.now_ms + static_cast<int64_t>(std::ceil(timeout * 1000));
+  // A deadline past the end of int64 time is never.
+  const int64_t ms = static_cast<int64_t>(timeout_ms);
+  const int64_t timeout_at = timeout == 0 || ms > expiry::kNever - call.now_ms ? expiry::kNever : call.now_ms + ms;
   call.block({.keys = call.argv.subspan(1, 1),
               .timeout_at_ms = timeout_at,
               .ready_bound_ms = d ? d->next_due_bound(call.now_ms) : expiry::kNever});

@@ -140,6 +140,12 @@ SCENARIOS = {
         +1
         EXISTS c
     """,
+    "regress-bpoll-timeout-overflow": """
+        1: REDE.BPOLL q 9.3e18
+        1: REDE.BPOLL q 9223372036854000
+        REDE.PUSH q 5 el id1
+        +6
+    """,
     # A TTL turns hot (a Lawn queue) and FLUSHALL leaves its queue chunk.
     "flushall-hot-ttl": """
         SET a v EX 100

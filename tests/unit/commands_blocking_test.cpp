@@ -103,6 +103,22 @@ TEST_CASE("blocking: SWAPDB and MOVE bring a ready key to its waiters") {
   CHECK(w2.delivered == std::vector<std::string>{"*1\r\n$1\r\ny\r\n"});
 }
 
+TEST_CASE("blocking: a timeout beyond int64 milliseconds is refused; one that fits waits with no deadline") {
+  // The command fuzzer found the first: 9.3e18 s in ms was cast to int64
+  // (undefined; UBSan stops on it).
+  BlockingServer s;
+  FakeSession& c = s.client();
+  for (const char* t : {"9.3e18", "9.2233720368548e15", "1e300"}) {
+    CAPTURE(t);
+    CHECK(s.run_as(c, {"rede.bpoll", "q", t}) == "-ERR timeout is not a float or out of range\r\n");
+    CHECK_FALSE(c.blocked);
+  }
+  // 9223372036854000 s is 9.2e18 ms: it fits, but now + it does not.
+  CHECK(s.run_as(c, {"rede.bpoll", "q", "9223372036854000"}).empty());
+  CHECK(c.blocked);
+  CHECK(s.table().next_wakeup() == kNever);
+}
+
 TEST_CASE("blocking: timeouts reply a null array in the client's protocol") {
   BlockingServer s;
   FakeSession& v2 = s.client();

@@ -295,7 +295,8 @@ class Harness : public store::ExpiryListener {
   }
 
   void time_step(uint8_t op, Reader& in) {
-    const int64_t v = in.byte() | (int64_t{in.byte()} << 8);
+    const int64_t lo = in.byte();  // two statements: the order of reads is fixed
+    const int64_t v = lo | (int64_t{in.byte()} << 8);
     size_t budget = SIZE_MAX;
     switch (op % 8) {
       case 0: now_ += v; break;

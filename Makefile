@@ -1,5 +1,8 @@
 # lawnkv: `make` builds build/lawnkv-server; `make run` and `make test` also
-# install what is missing (scripts/install-deps.sh) first.
+# install what is missing (scripts/install-deps.sh) first. `make test` runs
+# the suites of build/ and of the sanitizer build, build-asan/;
+# `make test-sanitize` runs the latter alone, `make fuzz` the fuzzers
+# (README: Sanitizers and fuzzing).
 
 CXX      ?= g++
 # Asserts stay on in every build (nothing defines NDEBUG): they guard the
@@ -11,12 +14,20 @@ CXX      ?= g++
 # test that feeds it edge values (tests/compat/time_edges_test.cpp,
 # tests/integration/dehydrator_test.cpp).
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++20 -Wall -Wextra -Wshadow -Wno-unused-parameter -MMD -MP -Isrc
+# override: these stay when CXXFLAGS is given on the command line.
+override CXXFLAGS += -std=c++20 -Wall -Wextra -Wshadow -Wno-unused-parameter -MMD -MP -Isrc
 UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
 UV_LIBS   := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 # jemalloc replaces malloc in everything that links the library: see
-# src/core/allocator.hpp for why.
+# src/core/allocator.hpp for why. MALLOC=libc leaves it out (the sanitizer
+# builds: ASan must own malloc).
+MALLOC ?= jemalloc
+ifeq ($(MALLOC),libc)
+override CXXFLAGS += -DLAWNKV_NO_JEMALLOC
+LIBS      := $(UV_LIBS)
+else
 LIBS      := $(UV_LIBS) -ljemalloc
+endif
 
 BUILD := build
 JOBS  := $(shell nproc 2>/dev/null || echo 2)
@@ -28,9 +39,23 @@ SUPPORT_SRCS := $(shell find tests/support -name '*.cpp' 2>/dev/null | sort)
 INTEG_SRCS := $(shell find tests/integration -name '*.cpp' | sort)
 COMPAT_SRCS := $(shell find tests/compat -name '*.cpp' | sort)
 
+FUZZ_SRCS := $(shell find tests/fuzz -name '*_fuzz.cpp' 2>/dev/null | sort)
+FUZZERS   := $(FUZZ_SRCS:tests/fuzz/%.cpp=$(BUILD)/fuzz/%)
+
 SERVER := $(BUILD)/lawnkv-server
 
-.PHONY: all run test deps-run deps-test deps-bench bench clean
+# The sanitizer build: server, unit, integration and compat tests and the libFuzzer
+# harnesses (tests/fuzz/), built by clang with ASan and UBSan, without
+# jemalloc, in build-asan/. fuzzer-no-link adds libFuzzer's coverage
+# instrumentation, so the same objects serve the harnesses.
+SAN_BUILD := build-asan
+SAN_CXX   := clang++
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link \
+             -fno-sanitize-recover=all
+SAN_MAKE   = $(MAKE) -j$(JOBS) BUILD=$(SAN_BUILD) CXX=$(SAN_CXX) CXXFLAGS="$(SAN_FLAGS)" MALLOC=libc
+FUZZ_SECONDS ?= 60
+
+.PHONY: all run test test-sanitize sanitize-build fuzz fuzzers deps-run deps-test deps-bench bench clean
 all: $(SERVER)
 
 $(BUILD)/%.o: %.cpp
@@ -53,6 +78,15 @@ $(BUILD)/integration-tests: $(INTEG_SRCS:%.cpp=$(BUILD)/%.o) $(SUPPORT_SRCS:%.cp
 $(BUILD)/compat-tests: $(COMPAT_SRCS:%.cpp=$(BUILD)/%.o) $(SUPPORT_SRCS:%.cpp=$(BUILD)/%.o) $(BUILD)/liblawnkv.a
 	$(CXX) $(CXXFLAGS) $^ -o $@ -lhiredis $(LIBS)
 
+# A harness links libFuzzer's main: -fsanitize=fuzzer (clang only).
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/liblawnkv.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -fsanitize=fuzzer $^ -o $@ $(LIBS)
+
+fuzzers: $(FUZZERS)
+# Keep the harness objects (make would delete them as intermediates).
+.SECONDARY: $(FUZZ_SRCS:%.cpp=$(BUILD)/%.o)
+
 $(BUILD)/bench-expiry: $(BUILD)/bench/expiry_bench.o $(BUILD)/liblawnkv.a
 	$(CXX) $(CXXFLAGS) $^ -o $@ -lbenchmark -lpthread
 
@@ -71,13 +105,30 @@ run: deps-run
 
 test: deps-test
 	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/unit-tests $(BUILD)/integration-tests $(BUILD)/compat-tests
+	$(MAKE) sanitize-build
 	scripts/run-tests.sh
+
+sanitize-build:
+	$(SAN_MAKE) $(SAN_BUILD)/lawnkv-server $(SAN_BUILD)/unit-tests $(SAN_BUILD)/integration-tests \
+	  $(SAN_BUILD)/compat-tests fuzzers
+
+# The sanitizer suites alone: unit, integration, compat, a mixed load, and each
+# fuzz harness over its committed corpus.
+test-sanitize: deps-test
+	$(MAKE) sanitize-build
+	scripts/run-tests.sh sanitize
+
+# Each harness for FUZZ_SECONDS (default 60) from its committed corpus;
+# new inputs go to build-asan/fuzz-corpus/, crashes to build-asan/fuzz-crashes/.
+fuzz: deps-test
+	$(MAKE) sanitize-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
 bench: deps-bench
 	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/bench-expiry
 	scripts/bench.sh
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian packages lawnkv needs, and only those that are missing.
 #   scripts/install-deps.sh run    build and run the server
-#   scripts/install-deps.sh test   also the test clients and the reference redis-server
+#   scripts/install-deps.sh test   also the test clients, the reference redis-server,
+#                                  and clang for the sanitizer build and the fuzzers
 #   scripts/install-deps.sh bench  also the benchmark tools
 set -euo pipefail
 
 want=(g++ make pkg-config libuv1-dev libjemalloc-dev)
 case "${1:-run}" in
   run) ;;
-  test) want+=(libhiredis-dev doctest-dev redis-server redis-tools python3-redis nutcracker)
+  # clang with its sanitizer and libFuzzer runtimes, and llvm-symbolizer for
+  # the reports: the build-asan/ suites and make fuzz
+  test) want+=(libhiredis-dev doctest-dev redis-server redis-tools python3-redis nutcracker
+               clang libclang-rt-14-dev llvm-14)
         # node and npm from Debian unless a node with npm is already there (NodeSource's
         # nodejs bundles npm and conflicts with Debian's npm package)
         command -v npm >/dev/null 2>&1 || want+=(nodejs npm) ;;

@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Runs every test suite of `make test` and closes with one line
+# Runs the test suites of `make test` and closes with one line
 # "tests: N passed, M failed" counting suites. Run from the repository root
-# after the binaries are built.
+# after the binaries are built (build/ and, for the sanitizer suites,
+# build-asan/: make sanitize-build).
+#   scripts/run-tests.sh            every suite
+#   scripts/run-tests.sh plain      build/: unit, integration, compat, tools
+#   scripts/run-tests.sh sanitize   build-asan/: unit, integration, compat
+#                                   (against redis-server), a mixed load, and
+#                                   each fuzz harness over its corpus
+# Each suite's wall time is printed after it.
 set -u
 cd "$(dirname "$0")/.."
+group=${1:-all}
 
 passed=0
 failed=0
@@ -11,20 +19,54 @@ failures=()
 suite() {
   local name=$1; shift
   echo "=== $name"
+  local start=$SECONDS
   if "$@"; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
     failures+=("$name")
   fi
+  echo "=== $name: $((SECONDS - start)) s"
 }
 
-suite unit build/unit-tests
-suite integration build/integration-tests
-suite compat build/compat-tests
-for t in tests/tools/*.sh; do
-  [ -e "$t" ] && suite "tools/$(basename "$t" .sh)" bash "$t"
-done
+if [ "$group" = all ] || [ "$group" = plain ]; then
+  suite unit build/unit-tests
+  suite integration build/integration-tests
+  suite compat build/compat-tests
+  for t in tests/tools/*.sh; do
+    [ -e "$t" ] && suite "tools/$(basename "$t" .sh)" bash "$t"
+  done
+fi
+
+if [ "$group" = all ] || [ "$group" = sanitize ]; then
+  # Any report stops the process with a non-zero status; leaks are reported
+  # at exit.
+  export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
+  export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+  symbolizer=/usr/lib/llvm-14/bin/llvm-symbolizer
+  [ -x "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH=$symbolizer
+  san=build-asan
+  # The servers the integration and compat tests start log to
+  # build-asan/test-logs: a server that a report stopped (or that reported
+  # at exit) fails the suite even where the test itself did not notice.
+  with_server_logs() {
+    rm -rf "$san/test-logs"
+    local status=0
+    "$@" || status=1
+    scripts/sanitizer-reports.sh "$san"/test-logs/*.log || status=1
+    return $status
+  }
+  suite asan/unit "$san/unit-tests"
+  suite asan/integration with_server_logs "$san/integration-tests"
+  suite asan/compat with_server_logs "$san/compat-tests"
+  suite asan/load scripts/sanitize-load.sh "$san/lawnkv-server"
+  for f in "$san"/fuzz/*_fuzz; do
+    [ -x "$f" ] || continue
+    h=$(basename "$f" _fuzz)
+    mkdir -p "$san/fuzz-crashes"
+    suite "fuzz/$h" "$f" -runs=0 -artifact_prefix="$san/fuzz-crashes/" "tests/fuzz/corpus/$h"
+  done
+fi
 
 [ ${#failures[@]} -gt 0 ] && echo "failed suites: ${failures[*]}"
 echo "tests: $passed passed, $failed failed"

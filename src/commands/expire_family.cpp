@@ -55,7 +55,10 @@ void pexpireat_command(Call& call) { expire_generic(call, 0, Unit::kMilliseconds
 
 // TTL, PTTL, EXPIRETIME, PEXPIRETIME: -2 for no key, -1 for no TTL, else the
 // remaining time (or the deadline when absolute), never below 0. Seconds
-// are rounded to the nearest: (ms + 500) / 1000, as Redis.
+// are rounded to the nearest: (ms + 500) / 1000, as Redis, in unsigned
+// arithmetic: a deadline within 500 ms of INT64_MAX (PEXPIREAT k
+// 9223372036854775807) overflows int64, and Redis 7.0 replies the unsigned
+// result, 9223372036854776.
 void ttl_generic(Call& call, Unit unit, bool absolute) {
   const store::Entry* e = lookup_read(call, call.argv[1]);
   if (e == nullptr) return call.reply.integer(-2);

@@ -3,18 +3,44 @@
 #include "core/arena.hpp"
 #include "core/page_allocator.hpp"
 
+#ifdef LAWNKV_NO_JEMALLOC
+#include <malloc.h>
+#else
 #include <jemalloc/jemalloc.h>
+#endif
 #include <unistd.h>
 
 #include <cstdio>
 #include <string>
 
+#ifndef LAWNKV_NO_JEMALLOC
 // jemalloc reads its options from this symbol (declared by jemalloc.h) when
 // it starts, before main: with the background thread, dirty pages are
 // purged on their decay schedule even while the loop allocates nothing.
 const char* malloc_conf = "background_thread:true";
+#endif
 
 namespace lawnkv::allocator {
+
+#ifdef LAWNKV_NO_JEMALLOC
+
+std::string_view name() { return "libc"; }
+
+uint64_t allocated_bytes() {
+  // Under a sanitizer, malloc is the sanitizer's and mallinfo2 sees none of
+  // it: the figure is then the arena's and the page allocator's alone.
+  const struct mallinfo2 mi = mallinfo2();
+  return mi.uordblks + mi.hblkhd + arena::bytes_in_use() + g_page_allocator_bytes;
+}
+
+uint64_t used_bytes() { return allocated_bytes(); }
+
+void purge() {
+  arena::release_free();
+  malloc_trim(0);
+}
+
+#else
 
 std::string_view name() {
   static const std::string kName = [] {
@@ -67,6 +93,15 @@ uint64_t used_bytes() {
   return (a > d ? a - d : 0) + arena::bytes_in_use() + g_page_allocator_bytes;
 }
 
+void purge() {
+  arena::release_free();
+  mallctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
+  const std::string purge_all = "arena." + std::to_string(MALLCTL_ARENAS_ALL) + ".purge";
+  mallctl(purge_all.c_str(), nullptr, nullptr, nullptr, 0);
+}
+
+#endif
+
 uint64_t resident_bytes() {
   FILE* f = std::fopen("/proc/self/statm", "r");
   if (!f) return 0;
@@ -74,13 +109,6 @@ uint64_t resident_bytes() {
   const int n = std::fscanf(f, "%lu %lu", &size, &resident);
   std::fclose(f);
   return n == 2 ? resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
-}
-
-void purge() {
-  arena::release_free();
-  mallctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
-  const std::string purge_all = "arena." + std::to_string(MALLCTL_ARENAS_ALL) + ".purge";
-  mallctl(purge_all.c_str(), nullptr, nullptr, nullptr, 0);
 }
 
 }  // namespace lawnkv::allocator

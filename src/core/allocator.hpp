@@ -11,13 +11,16 @@
 // As Redis (jemalloc-bg-thread yes), lawnkv turns on jemalloc's background
 // thread, which purges on that schedule whatever the program does
 // (allocator.cpp sets malloc_conf).
+//
+// Built with LAWNKV_NO_JEMALLOC (make MALLOC=libc, as the sanitizer builds
+// are: ASan must own malloc), the figures come from glibc's mallinfo2 instead.
 
 #include <cstdint>
 #include <string_view>
 
 namespace lawnkv::allocator {
 
-// "jemalloc-5.3.0", for INFO mem_allocator.
+// "jemalloc-5.3.0" (or "libc"), for INFO mem_allocator.
 std::string_view name();
 // Bytes handed out to the program: jemalloc's stats.allocated, plus the live
 // bytes of the 32-bit-link heap (core/arena.hpp) and the arrays mapped by

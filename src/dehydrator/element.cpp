@@ -41,7 +41,7 @@ void Element::put(char* at, std::string_view bytes, uint8_t* inline_len, Flags o
     return;
   }
   *inline_len = static_cast<uint8_t>(bytes.size());
-  std::memcpy(at, bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());
 }
 
 std::string_view Element::part(const char* at, uint8_t inline_len, Flags on_heap) const {
@@ -55,7 +55,7 @@ bool Element::assign_in_place(std::string_view value) {
     return true;
   }
   if (value.size() != value_len_) return false;
-  std::memcpy(value_data(), value.data(), value.size());
+  if (!value.empty()) std::memcpy(value_data(), value.data(), value.size());
   return true;
 }
 

@@ -81,7 +81,7 @@ bool Entry::assign_in_place(std::string_view value) {
     return true;
   }
   if (value.size() != value_len_) return false;
-  std::memcpy(string_data(), value.data(), value.size());
+  if (!value.empty()) std::memcpy(string_data(), value.data(), value.size());
   return true;
 }
 

@@ -34,10 +34,10 @@ using test::ServerProcess;
 bool exited_zero(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 bool exited_one(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 1; }
 
-// build/lawnkv-server, or LAWNKV_SERVER as for ServerProcess::lawnkv.
+// lawnkv-server beside the test binary, or LAWNKV_SERVER as for ServerProcess::lawnkv.
 std::string lawnkv_binary() {
   const char* env = std::getenv("LAWNKV_SERVER");
-  return env && *env ? env : (test::repo_root() / "build" / "lawnkv-server").string();
+  return env && *env ? env : (test::build_dir() / "lawnkv-server").string();
 }
 
 // Writes `text` to build/test-logs/<name> and returns its path.

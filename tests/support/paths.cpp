@@ -4,15 +4,17 @@
 
 namespace lawnkv::test {
 
-std::filesystem::path repo_root() {
+std::filesystem::path build_dir() {
   std::error_code ec;
   auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return std::filesystem::current_path();
-  return exe.parent_path().parent_path();
+  if (ec) return std::filesystem::current_path() / "build";
+  return exe.parent_path();
 }
 
+std::filesystem::path repo_root() { return build_dir().parent_path(); }
+
 std::filesystem::path log_dir() {
-  auto dir = repo_root() / "build" / "test-logs";
+  auto dir = build_dir() / "test-logs";
   std::filesystem::create_directories(dir);
   return dir;
 }

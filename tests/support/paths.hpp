@@ -1,7 +1,10 @@
 #pragma once
-// Where the tests find the repository and put their logs. The repository root
-// is found from the running test binary (build/<name> -> the directory above
-// build/), so tests behave the same from any working directory.
+// Where the tests find the repository, the server and their logs. Both are
+// found from the running test binary (build/<name>: build/ is its build
+// directory, the directory above it the repository root), so tests behave
+// the same from any working directory, and the test binaries of another
+// build directory (build-asan/) start that directory's server and keep their
+// logs there.
 
 #include <filesystem>
 
@@ -10,7 +13,10 @@ namespace lawnkv::test {
 // The repository root: the parent of the directory holding the test binary.
 std::filesystem::path repo_root();
 
-// build/test-logs under the repository root, created on first use.
+// The directory holding the test binary: build/ or build-asan/.
+std::filesystem::path build_dir();
+
+// test-logs under build_dir(), created on first use.
 std::filesystem::path log_dir();
 
 }  // namespace lawnkv::test

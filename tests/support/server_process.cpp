@@ -53,7 +53,7 @@ const std::vector<std::string> kRedisDefaults{"--save", "",   "--appendonly", "n
 }  // namespace
 
 ServerProcess ServerProcess::lawnkv(std::vector<std::string> extra_args) {
-  std::string binary = env_or("LAWNKV_SERVER", (repo_root() / "build" / "lawnkv-server").string());
+  std::string binary = env_or("LAWNKV_SERVER", (build_dir() / "lawnkv-server").string());
   std::vector<std::string> defaults{"--enable-debug-command", "yes"};
   if (names_redis_server(binary)) defaults = kRedisDefaults;
   return ServerProcess("lawnkv", redis_like_argv(binary, defaults, std::move(extra_args)));

@@ -2,7 +2,7 @@
 // A server under test, running as a child process on a free loopback port:
 // lawnkv (build/lawnkv-server) or the reference redis-server. The constructor
 // returns once the server accepts connections; the destructor stops it by
-// PID. Its stdout and stderr go to build/test-logs/<label>-<port>.log, and
+// PID. Its stdout and stderr go to <build>/test-logs/<label>-<port>.log, and
 // the log's tail is printed when the test that owned it failed.
 
 #include <sys/types.h>
@@ -25,7 +25,8 @@ class ServerProcess {
   static constexpr std::chrono::milliseconds kStartTimeout{10'000};
   static constexpr std::chrono::milliseconds kStopGrace{10'000};
 
-  // build/lawnkv-server (env LAWNKV_SERVER overrides) with
+  // lawnkv-server beside the test binary (build/ or build-asan/; env
+  // LAWNKV_SERVER overrides) with
   //   [config-file] --port P --bind 127.0.0.1 --enable-debug-command yes <extra>
   // A first extra argument that does not start with "--" is the config file
   // and goes first, as the command line requires. Later directives win, so

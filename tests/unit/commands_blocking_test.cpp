@@ -103,6 +103,21 @@ TEST_CASE("blocking: SWAPDB and MOVE bring a ready key to its waiters") {
   CHECK(w2.delivered == std::vector<std::string>{"*1\r\n$1\r\ny\r\n"});
 }
 
+TEST_CASE("blocking: a timeout whose deadline does not fit in int64 milliseconds is refused") {
+  // The command fuzzer found the first: 9.3e18 s in ms was cast to int64
+  // (undefined; UBSan stops on it). 9223372036854000 s is 9.2e18 ms: it
+  // fits, but now + it does not. All get Redis 7.2's BLPOP error
+  // (core/deadline.hpp, commands/time_args.hpp).
+  BlockingServer s;
+  FakeSession& c = s.client();
+  for (const char* t : {"9.3e18", "9.2233720368548e15", "1e300", "9223372036854000"}) {
+    CAPTURE(t);
+    CHECK(s.run_as(c, {"rede.bpoll", "q", t}) == "-ERR timeout is out of range\r\n");
+    CHECK_FALSE(c.blocked);
+  }
+  CHECK(s.table().empty());
+}
+
 TEST_CASE("blocking: timeouts reply a null array in the client's protocol") {
   BlockingServer s;
   FakeSession& v2 = s.client();

@@ -1,0 +1,440 @@
+// libFuzzer harness: the command executor, in process (no sockets).
+//
+// Each input builds a server state as main does (make_server_state, with
+// keyspace notifications on, 4 databases, strings up to 1 MB), connects
+// three fake clients, and runs a sequence of operations decoded from the
+// input, from the front:
+//
+//   op 0x00..0x1f   time: read 2 bytes v (little endian), then by op % 8:
+//                   0 now += v ms; 1 += v s; 2 -= v % 1000 ms (the wall clock
+//                   stepping back); 3 += v * 1e6 ms; 4 += 1; 5 += 0;
+//                   6 += v ms and reap at most 1 + op / 8 keys; 7 += v ms
+//                   and no reap. Then, but for 6 and 7, the expiry reap runs
+//                   to the end, as the server's expiry cycle does.
+//   op 0x20..0xff   a command from client op % 3: a name byte, a count byte
+//                   (argc = count % 16), then argc argument bytes. A name
+//                   byte below 0xc0 picks a row of the command table (with
+//                   its subcommand, if any); an argument byte below 0xc0
+//                   picks a token (kTokens: keys, numbers, option words, and
+//                   times near now). A byte b >= 0xc0 is raw: the next
+//                   b - 0xc0 bytes of input.
+//
+// After each operation the harness does what the server's loop does (serves
+// blocked clients, closes clients that QUIT or were killed and connects a
+// new one) and checks:
+//   - each db's expiry index holds exactly its keys that have a TTL;
+//   - a reap never removes a key before its deadline (a key is due once
+//     now > deadline), and a full reap leaves no key past its deadline;
+//   - a key expired lazily by a command (outside EXEC, whose commands may
+//     set a past deadline and read the key back) had a deadline before now;
+//   - every reply is whole RESP (one or more complete values, no trailing
+//     bytes), and so is every frame delivered to a client;
+//   - after FLUSHALL, no key is left and the arena holds what it held when
+//     the keyspace was first empty, give or take whole Lawn queue chunks,
+//     which the expiry indexes keep (keys freed, none leaked);
+//   - when the state is destroyed, the arena is back to its size before.
+// Any failure aborts with a message; the sanitizers catch the rest.
+// With COMMAND_FUZZ_TRACE=1 in the environment each operation is printed to
+// stderr as it runs (to read what a crashing input does).
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "../unit/command_fixture.hpp"
+#include "commands/dispatch.hpp"
+#include "commands/server_state.hpp"
+#include "core/arena.hpp"
+#include "core/ascii.hpp"
+#include "expiry/lawn_queue.hpp"
+
+using namespace lawnkv;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "command_fuzz: %s\n", what.c_str());
+  std::abort();
+}
+
+// Arguments the fuzzer picks by one byte. "@s+N" / "@ms+N" are replaced by
+// the current time in seconds / ms plus N, for EXPIREAT, PXAT, EXAT.
+const char* const kTokens[] = {
+    // keys (a small pool, so commands meet each other's keys)
+    "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "q", "{a}x", "",
+    // numbers
+    "0", "1", "2", "3", "5", "10", "16", "100", "1000", "5000", "60000", "-1", "-2", "-100", "1.5", "-0.5",
+    "9223372036854775807", "-9223372036854775808", "9223372036854775808", "4294967296", "2147483647",
+    "0x10", " 1", "1e3", "inf", "-inf", "nan", "+5", "00", "3.0",
+    // times near now
+    "@s+0", "@s+1", "@s+10", "@s-1", "@s-100", "@ms+0", "@ms+1", "@ms+10", "@ms+1000", "@ms-1", "@ms-1000",
+    // SET / GETEX / EXPIRE options
+    "EX", "PX", "EXAT", "PXAT", "NX", "XX", "GT", "LT", "KEEPTTL", "GET", "PERSIST", "ex", "px",
+    // SCAN, CLIENT, COPY, MEMORY, INFO
+    "COUNT", "MATCH", "TYPE", "string", "dehy-type", "*", "k*", "?", "[a-z]*", "REPLACE", "DB", "SAMPLES",
+    "ID", "KILL", "USER", "ADDR", "LADDR", "SKIPME", "yes", "no", "normal", "pubsub", "master", "replica",
+    "SETNAME", "GETNAME", "LIST", "INFO", "NO-EVICT", "on", "off", "AUTH", "default", "2", "3",
+    "all", "everything", "keyspace", "memory", "stats", "clients", "server", "expiry", "commandstats",
+    // CONFIG
+    "notify-keyspace-events", "KEA", "Ex", "AKE", "maxmemory", "hz", "maxmemory-policy", "allkeys-lru",
+    "expiry-budget-us", "timeout", "client-output-buffer-limit", "proto-max-bulk-len", "maxclients",
+    // channels and patterns
+    "__keyevent@0__:expired", "__keyspace@0__:k0", "__key*__:*", "ch", "ch*",
+    // dehydrator ids and elements
+    "id1", "id2", "el", "x",
+    // values of 70, 44 and 45 bytes (Redis's embstr limit is 44); SETRANGE
+    // past 255 bytes puts a value on the heap (store/entry.hpp)
+    "0123456789012345678901234567890123456789012345678901234567890123456789",
+    "01234567890123456789012345678901234567890123",
+    "012345678901234567890123456789012345678901234",
+    // SETRANGE offsets around the inline limit
+    "255", "256", "300",
+    // New tokens go here, at the end: an input picks a token by its index,
+    // so inserting one earlier would change what the regression inputs of
+    // tests/fuzz/corpus/command/ replay. Likewise the command table: an
+    // input names a command by its index among the rows, so a new command
+    // shifts those after it (so the inputs that caught a bug are written
+    // with raw names and arguments: make_seeds.py, seed-regress-*).
+};
+constexpr size_t kTokenCount = sizeof(kTokens) / sizeof(kTokens[0]);
+
+constexpr uint64_t kQueueChunkBytes = expiry::LawnQueues::kChunk * sizeof(expiry::LawnQueue);
+
+// Every command and subcommand name, as argv prefixes.
+std::vector<std::vector<std::string>> command_names(const CommandTable& table) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& [name, spec] : table.all()) {
+    out.push_back({name});
+    for (const CommandSpec& sub : spec.subcommands) {
+      const size_t bar = sub.name.find('|');
+      out.push_back({name, bar == std::string::npos ? sub.name : sub.name.substr(bar + 1)});
+    }
+  }
+  return out;
+}
+
+// Reads the input from the front.
+struct Reader {
+  const uint8_t* p;
+  size_t n;
+  bool empty() const { return n == 0; }
+  uint8_t byte() {
+    if (n == 0) return 0;
+    --n;
+    return *p++;
+  }
+  std::string bytes(size_t len) {
+    len = std::min(len, n);
+    std::string s(reinterpret_cast<const char*>(p), len);
+    p += len;
+    n -= len;
+    return s;
+  }
+};
+
+// The length of the complete RESP value at the front of s, or 0 if it is
+// not one (truncated, malformed). depth guards against deep nesting.
+size_t resp_value(std::string_view s, int depth = 0) {
+  if (s.empty() || depth > 64) return 0;
+  const size_t eol = s.find("\r\n");
+  if (eol == std::string_view::npos) return 0;
+  const std::string_view head = s.substr(1, eol - 1);
+  const size_t after = eol + 2;
+  // A length or count: -1 or more, below 2^40. An integer (':'): any
+  // number of digits with an optional '-'.
+  auto number = [&](int64_t* out) {
+    if (head.empty()) return false;
+    int64_t v = 0;
+    size_t i = head[0] == '-' ? 1 : 0;
+    if (i == head.size()) return false;
+    for (; i < head.size(); ++i) {
+      if (head[i] < '0' || head[i] > '9') return false;
+      if (v < (int64_t{1} << 40)) v = v * 10 + (head[i] - '0');
+    }
+    *out = head[0] == '-' ? -v : v;
+    return true;
+  };
+  if (head.find('\n') != std::string_view::npos || head.find('\r') != std::string_view::npos) return 0;
+  switch (s[0]) {
+    case '+': case '-': case ',': case '(': case '#':
+      return after;
+    case ':': {
+      int64_t v;
+      return number(&v) ? after : 0;
+    }
+    case '_':
+      return head.empty() ? after : 0;
+    case '$': case '!': case '=': {
+      int64_t len;
+      if (!number(&len) || len < -1 || len >= (int64_t{1} << 40)) return 0;
+      if (len == -1) return s[0] == '$' ? after : 0;
+      const size_t end = after + static_cast<size_t>(len);
+      if (s.size() < end + 2 || s.substr(end, 2) != "\r\n") return 0;
+      return end + 2;
+    }
+    case '*': case '~': case '>': case '%': case '|': {
+      int64_t count;
+      if (!number(&count) || count < -1 || count >= (int64_t{1} << 40)) return 0;
+      if (count == -1) return s[0] == '*' ? after : 0;
+      if (s[0] == '%' || s[0] == '|') count *= 2;
+      size_t pos = after;
+      for (int64_t i = 0; i < count; ++i) {
+        const size_t len = resp_value(s.substr(pos), depth + 1);
+        if (len == 0) return 0;
+        pos += len;
+      }
+      return pos;
+    }
+    default:
+      return 0;
+  }
+}
+
+// s is zero or more complete RESP values and nothing else; returns how many.
+size_t whole_values(std::string_view s, const char* what, const std::vector<std::string>& argv) {
+  size_t count = 0;
+  while (!s.empty()) {
+    const size_t len = resp_value(s);
+    if (len == 0) {
+      std::string cmd;
+      for (const auto& a : argv) cmd += "'" + a + "' ";
+      fail(std::string(what) + " is not whole RESP, after " + cmd + ": " + std::string(s.substr(0, 200)));
+    }
+    s.remove_prefix(len);
+    ++count;
+  }
+  return count;
+}
+
+// A fake client whose close_soon (CLIENT KILL) is seen by the harness.
+struct Client : test::FakeSession {
+  void close_soon() override { close_after_reply = true; }
+};
+
+// Key deadlines, by (db, key), as they were before the operation.
+using Deadlines = std::map<std::pair<int, std::string>, int64_t>;
+
+class Harness : public store::ExpiryListener {
+ public:
+  Harness() {
+    config::Config cfg;
+    if (!cfg.set({{"notify-keyspace-events", "KEA"}}).ok()) fail("cannot enable notifications");
+    // Four databases are enough for SELECT, MOVE and SWAPDB, and each costs
+    // an expiry index to build and tear down per input.
+    cfg.mutable_values().databases = 4;
+    // Strings up to 1 MB (Redis's smallest proto-max-bulk-len) rather than
+    // 512 MB: SETRANGE k 500000000 x would spend each run in page faults.
+    cfg.mutable_values().proto_max_bulk_len = 1024 * 1024;
+    arena_before_ = arena::bytes_in_use();
+    state_ = make_server_state(std::move(cfg));
+    state_->data.keyspace.set_listener(this);
+    // RANDOMKEY and the stale-key sampling draw from this: an input must
+    // replay the same way to reproduce what it found.
+    state_->data.keyspace.rng().seed(1);
+    names_ = command_names(state_->commands);
+    for (auto& c : clients_) connect(c);
+    arena_empty_ = arena::bytes_in_use();
+  }
+
+  ~Harness() override {
+    for (auto& c : clients_) disconnect(*c);
+    state_.reset();
+    if (arena::bytes_in_use() != arena_before_)
+      fail("the arena holds " + std::to_string(arena::bytes_in_use()) + " bytes after the server state is gone, " +
+           std::to_string(arena_before_) + " before it was made");
+  }
+
+  void run(Reader in) {
+    trace_ = std::getenv("COMMAND_FUZZ_TRACE") != nullptr;
+    for (int ops = 0; ops < 512 && !in.empty() && !state_->shutdown_requested; ++ops) {
+      const uint8_t op = in.byte();
+      if (op < 0x20) {
+        time_step(op, in);
+      } else {
+        command(*clients_[op % 3], in);
+      }
+      after_operation();
+    }
+  }
+
+  // store::ExpiryListener: every key that dies of old age, lazily or reaped.
+  void key_expired(int db, std::string_view key) override {
+    if (checking_expiry_) {
+      auto it = deadlines_.find({db, std::string(key)});
+      if (it == deadlines_.end()) fail("key '" + std::string(key) + "' expired but had no deadline");
+      if (!(now_ > it->second))
+        fail("key '" + std::string(key) + "' expired early: deadline " + std::to_string(it->second) + ", now " +
+             std::to_string(now_));
+    }
+    state_->data.notifier.key_expired(db, key);
+  }
+
+ private:
+  void connect(std::unique_ptr<Client>& c) {
+    c = std::make_unique<Client>();
+    c->id = state_->clients.next_id();
+    c->authenticated = true;
+    c->created_ms = now_;
+    state_->clients.add(*c);
+  }
+
+  // What Connection::close does.
+  void disconnect(Client& c) {
+    state_->data.keyspace.watches().unwatch_all(c.watcher);
+    state_->data.hub.unsubscribe_all(c);
+    if (c.blocked) state_->data.blocking.forget(c);
+    state_->clients.remove(c);
+  }
+
+  void time_step(uint8_t op, Reader& in) {
+    const int64_t lo = in.byte();  // two statements: the order of reads is fixed
+    const int64_t v = lo | (int64_t{in.byte()} << 8);
+    size_t budget = SIZE_MAX;
+    switch (op % 8) {
+      case 0: now_ += v; break;
+      case 1: now_ += v * 1000; break;
+      case 2: now_ -= v % 1000; break;
+      case 3: now_ += v * 1'000'000; break;
+      case 4: now_ += 1; break;
+      case 5: break;
+      case 6: now_ += v; budget = 1 + op / 8; break;
+      case 7: now_ += v; break;
+    }
+    if (trace_) std::fprintf(stderr, "now %lld%s\n", static_cast<long long>(now_ - test::kT0),
+                             op % 8 == 7 ? " (no reap)" : budget != SIZE_MAX ? " (partial reap)" : "");
+    if (op % 8 == 7) return;
+    snapshot_deadlines();
+    checking_expiry_ = true;
+    state_->data.keyspace.reap(now_, budget);
+    checking_expiry_ = false;
+    if (budget != SIZE_MAX) return;
+    auto& ks = state_->data.keyspace;
+    for (int i = 0; i < ks.databases(); ++i) {
+      ks.db(i).dict().for_each([&](const store::Entry& e) {
+        if (e.expired_at(now_))
+          fail("key '" + std::string(e.key()) + "' is past its deadline " + std::to_string(e.deadline()) +
+               " after a full reap at " + std::to_string(now_));
+      });
+    }
+  }
+
+  std::string token(uint8_t b, Reader& in) {
+    if (b >= 0xc0) return in.bytes(b - 0xc0);
+    std::string t = kTokens[b % kTokenCount];
+    if (t.rfind("@s", 0) == 0) return std::to_string(now_ / 1000 + std::stoll(t.substr(2)));
+    if (t.rfind("@ms", 0) == 0) return std::to_string(now_ + std::stoll(t.substr(3)));
+    return t;
+  }
+
+  void command(Client& c, Reader& in) {
+    std::vector<std::string> argv;
+    const uint8_t name = in.byte();
+    if (name >= 0xc0) {
+      argv.push_back(in.bytes(name - 0xc0));
+    } else {
+      argv = names_[name % names_.size()];
+    }
+    const int argc = in.byte() % 16;
+    for (int i = 0; i < argc; ++i) argv.push_back(token(in.byte(), in));
+    if (c.blocked) return;  // the server reads nothing more from a blocked client
+    if (trace_) {
+      std::string line = "client id " + std::to_string(c.id) + ":";
+      for (const auto& a : argv) line += " '" + a + "'";
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
+
+    const bool exec = to_lower(argv[0]) == "exec";
+    const bool flushall = to_lower(argv[0]) == "flushall" && !c.in_multi;
+    snapshot_deadlines();
+    checking_expiry_ = !exec;
+    std::vector<std::string_view> views(argv.begin(), argv.end());
+    std::string out;
+    resp::Writer w(out, c.protocol);
+    dispatch(*state_, c, w, views, now_);
+    checking_expiry_ = false;
+
+    const size_t replies = whole_values(out, "a reply", argv);
+    if (state_->shutdown_requested) return;  // SHUTDOWN: no reply, the server stops
+    if (replies == 0 && !c.blocked) fail("no reply and not blocked, after " + argv[0]);
+    if (flushall && out == "+OK\r\n") {
+      if (state_->data.keyspace.total_keys() != 0) fail("keys left after FLUSHALL");
+      // Each expiry index keeps the arena chunks of its Lawn queues (256
+      // queues a chunk, never moved: expiry/lawn_queue.hpp), so the arena
+      // may hold whole chunks more than at start; any other difference is
+      // a block that FLUSHALL did not free.
+      const uint64_t now_bytes = arena::bytes_in_use();
+      if (now_bytes < arena_empty_ || (now_bytes - arena_empty_) % kQueueChunkBytes != 0)
+        fail("the arena holds " + std::to_string(now_bytes) + " bytes after FLUSHALL, " +
+             std::to_string(arena_empty_) + " with an empty keyspace at start (plus whole queue chunks of " +
+             std::to_string(kQueueChunkBytes) + " bytes allowed)");
+    }
+  }
+
+  void after_operation() {
+    // The loop's prepare step: serve blocked clients. Then close the
+    // clients that asked for it (QUIT, CLIENT KILL) and connect new ones.
+    if (!state_->data.blocking.empty()) {
+      snapshot_deadlines();
+      checking_expiry_ = true;
+      state_->data.blocking.serve(*state_, now_);
+      checking_expiry_ = false;
+    }
+    for (auto& c : clients_) {
+      for (const std::string& frame : c->delivered)
+        if (whole_values(frame, "a delivered frame", {}) != 1) fail("a delivered frame holds several values");
+      c->delivered.clear();
+      if (c->close_after_reply) {
+        disconnect(*c);
+        connect(c);
+      }
+    }
+    check_expiry_index();
+  }
+
+  void snapshot_deadlines() {
+    deadlines_.clear();
+    auto& ks = state_->data.keyspace;
+    for (int i = 0; i < ks.databases(); ++i) {
+      ks.db(i).dict().for_each([&](const store::Entry& e) {
+        if (e.has_ttl()) deadlines_[{i, std::string(e.key())}] = e.deadline();
+      });
+    }
+  }
+
+  void check_expiry_index() {
+    auto& ks = state_->data.keyspace;
+    for (int i = 0; i < ks.databases(); ++i) {
+      size_t with_ttl = 0;
+      ks.db(i).dict().for_each([&](const store::Entry& e) { with_ttl += e.has_ttl(); });
+      if (with_ttl != ks.db(i).expires())
+        fail("db " + std::to_string(i) + ": " + std::to_string(with_ttl) + " keys with a TTL, " +
+             std::to_string(ks.db(i).expires()) + " in the expiry index");
+    }
+  }
+
+  std::unique_ptr<ServerState> state_;
+  std::unique_ptr<Client> clients_[3];
+  std::vector<std::vector<std::string>> names_;
+  int64_t now_ = test::kT0;
+  Deadlines deadlines_;
+  bool checking_expiry_ = false;
+  bool trace_ = false;
+  uint64_t arena_before_ = 0;
+  uint64_t arena_empty_ = 0;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Harness h;
+  h.run(Reader{data, size});
+  return 0;
+}

@@ -142,9 +142,9 @@ TEST_CASE("eviction: volatile-ttl takes keys in exact deadline order, whatever t
     by_deadline[deadline] = key;
   }
   EvictionPicker picker;
-  for (const auto& [deadline, key] : by_deadline) {
-    CAPTURE(deadline);
-    REQUIRE(take(picker, ks, Policy::kVolatileTtl, rng) == key);
+  for (const auto& entry : by_deadline) {
+    CAPTURE(entry.first);  // the deadline
+    REQUIRE(take(picker, ks, Policy::kVolatileTtl, rng) == entry.second);
   }
   CHECK(db.size() == 0);
   CHECK(db.avg_ttl(kNow) == 0);  // the deadline sum went down with each key

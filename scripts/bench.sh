@@ -39,7 +39,9 @@
 #   BENCH_MEM_KEYS=1000000   BENCH_EXPIRY_KEYS=1000000   BENCH_EXPIRY_ROUNDS=3
 #   BENCH_INDEX_ARGS     extra arguments for build/bench-expiry
 #   BENCH_PROFILE_N      requests per profiled run (default BENCH_N / 10)
-#   BENCH_EVICT_STEPS="hits cliff probe"   BENCH_EVICT_ROUNDS=3 (hits, cliff)
+#   BENCH_EVICT_STEPS="hits cliff instr probe"   BENCH_EVICT_ROUNDS=3 (cliff)
+#   BENCH_EVICT_HIT_ROUNDS=1  trace seeds for BENCH_EVICT_TARGETS="allkeys-lru
+#                        allkeys-lfu" (the other policies: seed 1 only)
 #   BENCH_EVICT_POLICIES="allkeys-lru allkeys-lfu allkeys-random volatile-lru
 #                         volatile-lfu volatile-ttl"
 #   BENCH_EVICT_FILL_MB=1024 (probe)   BENCH_EVICT_PROBE_ROUNDS=1
@@ -74,9 +76,11 @@ CEILING=${BENCH_CEILING:-1}
 MEM_KEYS=${BENCH_MEM_KEYS:-$d_keys}
 EXP_KEYS=${BENCH_EXPIRY_KEYS:-$d_keys}
 EXP_ROUNDS=${BENCH_EXPIRY_ROUNDS:-$d_rounds}
-EVICT_STEPS=${BENCH_EVICT_STEPS:-"hits cliff probe"}
+EVICT_STEPS=${BENCH_EVICT_STEPS:-"hits cliff instr probe"}
 EVICT_ROUNDS=${BENCH_EVICT_ROUNDS:-$d_rounds}
+EVICT_HIT_ROUNDS=${BENCH_EVICT_HIT_ROUNDS:-1}
 EVICT_POLICIES=${BENCH_EVICT_POLICIES:-"allkeys-lru allkeys-lfu allkeys-random volatile-lru volatile-lfu volatile-ttl"}
+EVICT_TARGETS=${BENCH_EVICT_TARGETS:-"allkeys-lru allkeys-lfu"}
 if [ "$QUICK" = 1 ]; then d_fill=128; else d_fill=1024; fi
 EVICT_FILL_MB=${BENCH_EVICT_FILL_MB:-$d_fill}
 EVICT_PROBE_ROUNDS=${BENCH_EVICT_PROBE_ROUNDS:-1}
@@ -376,12 +380,13 @@ part_expiry() {
 # in their headers). Each run gets a fresh server, so INFO's counters and the
 # allocator start from the same state for both.
 part_eviction() {
-  rm -f "$RAW"/eviction-* "$RAW/eviction.cmds"
   local step
+  # A step run alone replaces its own results and keeps the others'.
+  [ "$EVICT_STEPS" != "hits cliff instr probe" ] || rm -f "$RAW/eviction.cmds"
   for step in $EVICT_STEPS; do
     case $step in
-      hits|cliff|probe) "evict_$step" ;;
-      *) echo "bench: unknown eviction step '$step' (hits cliff probe)" >&2; exit 2 ;;
+      hits|cliff|instr|probe) "evict_$step" ;;
+      *) echo "bench: unknown eviction step '$step' (hits cliff instr probe)" >&2; exit 2 ;;
     esac
   done
 }
@@ -392,9 +397,13 @@ part_eviction() {
 evict_hits() {
   local tool=$ROOT/build/bench/hit-ratio f=$RAW/eviction-hits.tsv round pol i k kinds=(lawnkv redis)
   build_tool "$tool" bench/eviction/hit_ratio.cpp -lhiredis
+  rm -f "$RAW"/eviction-hits.tsv "$RAW"/eviction-freq.txt "$RAW"/eviction-ref.tsv
   printf 'round\tpolicy\tserver\thit_ratio\tzipf_hit_ratio\tdbsize\tevicted_keys\tset_errors\tcpu_us_per_req\twall_s\n' >"$f"
-  for round in $(seq "$EVICT_ROUNDS"); do
+  for round in $(seq "$EVICT_HIT_ROUNDS"); do
     for pol in $EVICT_POLICIES; do
+      # Rounds past the first only for the policies with a target: the
+      # ratios move by about 0.001 from one seed to the next.
+      [ "$round" = 1 ] || [[ " $EVICT_TARGETS " == *" $pol "* ]] || continue
       for i in 0 1; do
         k=${kinds[$(((i + round - 1) % 2))]}
         local args=(--seed "$round") out
@@ -421,7 +430,7 @@ evict_hits() {
   done
   # The references, at every key count a server held (per round: its seed).
   printf 'round\tkeys\tlru\tzipf_lru\tbelady\tzipf_belady\n' >"$RAW/eviction-ref.tsv"
-  for round in $(seq "$EVICT_ROUNDS"); do
+  for round in $(seq "$EVICT_HIT_ROUNDS"); do
     local ks
     ks=$(awk -F'\t' -v r="$round" 'NR > 1 && $1 == r { print $6 }' "$f" | sort -un | paste -sd,)
     note_cmd eviction build/bench/hit-ratio --seed ROUND --simulate KEYS,...
@@ -438,6 +447,7 @@ evict_hits() {
 evict_cliff() {
   local f=$RAW/eviction-cliff.tsv round i k mode hz kinds=(lawnkv redis) modes=(evict nolimit)
   hz=$(getconf CLK_TCK)
+  rm -f "$f"
   printf 'round\tmode\tserver\trps\tp50_ms\tp99_ms\tcpu_ticks\tclk_tck\trequests\tevicted\tdbsize\n' >"$f"
   local bench=(-n "$N" -r 100000000 -d 100 -c 50 -P 16 -t set)
   for round in $(seq "$EVICT_ROUNDS"); do
@@ -469,11 +479,44 @@ evict_cliff() {
   done
 }
 
+# The cliff's runs under callgrind: user-space instructions per SET while
+# every SET evicts (maxmemory 16mb, allkeys-lru, full) and without a limit,
+# a count that does not move with the machine's load.
+evict_instr() {
+  command -v valgrind >/dev/null || { log "eviction instr: valgrind not installed; skipped"; return 0; }
+  local f=$RAW/eviction-instr.tsv k mode n=${BENCH_PROFILE_N:-$((N / 10))}
+  printf 'mode\tserver\trequests\tinstructions\tevicted\n' >"$f"
+  for mode in evict nolimit; do
+    for k in lawnkv redis; do
+      start_callgrind "$k" eviction
+      if [ "$mode" = evict ]; then
+        note_cmd eviction redis-cli -p PORT config set maxmemory 16mb maxmemory-policy allkeys-lru
+        redis-cli -p "$CG_PORT" config set maxmemory 16mb maxmemory-policy allkeys-lru >/dev/null
+      fi
+      note_cmd eviction redis-benchmark -p PORT -n 200000 -r 100000000 -d 100 -c 50 -P 16 -t set -q
+      redis-benchmark -p "$CG_PORT" -n 200000 -r 100000000 -d 100 -c 50 -P 16 -t set -q >/dev/null
+      local e0 e1 dump
+      e0=$(info_field "$CG_PORT" stats evicted_keys)
+      callgrind_control -z "$CG_PID" >/dev/null 2>&1
+      note_cmd eviction redis-benchmark -p PORT -n "$n" -r 100000000 -d 100 -c 50 -P 16 -t set -q
+      redis-benchmark -p "$CG_PORT" -n "$n" -r 100000000 -d 100 -c 50 -P 16 -t set -q >/dev/null
+      dump=$(callgrind_dump "$k" "$CG_PID")
+      e1=$(info_field "$CG_PORT" stats evicted_keys)
+      printf '%s\t%s\t%s\t%s\t%s\n' "$mode" "$k" "$n" "$(awk '/^summary:/ { print $2 }' "$dump")" "$((e1 - e0))" >>"$f"
+      log "eviction instr $mode $k: $(tail -1 "$f" | cut -f4) instructions for $n SETs, $((e1 - e0)) evicted"
+      stop_server "$CG_PID"
+    done
+  done
+  grep -qxF "callgrind_control -z PID (before each run), callgrind_control -d PID (after it)" "$RAW/eviction.cmds" ||
+    echo "callgrind_control -z PID (before each run), callgrind_control -d PID (after it)" >>"$RAW/eviction.cmds"
+}
+
 # Probe latency while 3/4 of EVICT_FILL_MB is evicted at once
 # (bench/eviction/evict_probe.cpp).
 evict_probe() {
   local tool=$ROOT/build/bench/evict-probe round i k kinds=(lawnkv redis)
   build_tool "$tool" bench/eviction/evict_probe.cpp -lhiredis -lpthread
+  rm -f "$RAW"/eviction-probe-*
   for round in $(seq "$EVICT_PROBE_ROUNDS"); do
     for i in 0 1; do
       k=${kinds[$(((i + round - 1) % 2))]}
@@ -516,6 +559,41 @@ part_index() {
 # after each redis-benchmark run (callgrind_control), so a figure is the
 # instructions of exactly those requests. Unlike time, the count does not
 # depend on what else the machine is doing.
+# Starts a server of KIND (lawnkv|baseline|redis) under valgrind's callgrind
+# on a free port and waits for PING. Sets CG_PID and CG_PORT.
+start_callgrind() {  # start_callgrind KIND PART
+  local kind=$1 part=$2 cport=$((20000 + RANDOM % 40000)) cmd i
+  while port_in_use "$cport"; do cport=$((20000 + RANDOM % 40000)); done
+  case $kind in
+    lawnkv) cmd=("$LAWNKV_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
+                 --logfile "$WORK/cg-lawnkv.log") ;;
+    baseline) cmd=("$BASELINE_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
+                   --logfile "$WORK/cg-baseline.log") ;;
+    redis) cmd=("$REDIS_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK"
+                --logfile "$WORK/cg-redis.log") ;;
+  esac
+  valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-$kind.%p" "${cmd[@]}" >/dev/null 2>"$WORK/cg-$kind.err" &
+  CG_PID=$!
+  CG_PORT=$cport
+  STARTED+=("$CG_PID")
+  note_cmd "$part" valgrind --tool=callgrind "${cmd[@]/$cport/PORT}"
+  for i in $(seq 300); do
+    [ "$(redis-cli -p "$cport" ping 2>/dev/null)" = PONG ] && return 0
+    kill -0 "$CG_PID" 2>/dev/null || { cat "$WORK/cg-$kind.err" "$WORK/cg-$kind.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "bench: $kind under callgrind did not answer" >&2
+  exit 1
+}
+
+# Dumps a callgrind server's counters (zeroed before with callgrind_control
+# -z) and prints the dump's path.
+callgrind_dump() {  # callgrind_dump KIND PID
+  callgrind_control -d "$2" >/dev/null 2>&1
+  # shellcheck disable=SC2012  # the newest dump; names are ours
+  ls -t "$WORK/cg-$1.$2".* | head -1
+}
+
 # Instructions per request of KINDS under callgrind at PIPELINES, into FILE
 # (with each run's callgrind_annotate listing beside it when PREFIX is set).
 profile_kinds() {  # profile_kinds FILE PART PREFIX "PIPELINES" KINDS...
@@ -523,25 +601,9 @@ profile_kinds() {  # profile_kinds FILE PART PREFIX "PIPELINES" KINDS...
   shift 4
   printf 'server\tpipeline\ttest\trequests\tinstructions\n' >"$f"
   for kind in "$@"; do
-    local cport=$((20000 + RANDOM % 40000)) cmd pid i
-    while port_in_use "$cport"; do cport=$((20000 + RANDOM % 40000)); done
-    case $kind in
-      lawnkv) cmd=("$LAWNKV_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
-                   --logfile "$WORK/cg-lawnkv.log") ;;
-      baseline) cmd=("$BASELINE_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
-                     --logfile "$WORK/cg-baseline.log") ;;
-      redis) cmd=("$REDIS_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK"
-                  --logfile "$WORK/cg-redis.log") ;;
-    esac
-    valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-$kind.%p" "${cmd[@]}" >/dev/null 2>"$WORK/cg-$kind.err" &
-    pid=$!
-    STARTED+=("$pid")
-    note_cmd "$part" valgrind --tool=callgrind "${cmd[@]/$cport/PORT}"
-    for i in $(seq 300); do
-      [ "$(redis-cli -p "$cport" ping 2>/dev/null)" = PONG ] && break
-      kill -0 "$pid" 2>/dev/null || { cat "$WORK/cg-$kind.err" "$WORK/cg-$kind.log" >&2; exit 1; }
-      sleep 0.1
-    done
+    local cport pid
+    start_callgrind "$kind" "$part"
+    cport=$CG_PORT pid=$CG_PID
     note_cmd "$part" redis-benchmark -p PORT -n "$n" -r 1000000 -d 16 -c 50 -P 16 -t set -q
     redis-benchmark -p "$cport" -n "$n" -r 1000000 -d 16 -c 50 -P 16 -t set -q >/dev/null
     for p in $pipelines; do
@@ -552,9 +614,7 @@ profile_kinds() {  # profile_kinds FILE PART PREFIX "PIPELINES" KINDS...
         callgrind_control -z "$pid" >/dev/null 2>&1
         note_cmd "$part" redis-benchmark -p PORT -n "$n" -r 1000000 -d 16 -c 50 -P "$p" -q "${args[@]}"
         redis-benchmark -p "$cport" -n "$n" -r 1000000 -d 16 -c 50 -P "$p" -q "${args[@]}" >/dev/null
-        callgrind_control -d "$pid" >/dev/null 2>&1
-        # shellcheck disable=SC2012  # the newest dump; names are ours
-        dump=$(ls -t "$WORK/cg-$kind.$pid".* | head -1)
+        dump=$(callgrind_dump "$kind" "$pid")
         printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$p" "$t" "$n" "$(awk '/^summary:/ { print $2 }' "$dump")" >>"$f"
         [ -z "$prefix" ] ||
           callgrind_annotate --threshold=100 --auto=no "$dump" 2>/dev/null | head -60 >"$RAW/$prefix-$kind-$t-P$p.txt" || true

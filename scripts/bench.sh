@@ -16,12 +16,22 @@
 #   index       build/bench-expiry (Google Benchmark, the expiry index)
 #   notify      bench/notify_lag.sh or .py if present (keyspace-event lag)
 #   dehydrator  bench/dehydrator/run.sh if present (REDE.* benches)
+#   eviction    maxmemory (bench/eviction/): hit ratio per policy of a
+#               read-through client replaying one Zipf trace with scans (and
+#               exact LRU and Belady's optimum on the same trace); SET -P 16
+#               while every write evicts; a probe's GET latency while 3/4 of
+#               BENCH_EVICT_FILL_MB is evicted at once
 #   profile     not by default: instructions per request of each server under
 #               callgrind (user space), the same tests; a count, not a time,
 #               so it is stable on a busy machine
+#   baseline    not by default: this lawnkv against an earlier build of it
+#               (LAWNKV_BASELINE, a binary): the throughput tests at
+#               BENCH_BASELINE_PIPELINES, interleaved rounds, then both under
+#               callgrind (instructions per request)
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
-#   BENCH_PARTS="throughput memory expiry index notify dehydrator" (arguments win)
+#   BENCH_PARTS="throughput memory expiry eviction index notify dehydrator"
+#                        (arguments win)
 #   BENCH_QUICK=1        100k requests/keys, one round, a short index bench
 #   BENCH_ROUNDS=3       throughput rounds       BENCH_N=1000000 requests a run
 #   BENCH_PIPELINES="1 16"                       BENCH_TESTS="set get setex"
@@ -29,6 +39,14 @@
 #   BENCH_MEM_KEYS=1000000   BENCH_EXPIRY_KEYS=1000000   BENCH_EXPIRY_ROUNDS=3
 #   BENCH_INDEX_ARGS     extra arguments for build/bench-expiry
 #   BENCH_PROFILE_N      requests per profiled run (default BENCH_N / 10)
+#   BENCH_EVICT_STEPS="hits cliff instr probe"   BENCH_EVICT_ROUNDS=3 (cliff)
+#   BENCH_EVICT_HIT_ROUNDS=1  trace seeds for BENCH_EVICT_TARGETS="allkeys-lru
+#                        allkeys-lfu" (the other policies: seed 1 only)
+#   BENCH_EVICT_POLICIES="allkeys-lru allkeys-lfu allkeys-random volatile-lru
+#                         volatile-lfu volatile-ttl"
+#   BENCH_EVICT_FILL_MB=1024 (probe)   BENCH_EVICT_PROBE_ROUNDS=1
+#   LAWNKV_BASELINE      the earlier lawnkv binary for the baseline part
+#   BENCH_BASELINE_PIPELINES=16
 #   BENCH_OUT=bench/results  where latest.md, the PNG charts and raw/ go
 #   LAWNKV_SERVER=build/lawnkv-server   REDIS_SERVER=redis-server
 #   BENCH_EXPIRY_BIN=build/bench-expiry
@@ -48,7 +66,7 @@ ROOT=$(pwd)
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
-PARTS=${BENCH_PARTS:-"throughput memory expiry index notify dehydrator"}
+PARTS=${BENCH_PARTS:-"throughput memory expiry eviction index notify dehydrator"}
 [ $# -gt 0 ] && PARTS="$*"
 ROUNDS=${BENCH_ROUNDS:-$d_rounds}
 N=${BENCH_N:-$d_n}
@@ -58,6 +76,15 @@ CEILING=${BENCH_CEILING:-1}
 MEM_KEYS=${BENCH_MEM_KEYS:-$d_keys}
 EXP_KEYS=${BENCH_EXPIRY_KEYS:-$d_keys}
 EXP_ROUNDS=${BENCH_EXPIRY_ROUNDS:-$d_rounds}
+EVICT_STEPS=${BENCH_EVICT_STEPS:-"hits cliff instr probe"}
+EVICT_ROUNDS=${BENCH_EVICT_ROUNDS:-$d_rounds}
+EVICT_HIT_ROUNDS=${BENCH_EVICT_HIT_ROUNDS:-1}
+EVICT_POLICIES=${BENCH_EVICT_POLICIES:-"allkeys-lru allkeys-lfu allkeys-random volatile-lru volatile-lfu volatile-ttl"}
+EVICT_TARGETS=${BENCH_EVICT_TARGETS:-"allkeys-lru allkeys-lfu"}
+if [ "$QUICK" = 1 ]; then d_fill=128; else d_fill=1024; fi
+EVICT_FILL_MB=${BENCH_EVICT_FILL_MB:-$d_fill}
+EVICT_PROBE_ROUNDS=${BENCH_EVICT_PROBE_ROUNDS:-1}
+BASELINE_PIPELINES=${BENCH_BASELINE_PIPELINES:-16}
 OUT=${BENCH_OUT:-bench/results}
 RAW=$OUT/raw
 LAWNKV_SRC=${LAWNKV_SERVER:-build/lawnkv-server}
@@ -73,6 +100,11 @@ done
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/lawnkv-bench.XXXXXX")
 LAWNKV_BIN=$WORK/lawnkv-server
 cp "$LAWNKV_SRC" "$LAWNKV_BIN"
+BASELINE_BIN=""
+if [ -n "${LAWNKV_BASELINE:-}" ]; then
+  BASELINE_BIN=$WORK/lawnkv-baseline
+  cp "$LAWNKV_BASELINE" "$BASELINE_BIN"
+fi
 mkdir -p "$RAW" "$ROOT/build/bench"
 STARTED=()
 
@@ -108,6 +140,7 @@ note_cmd() {  # note_cmd PART WORDS...
   line=$(printf '%q ' "$@")
   line=${line% }
   line=${line//$LAWNKV_BIN/$LAWNKV_SRC}
+  [ -z "$BASELINE_BIN" ] || line=${line//$BASELINE_BIN/$LAWNKV_BASELINE}
   line=${line//$WORK\//}
   line=${line//$WORK/WORKDIR}
   line=${line//$ROOT\//}
@@ -130,6 +163,8 @@ start_server() {  # start_server KIND PART
       redis) cmd=("$REDIS_BIN" --port "$port" --bind 127.0.0.1 --save '' --appendonly no
                   --dir "$WORK" --logfile "$WORK/redis-$port.log") ;;
       ceiling) cmd=("$CEILING_BIN" --port "$port" --bind 127.0.0.1) ;;
+      baseline) cmd=("$BASELINE_BIN" --port "$port" --bind 127.0.0.1 --save '' --appendonly no
+                     --logfile "$WORK/baseline-$port.log") ;;
     esac
     "${cmd[@]}" >"$WORK/$kind-$port.out" 2>&1 &
     SRV_PID=$!
@@ -187,6 +222,7 @@ machine_info() {
       echo "source=commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(
         n=$(git status --porcelain -- src 2>/dev/null | wc -l); [ "$n" = 0 ] || echo " + $n uncommitted files under src/")"
     fi
+    [ -z "$BASELINE_BIN" ] || echo "baseline=$("$BASELINE_BIN" --version) ($LAWNKV_BASELINE)"
     echo "quick=$QUICK"
   } >"$RAW/machine.txt"
 }
@@ -201,63 +237,77 @@ bench_args() {  # bench_args TEST -> the redis-benchmark arguments for a test
   esac
 }
 
-part_throughput() {
-  local f=$RAW/throughput.tsv kinds=(lawnkv redis)
-  rm -f "$f" "$RAW/throughput.cmds"
-  if [ "$CEILING" = 1 ]; then
-    CEILING_BIN=$ROOT/build/bench/ceiling-server
-    build_tool "$CEILING_BIN" bench/ceiling/ceiling_server.cpp
-    kinds+=(ceiling)
-  fi
+# Every timed run starts from the same keyspace (-r 1000000): about 63% of
+# the keys, set without a TTL just before the run, so no run pays for the
+# tables' growth, and none shares the server with the keys an earlier SET
+# ... EX 100 run left to expire (Redis, expiring them in the SET and GET
+# runs that followed 100 s later, spent 3.1 µs of CPU per SET at -P 16
+# there, 2.2 µs from a clean keyspace).
+throughput_fill() {  # throughput_fill PART PORT
+  note_cmd "$1" redis-cli -p PORT flushall
+  note_cmd "$1" redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q
+  redis-cli -p "$2" flushall >/dev/null
+  redis-benchmark -p "$2" -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q >/dev/null
+}
+
+THROUGHPUT_HEAD='round\tpipeline\ttest\tserver\trps\tavg_ms\tp50_ms\tp99_ms\tmax_ms\tcpu_ticks\tclk_tck\trequests\twall_s\tuser_ticks\n'
+
+# One timed redis-benchmark run: a row of throughput.tsv's format in FILE.
+throughput_run() {  # throughput_run FILE PART KIND PORT PID ROUND PIPELINE TEST
+  local f=$1 part=$2 k=$3 port=$4 pid=$5 round=$6 p=$7 t=$8 args u0 s0 u1 s1 w0 w1 csv hz
+  hz=$(getconf CLK_TCK)
+  # shellcheck disable=SC2207
+  args=($(bench_args "$t"))
+  note_cmd "$part" redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}"
+  read -r u0 s0 <<<"$(cpu_ticks "$pid")"
+  w0=$(date +%s.%N)
+  csv=$(redis-benchmark -p "$port" -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}" | tail -1)
+  w1=$(date +%s.%N)
+  read -r u1 s1 <<<"$(cpu_ticks "$pid")"
+  # "test","rps","avg","min","p50","p95","p99","max"
+  IFS=, read -r _ rps avg _ p50 _ p99 max <<<"${csv//\"/}"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n' "$round" "$p" "$t" "$k" "$rps" "$avg" \
+    "$p50" "$p99" "$max" "$((u1 + s1 - u0 - s0))" "$hz" "$N" \
+    "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')" "$((u1 - u0))" >>"$f"
+  log "$part round $round -P $p $t $k: $rps ops/s p50 $p50 p99 $p99 ms, cpu $((u1 + s1 - u0 - s0)) ticks" \
+    "($((u1 - u0)) user)"
+}
+
+# The throughput tests against KINDS, BENCH_ROUNDS rounds, the order of the
+# servers rotating each round, so none always runs first or last.
+throughput_rounds() {  # throughput_rounds FILE PART "PIPELINES" KINDS...
+  local f=$1 part=$2 pipelines=$3
+  shift 3
+  local kinds=("$@") k round p t i n_kinds=$#
   declare -A srv_pid srv_port
-  local k
   for k in "${kinds[@]}"; do
-    start_server "$k" throughput
+    start_server "$k" "$part"
     srv_pid[$k]=$SRV_PID srv_port[$k]=$SRV_PORT
   done
-  # Every timed run starts from the same keyspace (-r 1000000): about 63% of
-  # the keys, set without a TTL just before the run, so no run pays for the
-  # tables' growth, and none shares the server with the keys an earlier SET
-  # ... EX 100 run left to expire (Redis, expiring them in the SET and GET
-  # runs that followed 100 s later, spent 3.1 µs of CPU per SET at -P 16
-  # there, 2.2 µs from a clean keyspace).
-  fill() {  # fill PORT
-    redis-cli -p "$1" flushall >/dev/null
-    redis-benchmark -p "$1" -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q >/dev/null
-  }
-  note_cmd throughput redis-cli -p PORT flushall
-  note_cmd throughput redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q
-  printf 'round\tpipeline\ttest\tserver\trps\tavg_ms\tp50_ms\tp99_ms\tmax_ms\tcpu_ticks\tclk_tck\trequests\twall_s\tuser_ticks\n' >"$f"
-  local hz round p t i n_kinds=${#kinds[@]}
-  hz=$(getconf CLK_TCK)
+  printf "$THROUGHPUT_HEAD" >"$f"
   for round in $(seq "$ROUNDS"); do
-    for p in $PIPELINES; do
+    for p in $pipelines; do
       for t in $TESTS; do
         for i in $(seq 0 $((n_kinds - 1))); do
-          # Rotate the order each round: no server always runs first or last.
           k=${kinds[$(((i + round - 1) % n_kinds))]}
-          local args u0 s0 u1 s1 w0 w1 csv
-          # shellcheck disable=SC2207
-          args=($(bench_args "$t"))
-          [ "$k" = ceiling ] || fill "${srv_port[$k]}"
-          note_cmd throughput redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}"
-          read -r u0 s0 <<<"$(cpu_ticks "${srv_pid[$k]}")"
-          w0=$(date +%s.%N)
-          csv=$(redis-benchmark -p "${srv_port[$k]}" -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}" | tail -1)
-          w1=$(date +%s.%N)
-          read -r u1 s1 <<<"$(cpu_ticks "${srv_pid[$k]}")"
-          # "test","rps","avg","min","p50","p95","p99","max"
-          IFS=, read -r _ rps avg _ p50 _ p99 max <<<"${csv//\"/}"
-          printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n' "$round" "$p" "$t" "$k" "$rps" "$avg" \
-            "$p50" "$p99" "$max" "$((u1 + s1 - u0 - s0))" "$hz" "$N" \
-            "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')" "$((u1 - u0))" >>"$f"
-          log "round $round -P $p $t $k: $rps ops/s p50 $p50 p99 $p99 ms, cpu $((u1 + s1 - u0 - s0)) ticks" \
-            "($((u1 - u0)) user)"
+          [ "$k" = ceiling ] || throughput_fill "$part" "${srv_port[$k]}"
+          throughput_run "$f" "$part" "$k" "${srv_port[$k]}" "${srv_pid[$k]}" "$round" "$p" "$t"
         done
       done
     done
   done
   for k in "${kinds[@]}"; do stop_server "${srv_pid[$k]}"; done
+}
+
+part_throughput() {
+  local kinds=(lawnkv redis)
+  rm -f "$RAW/throughput.tsv" "$RAW/throughput.cmds"
+  if [ "$CEILING" = 1 ]; then
+    CEILING_BIN=$ROOT/build/bench/ceiling-server
+    build_tool "$CEILING_BIN" bench/ceiling/ceiling_server.cpp
+    kinds+=(ceiling)
+  fi
+  throughput_rounds "$RAW/throughput.tsv" throughput "$PIPELINES" "${kinds[@]}"
 }
 
 # -------------------------------------------------------------------- memory
@@ -325,6 +375,166 @@ part_expiry() {
   done
 }
 
+# ------------------------------------------------------------------ eviction
+# maxmemory and its policies (bench/eviction/, whose tools say what they do
+# in their headers). Each run gets a fresh server, so INFO's counters and the
+# allocator start from the same state for both.
+part_eviction() {
+  local step
+  # A step run alone replaces its own results and keeps the others'.
+  [ "$EVICT_STEPS" != "hits cliff instr probe" ] || rm -f "$RAW/eviction.cmds"
+  for step in $EVICT_STEPS; do
+    case $step in
+      hits|cliff|instr|probe) "evict_$step" ;;
+      *) echo "bench: unknown eviction step '$step' (hits cliff instr probe)" >&2; exit 2 ;;
+    esac
+  done
+}
+
+# Hit ratio per policy: bench/eviction/hit_ratio.cpp replays the same trace
+# (seed = round) against each server under maxmemory 8mb, then computes exact
+# LRU and Belady's optimum offline at the key counts the servers held.
+evict_hits() {
+  local tool=$ROOT/build/bench/hit-ratio f=$RAW/eviction-hits.tsv round pol i k kinds=(lawnkv redis)
+  build_tool "$tool" bench/eviction/hit_ratio.cpp -lhiredis
+  rm -f "$RAW"/eviction-hits.tsv "$RAW"/eviction-freq.txt "$RAW"/eviction-ref.tsv
+  printf 'round\tpolicy\tserver\thit_ratio\tzipf_hit_ratio\tdbsize\tevicted_keys\tset_errors\tcpu_us_per_req\twall_s\n' >"$f"
+  for round in $(seq "$EVICT_HIT_ROUNDS"); do
+    for pol in $EVICT_POLICIES; do
+      # Rounds past the first only for the policies with a target: the
+      # ratios move by about 0.001 from one seed to the next.
+      [ "$round" = 1 ] || [[ " $EVICT_TARGETS " == *" $pol "* ]] || continue
+      for i in 0 1; do
+        k=${kinds[$(((i + round - 1) % 2))]}
+        local args=(--seed "$round") out
+        case $pol in volatile-*) args+=(--ttl 1000000) ;; esac
+        case $pol in *-lfu) [ "$round" = 1 ] && args+=(--freq) ;; esac
+        start_server "$k" eviction
+        note_cmd eviction redis-cli -p PORT config set maxmemory 8mb
+        note_cmd eviction redis-cli -p PORT config set maxmemory-policy "$pol"
+        redis-cli -p "$SRV_PORT" config set maxmemory 8mb >/dev/null
+        redis-cli -p "$SRV_PORT" config set maxmemory-policy "$pol" >/dev/null
+        note_cmd eviction build/bench/hit-ratio --port PORT --pid PID --seed ROUND "${args[@]:2}"
+        out=$WORK/hits-$k.txt
+        "$tool" --port "$SRV_PORT" --pid "$SRV_PID" "${args[@]}" >"$out"
+        stop_server "$SRV_PID"
+        local v=()
+        for field in hit_ratio zipf_hit_ratio dbsize evicted_keys set_errors cpu_us_per_req wall_s; do
+          v+=("$(awk -F= -v k="$field" '$1 == k { print $2 }' "$out")")
+        done
+        (IFS=$'\t'; echo "$round	$pol	$k	${v[*]}") >>"$f"
+        grep '^freq_' "$out" | sed "s/^/$k-$pol /" >>"$RAW/eviction-freq.txt" || true
+        log "eviction hits round $round $pol $k: hit ratio ${v[0]}, ${v[2]} keys, ${v[5]} µs CPU/request"
+      done
+    done
+  done
+  # The references, at every key count a server held (per round: its seed).
+  printf 'round\tkeys\tlru\tzipf_lru\tbelady\tzipf_belady\n' >"$RAW/eviction-ref.tsv"
+  for round in $(seq "$EVICT_HIT_ROUNDS"); do
+    local ks
+    ks=$(awk -F'\t' -v r="$round" 'NR > 1 && $1 == r { print $6 }' "$f" | sort -un | paste -sd,)
+    note_cmd eviction build/bench/hit-ratio --seed ROUND --simulate KEYS,...
+    "$tool" --seed "$round" --simulate "$ks" | awk -F= -v r="$round" '
+      { split($1, a, "_"); n = a[length(a)]; name = $1; sub("_" n "$", "", name); v[n, name] = $2; keys[n] = 1 }
+      END { for (n in keys) printf "%s\t%s\t%s\t%s\t%s\t%s\n", r, n, v[n, "lru"], v[n, "zipf_lru"], v[n, "belady"], v[n, "zipf_belady"] }' \
+      >>"$RAW/eviction-ref.tsv"
+  done
+}
+
+# No throughput cliff: SET -P 16 of new keys while every write evicts
+# (allkeys-lru, maxmemory 32mb, full), and the same run without maxmemory,
+# both servers in the same state, the order rotating each round.
+evict_cliff() {
+  local f=$RAW/eviction-cliff.tsv round i k mode hz kinds=(lawnkv redis) modes=(evict nolimit)
+  hz=$(getconf CLK_TCK)
+  rm -f "$f"
+  printf 'round\tmode\tserver\trps\tp50_ms\tp99_ms\tcpu_ticks\tclk_tck\trequests\tevicted\tdbsize\n' >"$f"
+  local bench=(-n "$N" -r 100000000 -d 100 -c 50 -P 16 -t set)
+  for round in $(seq "$EVICT_ROUNDS"); do
+    for mode in "${modes[@]}"; do
+      for i in 0 1; do
+        k=${kinds[$(((i + round - 1) % 2))]}
+        start_server "$k" eviction
+        if [ "$mode" = evict ]; then
+          note_cmd eviction redis-cli -p PORT config set maxmemory 32mb maxmemory-policy allkeys-lru
+          redis-cli -p "$SRV_PORT" config set maxmemory 32mb maxmemory-policy allkeys-lru >/dev/null
+        fi
+        # The fill: past 32 MB in both servers, so every later write of a new key evicts.
+        note_cmd eviction redis-benchmark -p PORT -n 500000 -r 100000000 -d 100 -c 50 -P 16 -t set -q
+        redis-benchmark -p "$SRV_PORT" -n 500000 -r 100000000 -d 100 -c 50 -P 16 -t set -q >/dev/null
+        local e0 e1 u0 s0 u1 s1 csv rps p50 p99
+        e0=$(info_field "$SRV_PORT" stats evicted_keys)
+        note_cmd eviction redis-benchmark -p PORT "${bench[@]}" --csv
+        read -r u0 s0 <<<"$(cpu_ticks "$SRV_PID")"
+        csv=$(redis-benchmark -p "$SRV_PORT" "${bench[@]}" --csv | tail -1)
+        read -r u1 s1 <<<"$(cpu_ticks "$SRV_PID")"
+        e1=$(info_field "$SRV_PORT" stats evicted_keys)
+        IFS=, read -r _ rps _ _ p50 _ p99 _ <<<"${csv//\"/}"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$mode" "$k" "$rps" "$p50" "$p99" \
+          "$((u1 + s1 - u0 - s0))" "$hz" "$N" "$((e1 - e0))" "$(redis-cli -p "$SRV_PORT" dbsize)" >>"$f"
+        log "eviction cliff round $round $mode $k: $rps ops/s, $((e1 - e0)) evicted"
+        stop_server "$SRV_PID"
+      done
+    done
+  done
+}
+
+# The cliff's runs under callgrind: user-space instructions per SET while
+# every SET evicts (maxmemory 16mb, allkeys-lru, full) and without a limit,
+# a count that does not move with the machine's load.
+evict_instr() {
+  command -v valgrind >/dev/null || { log "eviction instr: valgrind not installed; skipped"; return 0; }
+  local f=$RAW/eviction-instr.tsv k mode n=${BENCH_PROFILE_N:-$((N / 10))}
+  printf 'mode\tserver\trequests\tinstructions\tevicted\n' >"$f"
+  for mode in evict nolimit; do
+    for k in lawnkv redis; do
+      start_callgrind "$k" eviction
+      if [ "$mode" = evict ]; then
+        note_cmd eviction redis-cli -p PORT config set maxmemory 16mb maxmemory-policy allkeys-lru
+        redis-cli -p "$CG_PORT" config set maxmemory 16mb maxmemory-policy allkeys-lru >/dev/null
+      fi
+      note_cmd eviction redis-benchmark -p PORT -n 200000 -r 100000000 -d 100 -c 50 -P 16 -t set -q
+      redis-benchmark -p "$CG_PORT" -n 200000 -r 100000000 -d 100 -c 50 -P 16 -t set -q >/dev/null
+      local e0 e1 dump
+      e0=$(info_field "$CG_PORT" stats evicted_keys)
+      callgrind_control -z "$CG_PID" >/dev/null 2>&1
+      note_cmd eviction redis-benchmark -p PORT -n "$n" -r 100000000 -d 100 -c 50 -P 16 -t set -q
+      redis-benchmark -p "$CG_PORT" -n "$n" -r 100000000 -d 100 -c 50 -P 16 -t set -q >/dev/null
+      dump=$(callgrind_dump "$k" "$CG_PID")
+      e1=$(info_field "$CG_PORT" stats evicted_keys)
+      printf '%s\t%s\t%s\t%s\t%s\n' "$mode" "$k" "$n" "$(awk '/^summary:/ { print $2 }' "$dump")" "$((e1 - e0))" >>"$f"
+      log "eviction instr $mode $k: $(tail -1 "$f" | cut -f4) instructions for $n SETs, $((e1 - e0)) evicted"
+      stop_server "$CG_PID"
+    done
+  done
+  grep -qxF "callgrind_control -z PID (before each run), callgrind_control -d PID (after it)" "$RAW/eviction.cmds" ||
+    echo "callgrind_control -z PID (before each run), callgrind_control -d PID (after it)" >>"$RAW/eviction.cmds"
+}
+
+# Probe latency while 3/4 of EVICT_FILL_MB is evicted at once
+# (bench/eviction/evict_probe.cpp).
+evict_probe() {
+  local tool=$ROOT/build/bench/evict-probe round i k kinds=(lawnkv redis)
+  build_tool "$tool" bench/eviction/evict_probe.cpp -lhiredis -lpthread
+  rm -f "$RAW"/eviction-probe-*
+  for round in $(seq "$EVICT_PROBE_ROUNDS"); do
+    for i in 0 1; do
+      k=${kinds[$(((i + round - 1) % 2))]}
+      start_server "$k" eviction
+      local args=(--fill-mb "$EVICT_FILL_MB" --value 100 --fraction 0.25 --policy allkeys-random --probe-us 1000
+                  --poll-ms 2 --seed "$round")
+      note_cmd eviction build/bench/evict-probe --port PORT "${args[@]}" --series eviction-probe-SERVER-ROUND.dat
+      if ! "$tool" --port "$SRV_PORT" "${args[@]}" --series "$RAW/eviction-probe-$k-$round.dat" \
+          >"$RAW/eviction-probe-$k-$round.txt"; then
+        log "eviction probe $k round $round: did not get under the limit (see $RAW/eviction-probe-$k-$round.txt)"
+      fi
+      log "eviction probe $k round $round: $(grep -E '^(keys|drain_ms|probe_p99_us|probe_max_us)=' \
+        "$RAW/eviction-probe-$k-$round.txt" | tr '\n' ' ')"
+      stop_server "$SRV_PID"
+    done
+  done
+}
+
 # --------------------------------------------------------------------- index
 part_index() {
   local bin=${BENCH_EXPIRY_BIN:-build/bench-expiry} args=()
@@ -349,49 +559,92 @@ part_index() {
 # after each redis-benchmark run (callgrind_control), so a figure is the
 # instructions of exactly those requests. Unlike time, the count does not
 # depend on what else the machine is doing.
-part_profile() {
-  local f=$RAW/profile.tsv kind t p n=${BENCH_PROFILE_N:-$((N / 10))}
-  command -v valgrind >/dev/null || { log "profile: valgrind not installed; skipped"; return 0; }
-  rm -f "$f" "$RAW"/profile-* "$RAW/profile.cmds"
+# Starts a server of KIND (lawnkv|baseline|redis) under valgrind's callgrind
+# on a free port and waits for PING. Sets CG_PID and CG_PORT.
+start_callgrind() {  # start_callgrind KIND PART
+  local kind=$1 part=$2 cport=$((20000 + RANDOM % 40000)) cmd i
+  while port_in_use "$cport"; do cport=$((20000 + RANDOM % 40000)); done
+  case $kind in
+    lawnkv) cmd=("$LAWNKV_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
+                 --logfile "$WORK/cg-lawnkv.log") ;;
+    baseline) cmd=("$BASELINE_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
+                   --logfile "$WORK/cg-baseline.log") ;;
+    redis) cmd=("$REDIS_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK"
+                --logfile "$WORK/cg-redis.log") ;;
+  esac
+  valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-$kind.%p" "${cmd[@]}" >/dev/null 2>"$WORK/cg-$kind.err" &
+  CG_PID=$!
+  CG_PORT=$cport
+  STARTED+=("$CG_PID")
+  note_cmd "$part" valgrind --tool=callgrind "${cmd[@]/$cport/PORT}"
+  for i in $(seq 300); do
+    [ "$(redis-cli -p "$cport" ping 2>/dev/null)" = PONG ] && return 0
+    kill -0 "$CG_PID" 2>/dev/null || { cat "$WORK/cg-$kind.err" "$WORK/cg-$kind.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "bench: $kind under callgrind did not answer" >&2
+  exit 1
+}
+
+# Dumps a callgrind server's counters (zeroed before with callgrind_control
+# -z) and prints the dump's path.
+callgrind_dump() {  # callgrind_dump KIND PID
+  callgrind_control -d "$2" >/dev/null 2>&1
+  # shellcheck disable=SC2012  # the newest dump; names are ours
+  ls -t "$WORK/cg-$1.$2".* | head -1
+}
+
+# Instructions per request of KINDS under callgrind at PIPELINES, into FILE
+# (with each run's callgrind_annotate listing beside it when PREFIX is set).
+profile_kinds() {  # profile_kinds FILE PART PREFIX "PIPELINES" KINDS...
+  local f=$1 part=$2 prefix=$3 pipelines=$4 kind t p n=${BENCH_PROFILE_N:-$((N / 10))}
+  shift 4
   printf 'server\tpipeline\ttest\trequests\tinstructions\n' >"$f"
-  for kind in lawnkv redis; do
-    local cport=$((20000 + RANDOM % 40000)) cmd pid i
-    case $kind in
-      lawnkv) cmd=("$LAWNKV_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
-                   --logfile "$WORK/cg-lawnkv.log") ;;
-      redis) cmd=("$REDIS_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK"
-                  --logfile "$WORK/cg-redis.log") ;;
-    esac
-    valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-$kind.%p" "${cmd[@]}" >/dev/null 2>"$WORK/cg-$kind.err" &
-    pid=$!
-    STARTED+=("$pid")
-    note_cmd profile valgrind --tool=callgrind "${cmd[@]/$cport/PORT}"
-    for i in $(seq 300); do
-      [ "$(redis-cli -p "$cport" ping 2>/dev/null)" = PONG ] && break
-      kill -0 "$pid" 2>/dev/null || { cat "$WORK/cg-$kind.err" >&2; exit 1; }
-      sleep 0.1
-    done
-    note_cmd profile redis-benchmark -p PORT -n "$n" -r 1000000 -d 16 -c 50 -P 16 -t set -q
+  for kind in "$@"; do
+    local cport pid
+    start_callgrind "$kind" "$part"
+    cport=$CG_PORT pid=$CG_PID
+    note_cmd "$part" redis-benchmark -p PORT -n "$n" -r 1000000 -d 16 -c 50 -P 16 -t set -q
     redis-benchmark -p "$cport" -n "$n" -r 1000000 -d 16 -c 50 -P 16 -t set -q >/dev/null
-    for p in $PIPELINES; do
+    for p in $pipelines; do
       for t in $TESTS; do
         local args dump
         # shellcheck disable=SC2207
         args=($(bench_args "$t"))
         callgrind_control -z "$pid" >/dev/null 2>&1
-        note_cmd profile redis-benchmark -p PORT -n "$n" -r 1000000 -d 16 -c 50 -P "$p" -q "${args[@]}"
+        note_cmd "$part" redis-benchmark -p PORT -n "$n" -r 1000000 -d 16 -c 50 -P "$p" -q "${args[@]}"
         redis-benchmark -p "$cport" -n "$n" -r 1000000 -d 16 -c 50 -P "$p" -q "${args[@]}" >/dev/null
-        callgrind_control -d "$pid" >/dev/null 2>&1
-        # shellcheck disable=SC2012  # the newest dump; names are ours
-        dump=$(ls -t "$WORK/cg-$kind.$pid".* | head -1)
+        dump=$(callgrind_dump "$kind" "$pid")
         printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$p" "$t" "$n" "$(awk '/^summary:/ { print $2 }' "$dump")" >>"$f"
-        callgrind_annotate --threshold=100 --auto=no "$dump" 2>/dev/null | head -60 >"$RAW/profile-$kind-$t-P$p.txt" || true
-        log "profile $kind -P $p $t: $(tail -1 "$f" | cut -f5) instructions for $n requests"
+        [ -z "$prefix" ] ||
+          callgrind_annotate --threshold=100 --auto=no "$dump" 2>/dev/null | head -60 >"$RAW/$prefix-$kind-$t-P$p.txt" || true
+        log "$part $kind -P $p $t: $(tail -1 "$f" | cut -f5) instructions for $n requests"
       done
     done
     stop_server "$pid"
   done
-  echo "callgrind_control -z PID (before each run), callgrind_control -d PID (after it)" >>"$RAW/profile.cmds"
+  echo "callgrind_control -z PID (before each run), callgrind_control -d PID (after it)" >>"$RAW/$part.cmds"
+}
+
+part_profile() {
+  command -v valgrind >/dev/null || { log "profile: valgrind not installed; skipped"; return 0; }
+  rm -f "$RAW"/profile-* "$RAW/profile.tsv" "$RAW/profile.cmds"
+  profile_kinds "$RAW/profile.tsv" profile profile "$PIPELINES" lawnkv redis
+}
+
+# ------------------------------------------------------------------ baseline
+# This lawnkv against an earlier build of it (LAWNKV_BASELINE), measured the
+# same way in the same run: did a change cost throughput or instructions?
+part_baseline() {
+  rm -f "$RAW"/baseline-* "$RAW/baseline.cmds"
+  [ -n "$BASELINE_BIN" ] || { echo "bench: the baseline part needs LAWNKV_BASELINE=binary" >&2; exit 2; }
+  echo "baseline=$("$BASELINE_BIN" --version) ($LAWNKV_BASELINE)" >"$RAW/baseline-which.txt"
+  throughput_rounds "$RAW/baseline-throughput.tsv" baseline "$BASELINE_PIPELINES" lawnkv baseline
+  if command -v valgrind >/dev/null; then
+    profile_kinds "$RAW/baseline-profile.tsv" baseline "" "$BASELINE_PIPELINES" lawnkv baseline
+  else
+    log "baseline: valgrind not installed; no instruction counts"
+  fi
 }
 
 # ---------------------------------------------------- notify, dehydrator
@@ -434,7 +687,7 @@ machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|expiry|index|notify|dehydrator|profile)
+    throughput|memory|expiry|eviction|index|notify|dehydrator|profile|baseline)
       log "== $part"
       {
         date -u '+%Y-%m-%d %H:%M UTC'
@@ -444,7 +697,7 @@ for part in $PARTS; do
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory expiry index notify dehydrator profile)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory expiry eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
   esac
 done
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"

@@ -4,9 +4,10 @@
     python3 bench/server/report.py --raw bench/results/raw --out bench/results
 
 Reads whatever parts are present in --raw (throughput.tsv, memory.tsv,
-expiry-*.txt/.dat, index.txt, notify.md, each with its .cmds and .when) and
-writes --out/latest.md plus throughput.png, cpu.png, memory.png and
-expiry-drain.png (gnuplot). Ratios are lawnkv/Redis. For throughput, each
+expiry-*.txt/.dat, eviction-*, index.txt, profile.tsv, baseline-*, notify.md,
+each with its .cmds and .when) and writes --out/latest.md plus
+throughput.png, cpu.png, memory.png, expiry-drain.png and eviction-drain.png
+(gnuplot). Ratios are lawnkv/Redis. For throughput, each
 round's ratio pairs the two servers' runs of that round (they ran back to
 back), and the table gives the median ratio and its range over rounds.
 Standard library only.
@@ -414,6 +415,323 @@ def expiry(raw, out, md):
     md.append(cmds_block(raw, "expiry"))
 
 
+# -------------------------------------------------------------------- eviction
+def cell_mr(xs, fmt):
+    """median (min–max) of a list, or the one value."""
+    if not xs:
+        return "–"
+    if len(xs) == 1:
+        return fmt(xs[0])
+    lo, hi = rng(xs)
+    return f"{fmt(med(xs))} ({fmt(lo)}–{fmt(hi)})"
+
+
+def eviction_hits(raw, md):
+    path = os.path.join(raw, "eviction-hits.tsv")
+    if not os.path.exists(path):
+        return
+    rows = read_tsv(path)
+    if not rows:
+        return
+    refs = {}
+    ref_path = os.path.join(raw, "eviction-ref.tsv")
+    if os.path.exists(ref_path):
+        for r in read_tsv(ref_path):
+            refs[(int(r["round"]), int(r["keys"]))] = r
+    policies = []
+    for r in rows:
+        if r["policy"] not in policies:
+            policies.append(r["policy"])
+    rounds = sorted({int(r["round"]) for r in rows})
+    by = {(r["policy"], r["server"], int(r["round"])): r for r in rows}
+
+    def vals(pol, srv, field):
+        return [float(by[(pol, srv, k)][field]) for k in rounds if (pol, srv, k) in by]
+
+    def ref(pol, srv, field):
+        out_ = []
+        for k in rounds:
+            r = by.get((pol, srv, k))
+            x = refs.get((k, int(r["dbsize"]))) if r else None
+            if x:
+                out_.append(float(x[field]))
+        return out_
+
+    f3 = lambda x: f"{x:.3f}"
+    md.append("### Hit ratio per policy (trace replay)\n")
+    md.append("bench/eviction/hit_ratio.cpp: a read-through cache client (GET key; on a miss, SET key to a "
+              "100-byte value) replays one synthetic trace: 2,000,000 requests over 200,000 keys with "
+              "Zipf(0.99) popularity and, after every 100,000 of them, a one-time scan of 10,000 keys "
+              "never seen before or since (2,200,000 requests, 9% scan keys). `maxmemory 8mb`; volatile-* "
+              "runs SET with `EX 1000000`, so every key is volatile and those policies choose among all keys. "
+              "The client pipelines: up to 128 requests with distinct keys, their GETs together, then the "
+              "SETs of the misses; per key the order is the trace's (a key never appears twice in a batch). "
+              "Hit ratio over all requests after the first 200,000 (warm-up); scan keys always miss. "
+              "Each round replays the trace of seed = round against a fresh server of each kind (the "
+              "rounds per policy are given beside its name); cells are the median over rounds (min–max). Exact LRU and "
+              "Belady's optimum (MIN, which may decline to cache a key) run offline on the same trace at the "
+              "key count each server held at the end (DBSIZE).\n")
+    md.append("| policy | lawnkv | Redis | lawnkv − Redis | target | exact LRU at lawnkv's keys | "
+              "exact LRU at Redis's keys | Belady at lawnkv's keys | Belady at Redis's keys |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
+    for pol in policies:
+        l, r = vals(pol, "lawnkv", "hit_ratio"), vals(pol, "redis", "hit_ratio")
+        diff = [a - b for a, b in zip(l, r)]
+        target = ""
+        if pol in ("allkeys-lru", "allkeys-lfu") and diff:
+            ok = [d >= 0.03 for d in diff]
+            target = "≥ +0.03: " + ("met" if all(ok) else "not met" if not any(ok) else
+                                    "met (median)" if med(diff) >= 0.03 else "not met (median)")
+        md.append(f"| {pol} ({len(l)}) | {cell_mr(l, f3)} | {cell_mr(r, f3)} | "
+                  f"{cell_mr(diff, lambda x: f'{x:+.3f}')} | {target} | "
+                  f"{cell_mr(ref(pol, 'lawnkv', 'lru'), f3)} | {cell_mr(ref(pol, 'redis', 'lru'), f3)} | "
+                  f"{cell_mr(ref(pol, 'lawnkv', 'belady'), f3)} | {cell_mr(ref(pol, 'redis', 'belady'), f3)} |")
+    md.append("")
+    md.append("Keys held at the end (DBSIZE), the hit ratio of the Zipf requests alone, and server CPU per "
+              "trace request (its GET and its SET if any; utime + stime from /proc/PID/stat around the "
+              "replay, on a busy machine):\n")
+    md.append("| policy | lawnkv keys | Redis keys | lawnkv Zipf-only | Redis Zipf-only | "
+              "lawnkv CPU µs/req | Redis CPU µs/req | replay s lawnkv / Redis |")
+    md.append("|---|---|---|---|---|---|---|---|")
+    f0 = lambda x: f"{x:,.0f}"
+    f2 = lambda x: f"{x:.2f}"
+    for pol in policies:
+        md.append(f"| {pol} | {cell_mr(vals(pol, 'lawnkv', 'dbsize'), f0)} | "
+                  f"{cell_mr(vals(pol, 'redis', 'dbsize'), f0)} | "
+                  f"{cell_mr(vals(pol, 'lawnkv', 'zipf_hit_ratio'), f3)} | "
+                  f"{cell_mr(vals(pol, 'redis', 'zipf_hit_ratio'), f3)} | "
+                  f"{cell_mr(vals(pol, 'lawnkv', 'cpu_us_per_req'), f2)} | "
+                  f"{cell_mr(vals(pol, 'redis', 'cpu_us_per_req'), f2)} | "
+                  f"{med(vals(pol, 'lawnkv', 'wall_s')):.0f} / {med(vals(pol, 'redis', 'wall_s')):.0f} |")
+    md.append("")
+    md.append("Redis's approximations depend on time as well as on the trace: its LRU clock ticks once a "
+              "second and its LFU counters decay by one a minute (lfu-decay-time 1), so a replay at another "
+              "speed gives Redis a slightly different hit ratio; lawnkv's use counters move with accesses and "
+              "the clock hand only.\n")
+    # LFU counters at the end (round 1).
+    freq = read_text(os.path.join(raw, "eviction-freq.txt")).splitlines()
+    hist = {}
+    for line in freq:
+        who, kv = line.split(" ", 1)
+        k, v = kv.split("=")
+        if k.startswith("freq_hist_"):
+            hist.setdefault(who, {})[int(k[len("freq_hist_"):])] = int(v)
+    for who in sorted(hist):
+        h = hist[who]
+        total = sum(h.values())
+        if who.startswith("redis"):
+            buckets = [(0, 4), (5, 5), (6, 6), (7, 7), (8, 9), (10, 15), (16, 31), (32, 255)]
+            parts = [f"{a}{'' if a == b else '–' + str(b)}: {sum(v for c, v in h.items() if a <= c <= b):,}"
+                     for a, b in buckets]
+        else:
+            parts = [f"{c}: {h[c]:,}" for c in sorted(h)]
+        md.append(f"OBJECT FREQ over the Zipf keys held at the end, {who} (round 1, {total:,} keys): "
+                  + ", ".join(parts) + "\n")
+
+
+def eviction_cliff(raw, md):
+    path = os.path.join(raw, "eviction-cliff.tsv")
+    if not os.path.exists(path):
+        return
+    rows = read_tsv(path)
+    if not rows:
+        return
+    rounds = sorted({int(r["round"]) for r in rows})
+    by = {(r["mode"], r["server"], int(r["round"])): r for r in rows}
+
+    def vals(mode, srv, fn):
+        return [fn(by[(mode, srv, k)]) for k in rounds if (mode, srv, k) in by]
+
+    rps = lambda r: float(r["rps"])
+    cpu = lambda r: int(r["cpu_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
+    ev = lambda r: int(r["evicted"]) / int(r["requests"])
+    n = rows[0]["requests"]
+    md.append("### SET while every write evicts\n")
+    md.append(f"redis-benchmark `-t set -P 16 -c 50 -d 100 -r 100000000 -n {n}` (new keys, 100-byte values). "
+              "*evict*: `maxmemory 32mb`, `allkeys-lru`, memory already full from a 500,000-SET fill, so "
+              "nearly every SET evicts a key; *no limit*: the same fill and run without maxmemory. A fresh "
+              f"server per run, the order rotating; {len(rounds)} round(s), median (min–max); the ratio "
+              "pairs the two servers' runs of a round.\n")
+    md.append("| | lawnkv ops/s | Redis ops/s | lawnkv/Redis | target | lawnkv CPU µs/req | Redis CPU µs/req | "
+              "evictions per SET lawnkv / Redis | p99 ms lawnkv / Redis |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
+    for mode, label in (("evict", "evict"), ("nolimit", "no limit")):
+        l, r = vals(mode, "lawnkv", rps), vals(mode, "redis", rps)
+        ratio = [a / b for a, b in zip(l, r) if b > 0]
+        target = f"≥ 1.4: {verdict(ratio, 1.4, True)}" if mode == "evict" else ""
+        p99l, p99r = vals(mode, "lawnkv", lambda x: float(x["p99_ms"])), vals(mode, "redis", lambda x: float(x["p99_ms"]))
+        md.append(f"| {label} | {cell_mr(l, kops)} | {cell_mr(r, kops)} | {fmt_ratio(ratio)} | {target} | "
+                  f"{cell_mr(vals(mode, 'lawnkv', cpu), lambda x: f'{x:.2f}')} | "
+                  f"{cell_mr(vals(mode, 'redis', cpu), lambda x: f'{x:.2f}')} | "
+                  f"{med(vals(mode, 'lawnkv', ev)):.2f} / {med(vals(mode, 'redis', ev)):.2f} | "
+                  f"{med(p99l):.2f} / {med(p99r):.2f} |")
+    md.append("")
+    cpu_ratio = [a / b for a, b in zip(vals("evict", "lawnkv", cpu), vals("evict", "redis", cpu)) if b > 0]
+    md.append(f"Server CPU per SET while evicting, lawnkv/Redis per round: {fmt_ratio(cpu_ratio)} "
+              f"(Redis/lawnkv: {fmt_ratio([1 / x for x in cpu_ratio])}).\n")
+    instr = os.path.join(raw, "eviction-instr.tsv")
+    if os.path.exists(instr):
+        per = {(r["mode"], r["server"]): (int(r["instructions"]) / int(r["requests"]),
+                                           int(r["evicted"]) / int(r["requests"]))
+               for r in read_tsv(instr) if r["instructions"]}
+        if all((m, k) in per for m in ("evict", "nolimit") for k in ("lawnkv", "redis")):
+            md.append("The same SETs under callgrind (user-space instructions per SET; `maxmemory 16mb` and a "
+                      "200,000-SET fill for *evict*): a count, not a time, so the machine's load does not move it.\n")
+            md.append("| | lawnkv instr/SET | Redis instr/SET | Redis/lawnkv | evictions per SET lawnkv / Redis |")
+            md.append("|---|---|---|---|---|")
+            for mode, label in (("evict", "evict"), ("nolimit", "no limit")):
+                l, r = per[(mode, "lawnkv")], per[(mode, "redis")]
+                md.append(f"| {label} | {l[0]:,.0f} | {r[0]:,.0f} | {r[0] / l[0]:.2f} | {l[1]:.2f} / {r[1]:.2f} |")
+            md.append(f"| cost of evicting (evict − no limit) | {per[('evict', 'lawnkv')][0] - per[('nolimit', 'lawnkv')][0]:,.0f} | "
+                      f"{per[('evict', 'redis')][0] - per[('nolimit', 'redis')][0]:,.0f} | | |")
+            md.append("")
+    cl = [a / b for a, b in zip(vals("evict", "lawnkv", rps), vals("nolimit", "lawnkv", rps)) if b > 0]
+    cr = [a / b for a, b in zip(vals("evict", "redis", rps), vals("nolimit", "redis", rps)) if b > 0]
+    if cl and cr:
+        md.append(f"Throughput while evicting over throughput without a limit, per round: lawnkv "
+                  f"{fmt_ratio(cl)}, Redis {fmt_ratio(cr)}.\n")
+
+
+def eviction_probe(raw, out, md):
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(raw, "eviction-probe-*-*.txt"))):
+        name = os.path.basename(path)[len("eviction-probe-"):-len(".txt")]
+        server, rnd = name.rsplit("-", 1)
+        kv = read_kv(path)
+        if "drain_ms" in kv:
+            runs.setdefault(server, {})[int(rnd)] = kv
+    if "lawnkv" not in runs or "redis" not in runs:
+        return
+    md.append("### A large eviction at once: probe latency\n")
+    any_run = next(iter(runs["lawnkv"].values()))
+    mb = int(any_run["used_before"]) / 1048576
+    md.append(f"bench/eviction/evict_probe.cpp: without maxmemory, SET `fill:N` to {any_run['value']}-byte values "
+              f"until used_memory reaches about {mb:,.0f} MB; then `CONFIG SET maxmemory-policy allkeys-random` "
+              "and `CONFIG SET maxmemory` to a quarter of the used memory, so three quarters must go. A probe "
+              "client sends GET of a random loaded key every 1 ms; the main client polls INFO memory every "
+              "2 ms until used_memory is within 64 kB of the limit (*drain*, from sending CONFIG SET; Redis, "
+              "whose INFO counts its own reply, stays a few bytes over the limit). Both "
+              "servers evict in slices bounded by maxmemory-eviction-tenacity (default 10: about 0.5 ms) "
+              "from the event loop and before each command, the probe's and the poll's included. A fresh "
+              "server per run; median over rounds (min–max) where there are several.\n")
+    fields = [("keys", "keys loaded", 1, "{:,.0f}"), ("used_before", "used_memory before (MB)", 1 / 1048576, "{:,.0f}"),
+              ("limit", "maxmemory set (MB)", 1 / 1048576, "{:,.0f}"),
+              ("drain_ms", "drain: CONFIG SET to under the limit (ms)", 1, "{:,.0f}"),
+              ("evicted_keys", "keys evicted", 1, "{:,.0f}"),
+              ("config_set_ms", "CONFIG SET maxmemory round trip (ms)", 1, "{:.2f}"),
+              ("probe_p50_us", "probe GET p50 during the drain (ms)", 1e-3, "{:.2f}"),
+              ("probe_p99_us", "probe GET p99 (ms)", 1e-3, "{:.2f}"),
+              ("probe_max_us", "probe GET max (ms)", 1e-3, "{:.2f}"),
+              ("probe_n", "probe GETs during the drain", 1, "{:,.0f}"),
+              ("base_probe_p99_us", "probe GET p99 in the 300 ms before (ms)", 1e-3, "{:.2f}"),
+              ("base_probe_max_us", "probe GET max in the 300 ms before (ms)", 1e-3, "{:.2f}")]
+    md.append("| | lawnkv | Redis |")
+    md.append("|---|---|---|")
+    for field, label, scale, fmt in fields:
+        cells = []
+        for srv in ("lawnkv", "redis"):
+            xs = [float(runs[srv][k][field]) * scale for k in sorted(runs[srv])]
+            if field == "drain_ms" and any(x < 0 for x in xs):
+                n_late = sum(1 for x in xs if x < 0)
+                ok = [x for x in xs if x >= 0]
+                cells.append(f"not within the 120 s timeout in {n_late} of {len(xs)} run(s)" +
+                             (f"; {cell_mr(ok, fmt.format)} in the others" if ok else ""))
+                continue
+            cells.append(cell_mr(xs, fmt.format))
+        md.append(f"| {label} | " + " | ".join(cells) + " |")
+    rate = {srv: [float(v["evicted_keys"]) / float(v["drain_ms"]) * 1e3 for v in runs[srv].values()
+                  if float(v["drain_ms"]) > 0] for srv in ("lawnkv", "redis")}
+    md.append(f"| keys evicted per second of drain | {cell_mr(rate['lawnkv'], '{:,.0f}'.format)} | "
+              f"{cell_mr(rate['redis'], '{:,.0f}'.format)} |")
+    md.append("")
+    rel = os.path.relpath(raw, out)
+    lr, rr = min(runs["lawnkv"]), min(runs["redis"])
+    if os.path.exists(os.path.join(raw, f"eviction-probe-lawnkv-{lr}.dat")):
+        script = ("set terminal pngcairo size 1000,450 font 'sans,10'\nset output 'eviction-drain.png'\n"
+                  "set title 'used\\_memory after CONFIG SET maxmemory (a quarter of it)'\n"
+                  "set xlabel 'ms since CONFIG SET'\nset ylabel 'MB'\nset grid\nset key top right\n"
+                  f"plot '{rel}/eviction-probe-lawnkv-{lr}.dat' using 1:2 with lines lw 2 lc rgb '#2a9d3a' "
+                  f"title 'lawnkv', '{rel}/eviction-probe-redis-{rr}.dat' using 1:2 with lines lw 2 "
+                  "lc rgb '#c0392b' title 'Redis 7.0'\n")
+        if gnuplot(script, out):
+            md.append("![used memory during the drain](eviction-drain.png)\n")
+
+
+def eviction(raw, out, md):
+    parts = [os.path.exists(os.path.join(raw, f)) for f in ("eviction-hits.tsv", "eviction-cliff.tsv",
+                                                               "eviction-instr.tsv")]
+    probes = glob.glob(os.path.join(raw, "eviction-probe-*-*.txt"))
+    if not any(parts) and not probes:
+        return
+    md.append(f"## Eviction (maxmemory){when(raw, 'eviction')}\n")
+    eviction_hits(raw, md)
+    eviction_cliff(raw, md)
+    eviction_probe(raw, out, md)
+    mem = os.path.join(raw, "memory.tsv")
+    if os.path.exists(mem):
+        per = {}
+        for r in read_tsv(mem):
+            per[(r["server"], r["ttl"])] = (int(r["rss_full_kb"]) - int(r["rss_empty_kb"])) * 1024 / int(r["keys"])
+        if ("lawnkv", "0") in per and ("lawnkv", "1") in per:
+            md.append(f"Without maxmemory the use counter costs nothing: it lives in spare header bits, and the "
+                      f"memory section above gives lawnkv {per[('lawnkv', '0')]:.0f} / {per[('lawnkv', '1')]:.0f} "
+                      "RSS bytes per key without / with a TTL (16-byte names and values).\n")
+    md.append(cmds_block(raw, "eviction"))
+
+
+# -------------------------------------------------------------------- baseline
+def baseline(raw, out, md):
+    path = os.path.join(raw, "baseline-throughput.tsv")
+    if not os.path.exists(path):
+        return
+    rows = read_tsv(path)
+    if not rows:
+        return
+    which = read_kv(os.path.join(raw, "baseline-which.txt")).get("baseline", "?")
+    rounds = sorted({int(r["round"]) for r in rows})
+    configs = []
+    for r in rows:
+        c = (int(r["pipeline"]), r["test"])
+        if c not in configs:
+            configs.append(c)
+    by = {(int(r["pipeline"]), r["test"], r["server"], int(r["round"])): r for r in rows}
+    cpu = lambda r: int(r["cpu_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
+
+    def vals(c, srv, fn):
+        return [fn(by[(c[0], c[1], srv, k)]) for k in rounds if (c[0], c[1], srv, k) in by]
+
+    md.append(f"## lawnkv against an earlier build{when(raw, 'baseline')}\n")
+    md.append(f"The same redis-benchmark runs as the throughput section ({rows[0]['requests']} requests, "
+              f"`-r 1000000 -d 16 -c 50`, the same fill before each run) against this build and the baseline "
+              f"({which}), alternated, {len(rounds)} round(s), the order rotating; median (min–max), the "
+              "ratio pairing the two runs of a round.\n")
+    md.append("| test | -P | this build ops/s | baseline ops/s | this/baseline | this CPU µs/req | "
+              "baseline CPU µs/req | this/baseline CPU |")
+    md.append("|---|---|---|---|---|---|---|---|")
+    f2 = lambda x: f"{x:.2f}"
+    for c in configs:
+        l, b = vals(c, "lawnkv", lambda r: float(r["rps"])), vals(c, "baseline", lambda r: float(r["rps"]))
+        lc, bc = vals(c, "lawnkv", cpu), vals(c, "baseline", cpu)
+        md.append(f"| {TEST_NAMES.get(c[1], c[1])} | {c[0]} | {cell_mr(l, kops)} | {cell_mr(b, kops)} | "
+                  f"{fmt_ratio([x / y for x, y in zip(l, b) if y > 0])} | {cell_mr(lc, f2)} | {cell_mr(bc, f2)} | "
+                  f"{fmt_ratio([x / y for x, y in zip(lc, bc) if y > 0])} |")
+    md.append("")
+    prof = os.path.join(raw, "baseline-profile.tsv")
+    if os.path.exists(prof):
+        per = {(r["server"], int(r["pipeline"]), r["test"]): int(r["instructions"]) / int(r["requests"])
+               for r in read_tsv(prof) if r["instructions"]}
+        md.append("User-space instructions per request under callgrind (counters zeroed before and dumped "
+                  "after each run; a count, not a time):\n")
+        md.append("| test | -P | this build | baseline | this/baseline |")
+        md.append("|---|---|---|---|---|")
+        for (p, t) in configs:
+            l, b = per.get(("lawnkv", p, t)), per.get(("baseline", p, t))
+            if l and b:
+                md.append(f"| {TEST_NAMES.get(t, t)} | {p} | {l:,.0f} | {b:,.0f} | {l / b:.3f} |")
+        md.append("")
+    md.append(cmds_block(raw, "baseline"))
+
+
 # ----------------------------------------------------------------------- index
 def index(raw, out, md):
     text = read_text(os.path.join(raw, "index.txt"))
@@ -520,7 +838,8 @@ def main():
           f"| client | {m.get('redis_benchmark', '?')} |",
           f"| mode | {'BENCH_QUICK=1 (smoke run: not for comparison)' if m.get('quick') == '1' else 'full'} |",
           ""]
-    for part in (throughput, memory, expiry, index, profile, external("notify", "Keyspace-notification lag"),
+    for part in (throughput, memory, expiry, eviction, index, profile, baseline,
+                 external("notify", "Keyspace-notification lag"),
                  external("dehydrator", "Dehydrator")):
         part(a.raw, a.out, md)
     with open(os.path.join(a.out, "latest.md"), "w") as f:

@@ -15,7 +15,7 @@
 
 #include "commands/blocking.hpp"
 #include "commands/clients.hpp"
-#include "commands/eviction.hpp"
+#include "commands/evictor.hpp"
 #include "commands/table.hpp"
 #include "config/config.hpp"
 #include "core/clock.hpp"

@@ -50,7 +50,7 @@ class Server {
   static void on_connection(uv_stream_t* listener, int status);
   static void on_prepare(uv_prepare_t* h);
   static void on_signal(uv_signal_t* h, int signum);
-  // Evicts the next slice while an eviction is pending (commands/eviction.hpp).
+  // Evicts the next slice while an eviction is pending (commands/evictor.hpp).
   static void on_evict_idle(uv_idle_t* h);
 
   bool listen();

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "core/hash.hpp"
+#include "core/byte_hash.hpp"
 
 namespace lawnkv::store {
 

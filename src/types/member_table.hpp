@@ -45,7 +45,7 @@
 #include <type_traits>
 
 #include "core/arena.hpp"
-#include "core/hash.hpp"
+#include "core/byte_hash.hpp"
 #include "core/scan_cursor.hpp"
 
 namespace lawnkv::types {

@@ -1,4 +1,4 @@
-#include "commands/eviction.hpp"
+#include "commands/evictor.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -149,13 +149,20 @@ note_cmd() {  # note_cmd PART WORDS...
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# A port nothing listens on, below Linux's ephemeral range (32768 and up),
+# so no client connection holds it either.
+free_port() {
+  local p=$((20000 + RANDOM % 12000))
+  while port_in_use "$p"; do p=$((20000 + RANDOM % 12000)); done
+  echo "$p"
+}
+
 # Starts a server of KIND (lawnkv|redis|ceiling) on a free loopback port and
 # waits until it answers PING. Sets SRV_PID and SRV_PORT.
 start_server() {  # start_server KIND PART
   local kind=$1 part=$2 port _
   for _ in 1 2 3 4 5; do
-    port=$((20000 + RANDOM % 40000))
-    port_in_use "$port" && continue
+    port=$(free_port)
     local cmd
     case $kind in
       lawnkv) cmd=("$LAWNKV_BIN" --port "$port" --bind 127.0.0.1 --save '' --appendonly no
@@ -385,7 +392,10 @@ part_eviction() {
   [ "$EVICT_STEPS" != "hits cliff instr probe" ] || rm -f "$RAW/eviction.cmds"
   for step in $EVICT_STEPS; do
     case $step in
-      hits|cliff|instr|probe) "evict_$step" ;;
+      hits|cliff|instr|probe)
+        { date -u '+%Y-%m-%d %H:%M UTC'; echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"; } >"$RAW/eviction-$step.when"
+        "evict_$step"
+        echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/eviction-$step.when" ;;
       *) echo "bench: unknown eviction step '$step' (hits cliff instr probe)" >&2; exit 2 ;;
     esac
   done
@@ -448,7 +458,7 @@ evict_cliff() {
   local f=$RAW/eviction-cliff.tsv round i k mode hz kinds=(lawnkv redis) modes=(evict nolimit)
   hz=$(getconf CLK_TCK)
   rm -f "$f"
-  printf 'round\tmode\tserver\trps\tp50_ms\tp99_ms\tcpu_ticks\tclk_tck\trequests\tevicted\tdbsize\n' >"$f"
+  printf 'round\tmode\tserver\trps\tp50_ms\tp99_ms\tcpu_ticks\tclk_tck\trequests\tevicted\tdbsize\tuser_ticks\n' >"$f"
   local bench=(-n "$N" -r 100000000 -d 100 -c 50 -P 16 -t set)
   for round in $(seq "$EVICT_ROUNDS"); do
     for mode in "${modes[@]}"; do
@@ -470,8 +480,8 @@ evict_cliff() {
         read -r u1 s1 <<<"$(cpu_ticks "$SRV_PID")"
         e1=$(info_field "$SRV_PORT" stats evicted_keys)
         IFS=, read -r _ rps _ _ p50 _ p99 _ <<<"${csv//\"/}"
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$mode" "$k" "$rps" "$p50" "$p99" \
-          "$((u1 + s1 - u0 - s0))" "$hz" "$N" "$((e1 - e0))" "$(redis-cli -p "$SRV_PORT" dbsize)" >>"$f"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$mode" "$k" "$rps" "$p50" "$p99" \
+          "$((u1 + s1 - u0 - s0))" "$hz" "$N" "$((e1 - e0))" "$(redis-cli -p "$SRV_PORT" dbsize)" "$((u1 - u0))" >>"$f"
         log "eviction cliff round $round $mode $k: $rps ops/s, $((e1 - e0)) evicted"
         stop_server "$SRV_PID"
       done
@@ -562,27 +572,34 @@ part_index() {
 # Starts a server of KIND (lawnkv|baseline|redis) under valgrind's callgrind
 # on a free port and waits for PING. Sets CG_PID and CG_PORT.
 start_callgrind() {  # start_callgrind KIND PART
-  local kind=$1 part=$2 cport=$((20000 + RANDOM % 40000)) cmd i
-  while port_in_use "$cport"; do cport=$((20000 + RANDOM % 40000)); done
-  case $kind in
-    lawnkv) cmd=("$LAWNKV_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
-                 --logfile "$WORK/cg-lawnkv.log") ;;
-    baseline) cmd=("$BASELINE_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
-                   --logfile "$WORK/cg-baseline.log") ;;
-    redis) cmd=("$REDIS_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK"
-                --logfile "$WORK/cg-redis.log") ;;
-  esac
-  valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-$kind.%p" "${cmd[@]}" >/dev/null 2>"$WORK/cg-$kind.err" &
-  CG_PID=$!
-  CG_PORT=$cport
-  STARTED+=("$CG_PID")
-  note_cmd "$part" valgrind --tool=callgrind "${cmd[@]/$cport/PORT}"
-  for i in $(seq 300); do
-    [ "$(redis-cli -p "$cport" ping 2>/dev/null)" = PONG ] && return 0
-    kill -0 "$CG_PID" 2>/dev/null || { cat "$WORK/cg-$kind.err" "$WORK/cg-$kind.log" >&2; exit 1; }
-    sleep 0.1
+  local kind=$1 part=$2 cport cmd i attempt
+  for attempt in 1 2 3 4 5; do
+    cport=$(free_port)
+    case $kind in
+      lawnkv) cmd=("$LAWNKV_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
+                   --logfile "$WORK/cg-lawnkv.log") ;;
+      baseline) cmd=("$BASELINE_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no
+                     --logfile "$WORK/cg-baseline.log") ;;
+      redis) cmd=("$REDIS_BIN" --port "$cport" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK"
+                  --logfile "$WORK/cg-redis.log") ;;
+    esac
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-$kind.%p" "${cmd[@]}" >/dev/null 2>"$WORK/cg-$kind.err" &
+    CG_PID=$!
+    CG_PORT=$cport
+    STARTED+=("$CG_PID")
+    for i in $(seq 300); do
+      if [ "$(redis-cli -p "$cport" ping 2>/dev/null)" = PONG ]; then
+        note_cmd "$part" valgrind --tool=callgrind "${cmd[@]/$cport/PORT}"
+        return 0
+      fi
+      kill -0 "$CG_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    log "$kind under callgrind did not start on port $cport; retrying"
+    stop_server "$CG_PID"
   done
-  echo "bench: $kind under callgrind did not answer" >&2
+  cat "$WORK/cg-$kind.err" "$WORK/cg-$kind.log" >&2 2>/dev/null || true
+  echo "bench: cannot start $kind under callgrind" >&2
   exit 1
 }
 
@@ -693,6 +710,7 @@ for part in $PARTS; do
         date -u '+%Y-%m-%d %H:%M UTC'
         echo "source=$(awk -F= '$1 == "source" { print $2 }' "$RAW/machine.txt")"
         echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
       } >"$RAW/$part.when"
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"

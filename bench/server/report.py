@@ -99,6 +99,8 @@ def when(raw, part):
     note = []
     if kv.get("source"):
         note.append(f"lawnkv built from {kv['source']}")
+    if kv.get("cpu"):
+        note.append(f"on {kv['cpu']}")
     if kv.get("load_start"):
         note.append(f"load average (1/5/15 min) {kv['load_start']} at the start, "
                     f"{kv.get('load_end', '?')} at the end")
@@ -426,6 +428,17 @@ def cell_mr(xs, fmt):
     return f"{fmt(med(xs))} ({fmt(lo)}–{fmt(hi)})"
 
 
+def step_when(raw, step):
+    """' — measured DATE, load average L at the start, M at the end' for an
+    eviction step, from eviction-STEP.when."""
+    lines = read_text(os.path.join(raw, f"eviction-{step}.when")).strip().splitlines()
+    if not lines:
+        return ""
+    kv = {k: v for k, _, v in (l.partition("=") for l in lines[1:])}
+    return (f" — measured {lines[0]}, load average {kv.get('load_start', '?')} at the start, "
+            f"{kv.get('load_end', '?')} at the end")
+
+
 def eviction_hits(raw, md):
     path = os.path.join(raw, "eviction-hits.tsv")
     if not os.path.exists(path):
@@ -458,7 +471,7 @@ def eviction_hits(raw, md):
         return out_
 
     f3 = lambda x: f"{x:.3f}"
-    md.append("### Hit ratio per policy (trace replay)\n")
+    md.append(f"### Hit ratio per policy (trace replay){step_when(raw, 'hits')}\n")
     md.append("bench/eviction/hit_ratio.cpp: a read-through cache client (GET key; on a miss, SET key to a "
               "100-byte value) replays one synthetic trace: 2,000,000 requests over 200,000 keys with "
               "Zipf(0.99) popularity and, after every 100,000 of them, a one-time scan of 10,000 keys "
@@ -546,7 +559,7 @@ def eviction_cliff(raw, md):
     cpu = lambda r: int(r["cpu_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
     ev = lambda r: int(r["evicted"]) / int(r["requests"])
     n = rows[0]["requests"]
-    md.append("### SET while every write evicts\n")
+    md.append(f"### SET while every write evicts{step_when(raw, 'cliff')}\n")
     md.append(f"redis-benchmark `-t set -P 16 -c 50 -d 100 -r 100000000 -n {n}` (new keys, 100-byte values). "
               "*evict*: `maxmemory 32mb`, `allkeys-lru`, memory already full from a 500,000-SET fill, so "
               "nearly every SET evicts a key; *no limit*: the same fill and run without maxmemory. A fresh "
@@ -569,14 +582,29 @@ def eviction_cliff(raw, md):
     cpu_ratio = [a / b for a, b in zip(vals("evict", "lawnkv", cpu), vals("evict", "redis", cpu)) if b > 0]
     md.append(f"Server CPU per SET while evicting, lawnkv/Redis per round: {fmt_ratio(cpu_ratio)} "
               f"(Redis/lawnkv: {fmt_ratio([1 / x for x in cpu_ratio])}).\n")
+    if all(r.get("user_ticks") for r in rows):
+        user = lambda r: int(r["user_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
+        kern = lambda r: cpu(r) - user(r)
+        f2 = lambda x: f"{x:.2f}"
+        md.append("That CPU split into user space and the kernel (read, write, epoll, loopback TCP: work that "
+                  "both servers do alike and that no data structure changes), µs per SET:\n")
+        md.append("| | lawnkv user | Redis user | Redis/lawnkv user | lawnkv kernel | Redis kernel |")
+        md.append("|---|---|---|---|---|---|")
+        for mode, label in (("evict", "evict"), ("nolimit", "no limit")):
+            lu, ru = vals(mode, "lawnkv", user), vals(mode, "redis", user)
+            md.append(f"| {label} | {cell_mr(lu, f2)} | {cell_mr(ru, f2)} | "
+                      f"{fmt_ratio([b / a for a, b in zip(lu, ru) if a > 0])} | "
+                      f"{cell_mr(vals(mode, 'lawnkv', kern), f2)} | {cell_mr(vals(mode, 'redis', kern), f2)} |")
+        md.append("")
     instr = os.path.join(raw, "eviction-instr.tsv")
     if os.path.exists(instr):
         per = {(r["mode"], r["server"]): (int(r["instructions"]) / int(r["requests"]),
                                            int(r["evicted"]) / int(r["requests"]))
                for r in read_tsv(instr) if r["instructions"]}
         if all((m, k) in per for m in ("evict", "nolimit") for k in ("lawnkv", "redis")):
-            md.append("The same SETs under callgrind (user-space instructions per SET; `maxmemory 16mb` and a "
-                      "200,000-SET fill for *evict*): a count, not a time, so the machine's load does not move it.\n")
+            md.append(f"The same SETs under callgrind{step_when(raw, 'instr')} (user-space instructions per SET; "
+                      "`maxmemory 16mb` and a 200,000-SET fill for *evict*): a count, not a time, so the machine's "
+                      "load does not move it.\n")
             md.append("| | lawnkv instr/SET | Redis instr/SET | Redis/lawnkv | evictions per SET lawnkv / Redis |")
             md.append("|---|---|---|---|---|")
             for mode, label in (("evict", "evict"), ("nolimit", "no limit")):
@@ -602,7 +630,7 @@ def eviction_probe(raw, out, md):
             runs.setdefault(server, {})[int(rnd)] = kv
     if "lawnkv" not in runs or "redis" not in runs:
         return
-    md.append("### A large eviction at once: probe latency\n")
+    md.append(f"### A large eviction at once: probe latency{step_when(raw, 'probe')}\n")
     any_run = next(iter(runs["lawnkv"].values()))
     mb = int(any_run["used_before"]) / 1048576
     md.append(f"bench/eviction/evict_probe.cpp: without maxmemory, SET `fill:N` to {any_run['value']}-byte values "

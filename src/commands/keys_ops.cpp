@@ -48,6 +48,8 @@ std::string_view type_name(const store::Entry* e) {
     case store::Type::kHash: return "hash";
     case store::Type::kHashField: break;  // never a key
     case store::Type::kSet: return "set";
+    case store::Type::kList: return "list";
+    case store::Type::kZSet: return "zset";
   }
   return "none";
 }

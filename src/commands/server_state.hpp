@@ -16,6 +16,7 @@
 #include "commands/blocking.hpp"
 #include "commands/clients.hpp"
 #include "commands/evictor.hpp"
+#include "commands/snapshots.hpp"
 #include "commands/table.hpp"
 #include "config/config.hpp"
 #include "core/clock.hpp"
@@ -33,10 +34,13 @@ struct Dataset {
   pubsub::Hub hub;
   BlockingTable blocking;
   Evictor eviction;
+  uint64_t dirty = 0;  // changes since the last snapshot (Redis's server.dirty)
 
   // key in db changed: WATCH sees it (Redis's signalModifiedKey) and the
-  // clients blocked on it are tried again (signalKeyAsReady).
+  // clients blocked on it are tried again (signalKeyAsReady). Counts as one
+  // unsaved change.
   void modified(int db, std::string_view key) {
+    ++dirty;
     keyspace.modified(db, key);
     if (!blocking.empty()) blocking.signal(db, key);
   }
@@ -76,6 +80,7 @@ struct ServerState {
   Dataset data;
   Clients clients;
   ServerFacts facts;
+  Snapshots snapshots;
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
 };
 

@@ -111,9 +111,9 @@ void debug_reload(Call& call) {
     else return call.error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
   }
   Snapshots& snap = call.server.snapshots;
-  if (save && !snap.save(call.server).empty()) return call.error("ERR Error trying to save the DB");
+  if (save && !snap.save(call.server).empty()) return call.error("ERR");
   const persistence::LoadResult r = snap.reload(call.server, Snapshots::path(call.cfg()), call.now_ms);
-  if (!r.ok()) return call.error("ERR Error trying to load the RDB dump, check server logs.");
+  if (!r.ok()) return call.error("ERR Error trying to load the RDB dump");
   call.reply.simple("OK");
 }
 

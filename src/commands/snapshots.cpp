@@ -192,7 +192,10 @@ persistence::LoadResult Snapshots::reload(ServerState& s, const std::string& fil
   bool missing;
   persistence::LoadResult r = persistence::load_rdb_file(file, fresh, opts, &missing);
   if (missing) r.error = "Bad RDB file: " + file + " does not exist";
-  if (!r.ok()) return r;
+  if (!r.ok()) {
+    log(LogLevel::kWarning, r.error);
+    return r;
+  }
   store::Keyspace& live = s.data.keyspace;
   for (int db = 0; db < live.databases(); ++db) {
     // Every watched key may have changed (Redis's signalFlushedDb).
@@ -202,6 +205,7 @@ persistence::LoadResult Snapshots::reload(ServerState& s, const std::string& fil
   persistence::move_keys(fresh, live);
   last_load_keys_loaded = r.keys_loaded;
   last_load_keys_expired = r.keys_expired;
+  log(LogLevel::kWarning, "DB reloaded by DEBUG RELOAD");
   return r;
 }
 

@@ -161,13 +161,13 @@ TEST_CASE("compat: redis-server's dump.rdb loads in lawnkv, and lawnkv's in redi
 }
 
 TEST_CASE("compat: what Redis 7.0 cannot hold is refused by it: dehydrators, hash field TTLs") {
-  for (const char* what : {"dehydrator", "field-ttl"}) {
+  for (const std::string what : {"dehydrator", "field-ttl"}) {
     CAPTURE(what);
     TempDir dir;
     {
       ServerProcess lawnkv = ServerProcess::lawnkv(in_dir(dir));
       RawClient l(lawnkv.port());
-      if (std::string(what) == "dehydrator") {
+      if (what == "dehydrator") {
         REQUIRE(l.call({"REDE.PUSH", "q", "1000", "e", "id"}) == "+OK\r\n");
       } else {
         REQUIRE(l.call({"HSET", "h", "f", "v"}) == ":1\r\n");
@@ -175,19 +175,21 @@ TEST_CASE("compat: what Redis 7.0 cannot hold is refused by it: dehydrators, has
       }
       REQUIRE(l.call({"SAVE"}) == "+OK\r\n");
     }
-    // Redis listens before it loads: it may accept a connection, then exit.
+    // Redis listens before it loads: it may accept a connection, then exit
+    // (with status 0 for the module value: it checks the file, finds it
+    // well-formed, and still stops).
     bool refused = false;
     std::string log;
     try {
       ServerProcess redis = ServerProcess::redis(in_dir(dir));
       const std::optional<int> status = redis.wait_exit(std::chrono::seconds(10));
-      refused = status.has_value() && *status != 0;
+      refused = status.has_value();
       log = redis.log();
     } catch (const std::exception& e) {
       refused = true;
       log = e.what();
     }
-    if (std::string(what) == "dehydrator") CHECK_MESSAGE(log.find("lawn-rede") != std::string::npos, log);
+    if (what == "dehydrator") CHECK_MESSAGE(log.find("lawn-rede") != std::string::npos, log);
     else CHECK_MESSAGE(log.find("version 12") != std::string::npos, log);
     CHECK(refused);
   }

@@ -21,6 +21,8 @@
 #include <string>
 #include <string_view>
 
+#include "persistence/rdb_format.hpp"
+
 namespace lawnkv::persistence {
 
 // Where written bytes go. write returns false on an error (the writer then
@@ -76,11 +78,11 @@ class RdbOutput {
   void ms(int64_t t);
   // Items of a module value (RDB_TYPE_MODULE_2).
   void module_uint(uint64_t v) {
-    len(2);  // rdb::kModuleUint
+    len(rdb::kModuleUint);
     len(v);
   }
   void module_string(std::string_view s) {
-    len(5);  // rdb::kModuleString
+    len(rdb::kModuleString);
     string(s);
   }
 

@@ -26,7 +26,10 @@ int rdb_version_for(const store::Keyspace& ks) {
   return version;
 }
 
-bool write_rdb(const store::Keyspace& ks, RdbOutput& out, const SaveOptions& opts) {
+bool write_rdb(const store::Keyspace& ks, RdbOutput& out, const SaveOptions& opts, std::string* why) {
+  // A value of a type without a codec stops the save: a file without it
+  // would lose data silently.
+  std::string missing;
   out.header(rdb_version_for(ks));
   out.aux("redis-ver", "7.0.15");
   out.aux("redis-bits", sizeof(void*) == 8 ? "64" : "32");
@@ -42,27 +45,35 @@ bool write_rdb(const store::Keyspace& ks, RdbOutput& out, const SaveOptions& opt
     out.len(db.size());
     out.len(db.expires());
     db.dict().for_each([&](const store::Entry& e) {
-      if (!out.ok()) return;
+      if (!out.ok() || !missing.empty()) return;
+      const store::Object* obj = e.obj();
+      const TypeCodec* c = obj ? codec_for(obj->type()) : nullptr;
+      if (obj && !c) {
+        missing = std::string(e.key());
+        return;
+      }
       if (e.has_ttl()) {
         out.byte(rdb::kOpExpireTimeMs);
         out.ms(e.deadline());
       }
-      const store::Object* obj = e.obj();
       if (!obj) {
         out.byte(rdb::kTypeString);
         out.string(e.key());
         out.string(e.str());
         return;
       }
-      const TypeCodec* c = codec_for(obj->type());
-      // Every type lawnkv serves has a codec (tests/unit/persistence_rdb_test.cpp).
-      if (!c) return;
       out.byte(c->save_type(*obj));
       out.string(e.key());
       c->save(out, *obj);
     });
   }
-  return out.finish();
+  if (!missing.empty()) {
+    if (why) *why = "no RDB form for the type of key '" + missing + "'";
+    return false;
+  }
+  const bool ok = out.finish();
+  if (!ok && why) *why = "write error";
+  return ok;
 }
 
 std::string join_path(const std::string& dir, const std::string& file) {
@@ -78,8 +89,10 @@ std::string save_rdb_file(const store::Keyspace& ks, const std::string& path, co
   if (fd < 0) return "Failed opening the temp RDB file " + temp + " (in server root dir): " + std::strerror(errno);
   FdSink sink(fd);
   RdbOutput out(sink, opts.compress, opts.checksum);
-  std::string error;
-  if (!write_rdb(ks, out, opts)) error = std::string("Write error saving DB on disk: ") + std::strerror(sink.error());
+  std::string error, why;
+  if (!write_rdb(ks, out, opts, &why))
+    error = sink.error() ? std::string("Write error saving DB on disk: ") + std::strerror(sink.error())
+                         : "Error saving DB on disk: " + why;
   else if (::fsync(fd) != 0) error = std::string("fsync of the RDB file failed: ") + std::strerror(errno);
   if (::close(fd) != 0 && error.empty()) error = std::string("close of the RDB file failed: ") + std::strerror(errno);
   if (error.empty() && std::rename(temp.c_str(), path.c_str()) != 0)

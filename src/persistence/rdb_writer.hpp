@@ -29,9 +29,10 @@ struct SaveOptions {
 // The version a file holding ks needs (10, or 12 for hash field TTLs).
 int rdb_version_for(const store::Keyspace& ks);
 
-// Writes ks as a whole RDB file (header to checksum) to out. False if the
-// sink failed.
-bool write_rdb(const store::Keyspace& ks, RdbOutput& out, const SaveOptions& opts);
+// Writes ks as a whole RDB file (header to checksum) to out. False, with
+// the reason in *why, if the sink failed or a value has a type without a
+// codec (value_codecs.hpp): the file is then incomplete.
+bool write_rdb(const store::Keyspace& ks, RdbOutput& out, const SaveOptions& opts, std::string* why = nullptr);
 
 // Saves ks to path through path's directory's "temp-<pid>.rdb". Returns ""
 // on success, else why it failed (the temporary file is removed).

@@ -83,8 +83,12 @@ Snapshots::Bg Snapshots::start_bgsave(ServerState& s) {
   const std::string target = path(s.config.values());
   const pid_t pid = ::fork();
   if (pid == 0) {
-    // The child: its copy of the dataset is the snapshot. _exit: no
-    // destructors or atexit handlers of the parent's state run here.
+    // The child: its copy of the dataset is the snapshot. It lets go of
+    // every inherited descriptor first (listeners, clients, the loop's), so
+    // a connection the parent closes is closed at once, not when the child
+    // ends; the log opens its file per line. _exit: no destructors or
+    // atexit handlers of the parent's state run here.
+    ::close_range(3, ~0U, 0);
     const std::string error = persistence::save_rdb_file(s.data.keyspace, target, opts);
     if (!error.empty()) log(LogLevel::kWarning, error);
     ::_exit(error.empty() ? 0 : 1);

@@ -15,11 +15,14 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cstdio>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "../support/poll_until.hpp"
+#include "../support/raw_client.hpp"
 #include "../support/server_process.hpp"
 #include "itest.hpp"
 
@@ -47,6 +50,18 @@ ServerProcess start_in(const TempDir& dir, std::vector<std::string> extra = {}) 
 }
 
 bool exited_zero(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+// The parent pid of pid (from /proc/<pid>/stat), or -1.
+pid_t parent_of(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), {});
+  const size_t close = text.rfind(')');  // after the command name, which may hold spaces
+  if (close == std::string::npos) return -1;
+  char state;
+  int ppid = -1;
+  if (std::sscanf(text.c_str() + close + 1, " %c %d", &state, &ppid) != 2) return -1;
+  return ppid;
+}
 
 TEST_CASE("SAVE, stop, start: the dataset is back; what expired while down is not") {
   TempDir dir;
@@ -191,6 +206,48 @@ TEST_CASE("BGSAVE while clients write: the file holds the dataset as at the fork
   Client check(b.port());
   CHECK(check.call({"DBSIZE"}) == integer(kKeys));
   CHECK(check.call({"EXISTS", "during:0"}) == integer(0));
+}
+
+TEST_CASE("a client closed while a BGSAVE child runs is closed at once (the child holds no sockets)") {
+  TempDir dir;
+  ServerProcess a = start_in(dir);
+  Client c(a.port());
+  // Enough keys that the child is still writing when it is stopped (a
+  // child that ended first fails the in_progress check, not silently).
+  constexpr int kKeys = 300000;
+  for (int i = 0; i < kKeys; ++i) c.append({"SET", "key:" + std::to_string(i), std::string(32, 'v')});
+  for (int i = 0; i < kKeys; ++i) c.read();
+  test::RawClient quitter(a.port());
+  REQUIRE(quitter.call({"PING"}) == "+PONG\r\n");
+  REQUIRE(c.call({"BGSAVE"}) == status("Background saving started"));
+  // Hold the child still: the test does not race its end.
+  const std::string log = a.log();
+  const std::string started = "Background saving started by pid ";
+  const size_t at = log.rfind(started);
+  REQUIRE(at != std::string::npos);
+  const pid_t child = std::stoi(log.substr(at + started.size()));
+  REQUIRE(parent_of(child) == a.pid());  // never signal anything but the server's child
+  // The child lets go of what it inherited first thing: stdin/out/err and
+  // its snapshot file are all it keeps.
+  const fs::path fds = "/proc/" + std::to_string(child) + "/fd";
+  const bool let_go = test::poll_until(std::chrono::steady_clock::now() + 5s, [&] {
+    std::error_code ec;
+    size_t n = 0;
+    for (auto it = fs::directory_iterator(fds, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) ++n;
+    return !ec && n <= 4;
+  });
+  CHECK(let_go);
+  REQUIRE(::kill(child, SIGSTOP) == 0);
+  REQUIRE(quitter.call({"QUIT"}) == "+OK\r\n");
+  const bool closed = quitter.wait_closed();
+  const long long in_progress = info_int(c.call({"INFO", "persistence"}).text, "rdb_bgsave_in_progress");
+  ::kill(child, SIGCONT);
+  CHECK(closed);
+  CHECK(in_progress == 1);
+  REQUIRE(test::poll_until(std::chrono::steady_clock::now() + 30s, [&] {
+    return info_int(c.call({"INFO", "persistence"}).text, "rdb_bgsave_in_progress") == 0;
+  }));
+  CHECK(info_field(c.call({"INFO", "persistence"}).text, "rdb_last_bgsave_status") == "ok");
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 # SAVE and BGSAVE of N keys (default 1,000,000: "key:<n>" -> a 16-byte value,
 # a tenth with a TTL), lawnkv beside redis-server 7.0.15 in the same
 # configuration: wall time of SAVE, time until a BGSAVE's child is reaped,
-# the file's size, and the worst PING latency seen while the BGSAVE runs.
+# the file's size, the worst PING latency seen while the BGSAVE runs, and
+# the start-up time of a second server loading the file (until it answers
+# DBSIZE with every key).
 # Servers run on free ports in a temporary directory, stopped by PID.
 #   bench/rdb/run.sh [N]         LAWNKV_SERVER=build/lawnkv-server REDIS_SERVER=redis-server
 set -euo pipefail
@@ -30,7 +32,7 @@ for i in range(n):
 PY
 
 ms() { date +%s%3N; }
-printf "%-8s %10s %12s %12s %14s\n" server keys save_ms bgsave_ms file_bytes
+printf "%-8s %10s %12s %12s %14s %10s\n" server keys save_ms bgsave_ms file_bytes load_ms
 for name in lawnkv redis; do
   bin=$LAWNKV; [ $name = redis ] && bin=$REDIS
   dir=$work/$name; mkdir -p "$dir"
@@ -50,7 +52,14 @@ for name in lawnkv redis; do
     [ $((p1 - p0)) -gt "$worst" ] && worst=$((p1 - p0))
   done
   t3=$(ms)
-  printf "%-8s %10s %12s %12s %14s   (worst PING during BGSAVE incl. redis-cli start: %s ms)\n" \
-    $name "$keys" $((t1 - t0)) $((t3 - t2)) "$size" "$worst"
   redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
+  port2=$(free_port)
+  t4=$(ms)
+  "$bin" --port "$port2" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" >"$dir/log2" 2>&1 &
+  pids+=($!)
+  until [ "$(redis-cli -p "$port2" dbsize 2>/dev/null)" = "$keys" ]; do sleep 0.01; done
+  t5=$(ms)
+  printf "%-8s %10s %12s %12s %14s %10s   (worst PING during BGSAVE incl. redis-cli start: %s ms)\n" \
+    $name "$keys" $((t1 - t0)) $((t3 - t2)) "$size" $((t5 - t4)) "$worst"
+  redis-cli -p "$port2" shutdown nosave >/dev/null 2>&1 || true
 done

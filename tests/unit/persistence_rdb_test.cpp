@@ -345,6 +345,92 @@ std::string file_with(uint8_t type, std::string_view key, const std::string& val
   return out;
 }
 
+// A listpack of short strings (6-bit length form), as Redis writes small
+// hashes and (7.2) sets.
+std::string listpack(const std::vector<std::string>& items) {
+  std::string lp(6, '\0');
+  for (const std::string& it : items) {
+    REQUIRE(it.size() < 64);
+    lp.push_back(static_cast<char>(0x80 | it.size()));
+    lp += it;
+    lp.push_back(static_cast<char>(1 + it.size()));  // back length (< 128: one byte)
+  }
+  lp.push_back(static_cast<char>(0xff));
+  for (int i = 0; i < 4; ++i) lp[static_cast<size_t>(i)] = static_cast<char>(lp.size() >> (8 * i));
+  lp[4] = static_cast<char>(items.size());
+  return lp;
+}
+
+// A ziplist of short strings, as Redis before 7.0 wrote small hashes.
+std::string ziplist(const std::vector<std::string>& items) {
+  std::string zl(10, '\0');
+  size_t prev = 0;
+  for (const std::string& it : items) {
+    zl.push_back(static_cast<char>(prev));
+    zl.push_back(static_cast<char>(it.size()));  // 00pppppp
+    zl += it;
+    prev = 2 + it.size();
+  }
+  zl.push_back(static_cast<char>(0xff));
+  for (int i = 0; i < 4; ++i) zl[static_cast<size_t>(i)] = static_cast<char>(zl.size() >> (8 * i));
+  zl[8] = static_cast<char>(items.size());
+  return zl;
+}
+
+// The value part of a packed type: the blob as an RDB string.
+std::string as_rdb_string(const std::string& blob) {
+  return encoded([&](RdbOutput& o) { o.string(blob); }, false);
+}
+
+TEST_CASE("packed encodings load: hash listpack and ziplist, set listpack, Redis 7.4 hash types") {
+  CommandServer s;
+  auto load = [&](uint8_t type, const std::string& value, int version = 10) {
+    store::Keyspace& ks = s.state.data.keyspace;
+    s.run({"FLUSHALL"});
+    return load_rdb(file_with(type, "k", value, version), ks, load_options(kT0));
+  };
+  REQUIRE(load(rdb::kTypeHashListpack, as_rdb_string(listpack({"f1", "v1", "f2", "v2"}))).ok());
+  CHECK(s.run({"HGET", "k", "f2"}) == "$2\r\nv2\r\n");
+  REQUIRE(load(rdb::kTypeHashZiplist, as_rdb_string(ziplist({"a", "1", "b", "22"}))).ok());
+  CHECK(s.run({"HGETALL", "k"}) == "*4\r\n$1\r\na\r\n$1\r\n1\r\n$1\r\nb\r\n$2\r\n22\r\n");
+  REQUIRE(load(rdb::kTypeSetListpack, as_rdb_string(listpack({"x", "7", "y"}))).ok());
+  CHECK(s.run({"SCARD", "k"}) == ":3\r\n");
+  CHECK(s.run({"OBJECT", "ENCODING", "k"}) == "$9\r\nhashtable\r\n");
+  // Redis 7.4's listpack with TTLs: field, value, absolute deadline or 0,
+  // after the earliest deadline.
+  const std::string deadline = std::to_string(kT0 + 5000);
+  const std::string lpex = encoded([](RdbOutput& o) { o.ms(kT0 + 5000); }) +
+                           as_rdb_string(listpack({"f", "v", deadline, "g", "w", "0", "old", "x", "1"}));
+  REQUIRE(load(rdb::kTypeHashListpackEx, lpex, 12).ok());
+  CHECK(s.run({"HPEXPIRETIME", "k", "FIELDS", "3", "f", "g", "old"}) ==
+        "*3\r\n:" + deadline + "\r\n:-1\r\n:-2\r\n");  // "old" expired long ago: dropped
+  // Its release-candidate form: absolute deadlines, no earliest one.
+  const std::string meta = encoded([&](RdbOutput& o) {
+    o.len(2);
+    o.len(static_cast<uint64_t>(kT0 + 7000));
+    o.string("f");
+    o.string("v");
+    o.len(0);
+    o.string("g");
+    o.string("w");
+  });
+  REQUIRE(load(rdb::kTypeHashMetadataPreGa, meta, 12).ok());
+  CHECK(s.run({"HPEXPIRETIME", "k", "FIELDS", "2", "f", "g"}) ==
+        "*2\r\n:" + std::to_string(kT0 + 7000) + "\r\n:-1\r\n");
+  // Malformed blobs and duplicates are refused.
+  CHECK(load(rdb::kTypeHashListpack, as_rdb_string(listpack({"f1", "v1", "f1", "v2"}))).error.find(
+            "duplicate hash field") != std::string::npos);
+  CHECK(load(rdb::kTypeHashListpack, as_rdb_string(listpack({"f1", "v1", "f2"}))).error.find("odd") !=
+        std::string::npos);
+  CHECK(load(rdb::kTypeSetIntset, as_rdb_string("\x02\x00\x00\x00\x05\x00\x00\x00")).error.find(
+            "corrupt intset") != std::string::npos);
+  CHECK(load(rdb::kTypeSet, encoded([](RdbOutput& o) {
+               o.len(2);
+               o.string("a");
+               o.string("a");
+             })).error.find("duplicate set member") != std::string::npos);
+}
+
 TEST_CASE("types lawnkv does not serve are refused by key and type; nothing is loaded") {
   std::string ok_then_stream;
   {

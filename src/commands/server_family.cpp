@@ -54,6 +54,8 @@ void flushdb_command(Call& call) {
 void flushall_command(Call& call) {
   if (!flush_mode_ok_or_reply(call)) return;
   for (int db = 0; db < call.data.keyspace.databases(); ++db) op_flush_db(call.server, db, call.now_ms);
+  call.server.snapshots.after_flushall(call.server);
+  ++call.data.dirty;  // as Redis: the flush itself is a change, after the save
   allocator::purge();
   call.reply.simple("OK");
 }

@@ -148,15 +148,26 @@ void Snapshots::cron(ServerState& s) {
   }
 }
 
+void Snapshots::kill_child(ServerState& s) {
+  if (child_ <= 0) return;
+  ::kill(child_, SIGKILL);
+  int status;
+  while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
+  }
+  ::unlink(temp_path(s.config.values(), child_).c_str());
+  child_ = -1;
+  child_start_ms_ = -1;
+}
+
+void Snapshots::after_flushall(ServerState& s) {
+  kill_child(s);
+  if (!s.config.values().save.empty()) save(s);
+}
+
 std::string Snapshots::on_shutdown(ServerState& s, bool force_save, bool nosave) {
   if (child_ > 0) {
     log(LogLevel::kWarning, "There is a child saving an .rdb. Killing it!");
-    ::kill(child_, SIGKILL);
-    int status;
-    while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
-    }
-    ::unlink(temp_path(s.config.values(), child_).c_str());
-    child_ = -1;
+    kill_child(s);
   }
   if (nosave || (!force_save && s.config.values().save.empty())) return {};
   log(LogLevel::kNotice, "Saving the final RDB snapshot before exiting.");

@@ -57,6 +57,11 @@ class Snapshots {
   // save rules are set unless nosave. Returns "" or why the save failed.
   std::string on_shutdown(ServerState& s, bool force_save, bool nosave);
 
+  // FLUSHALL, as Redis 7.0: a running child is stopped (its snapshot is of
+  // data that is gone), and with save rules set the empty dataset is saved
+  // at once, so a restart does not bring the flushed keys back.
+  void after_flushall(ServerState& s);
+
   // Loads dir/dbfilename into the dataset (start-up: the dataset is empty,
   // and a failure stops the server). A missing file is no error.
   persistence::LoadResult load_at_start(ServerState& s);
@@ -79,6 +84,8 @@ class Snapshots {
   persistence::LoadOptions load_options(ServerState& s, int64_t now_ms) const;
   // A save (either kind) finished well: dirty_before changes are on disk.
   void saved(ServerState& s, uint64_t dirty_before);
+  // Stops a running child and removes its temporary file.
+  void kill_child(ServerState& s);
   void log(LogLevel level, const std::string& text) const {
     if (log_) log_->log(level, text);
   }

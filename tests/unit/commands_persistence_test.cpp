@@ -198,5 +198,29 @@ TEST_CASE("SHUTDOWN saves when save rules are set or SAVE is given, not with NOS
   }
 }
 
+TEST_CASE("FLUSHALL saves the empty dataset when save rules are set, as Redis 7.0") {
+  TempDir dir;
+  const fs::path file = dir.path / "dump.rdb";
+  {
+    test::CommandServer s(config_in(dir));
+    s.run({"SET", "a", "1"});
+    CHECK(s.run({"FLUSHALL"}) == "+OK\r\n");
+    CHECK_FALSE(fs::exists(file));
+  }
+  test::CommandServer s(config_in(dir, "3600 1"));
+  s.run({"SET", "a", "1"});
+  CHECK(s.run({"SAVE"}) == "+OK\r\n");
+  const auto size_with_key = fs::file_size(file);
+  s.run({"SET", "b", "1"});
+  CHECK(s.run({"BGSAVE"}) == "+Background saving started\r\n");
+  CHECK(s.run({"FLUSHALL"}) == "+OK\r\n");  // stops the child, saves the empty dataset
+  CHECK_FALSE(s.state.snapshots.in_progress());
+  CHECK(fs::file_size(file) < size_with_key);
+  CHECK(info_field(s, "rdb_changes_since_last_save") == "1");  // redis
+  test::CommandServer t(config_in(dir));
+  REQUIRE(t.state.snapshots.load_at_start(t.state).ok());
+  CHECK(t.run({"DBSIZE"}) == ":0\r\n");
+}
+
 }  // namespace
 }  // namespace lawnkv

@@ -107,7 +107,8 @@ class Loader {
   // From version 5 the file ends with the CRC-64 of all before it; 0 means
   // it was written without one.
   bool checksum() {
-    if (result_.version < 5 || !opts_.verify_checksum || data_.size() < 17) return true;
+    // With trailing bytes the checksum is found after EOF (trailer()).
+    if (opts_.allow_trailing || result_.version < 5 || !opts_.verify_checksum || data_.size() < 17) return true;
     const std::string_view tail = data_.substr(data_.size() - 8);
     uint64_t stored = 0;
     for (size_t i = 8; i-- > 0;) stored = (stored << 8) | static_cast<uint8_t>(tail[i]);
@@ -120,7 +121,18 @@ class Loader {
   bool trailer() {
     const size_t want = result_.version >= 5 ? 8 : 0;
     if (in_.remaining() < want) return in_.fail("unexpected end of file in the checksum");
-    if (in_.remaining() > want) return in_.fail("bytes after the end of the RDB data");
+    if (!opts_.allow_trailing) {
+      if (in_.remaining() > want) return in_.fail("bytes after the end of the RDB data");
+      return true;
+    }
+    const size_t covered = in_.offset();
+    std::string_view tail;
+    if (!in_.bytes(want, &tail)) return false;
+    result_.end = in_.offset();
+    if (want == 0 || !opts_.verify_checksum) return true;
+    uint64_t stored = 0;
+    for (size_t i = 8; i-- > 0;) stored = (stored << 8) | static_cast<uint8_t>(tail[i]);
+    if (stored != 0 && crc64(0, data_.data(), covered) != stored) return in_.fail("wrong RDB checksum");
     return true;
   }
 

@@ -32,6 +32,9 @@ namespace lawnkv::persistence {
 struct LoadOptions {
   LoadContext values;
   bool verify_checksum = true;  // rdbchecksum
+  // The RDB image may be followed by other bytes (an AOF's RDB preamble):
+  // loading stops after its checksum and LoadResult::end says where.
+  bool allow_trailing = false;
 };
 
 struct LoadResult {
@@ -39,6 +42,7 @@ struct LoadResult {
   size_t keys_loaded = 0;
   size_t keys_expired = 0;      // dropped: their deadline had passed
   int version = 0;
+  size_t end = 0;               // bytes the RDB image took (allow_trailing)
   bool ok() const { return error.empty(); }
 };
 

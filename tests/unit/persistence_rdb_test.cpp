@@ -503,6 +503,29 @@ TEST_CASE("corrupt files are refused with an offset, at every truncation and bit
         "Bad RDB file: unexpected end of file at offset 13");
 }
 
+TEST_CASE("an RDB image followed by other bytes (an AOF preamble) loads up to its checksum") {
+  CommandServer a;
+  a.run({"SET", "k", "v"});
+  a.run({"SADD", "s", "1", "x"});
+  const std::string image = save(a.state.data.keyspace);
+  const std::string file = image + "*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n";
+  LoadOptions o = load_options(kT0);
+  {
+    store::Keyspace ks(16);
+    CHECK_FALSE(load_rdb(file, ks, o).ok());  // a plain dump.rdb ends at its checksum
+  }
+  o.allow_trailing = true;
+  store::Keyspace ks(16);
+  const LoadResult r = load_rdb(file, ks, o);
+  REQUIRE_MESSAGE(r.ok(), r.error);
+  CHECK(r.end == image.size());
+  CHECK(keyspace_digest(ks).hex() == keyspace_digest(a.state.data.keyspace).hex());
+  std::string flipped = file;
+  flipped[image.size() / 2] ^= 0x10;
+  store::Keyspace ks2(16);
+  CHECK_FALSE(load_rdb(flipped, ks2, o).ok());
+}
+
 TEST_CASE("a file with db past the configured databases is refused") {
   store::Keyspace big(32);
   big.db(20).add_string("k", "v");

@@ -114,6 +114,7 @@ TEST_CASE("BGSAVE forks a child that writes the file; the parent reaps it") {
   TempDir dir;
   test::CommandServer s(config_in(dir));
   for (int i = 0; i < 1000; ++i) s.run({"SET", "key:" + std::to_string(i), std::string(100, 'v')});
+  const std::string at_fork = s.run({"DEBUG", "DIGEST"});
   CHECK(s.run({"BGSAVE"}) == "+Background saving started\r\n");  // redis
   CHECK(info_field(s, "rdb_bgsave_in_progress") == "1");
   CHECK(s.run({"BGSAVE"}) == "-ERR Background save already in progress\r\n");              // redis
@@ -127,6 +128,7 @@ TEST_CASE("BGSAVE forks a child that writes the file; the parent reaps it") {
   test::CommandServer t(config_in(dir));
   REQUIRE(t.state.snapshots.load_at_start(t.state).ok());
   CHECK(t.run({"DBSIZE"}) == ":1000\r\n");
+  CHECK(t.run({"DEBUG", "DIGEST"}) == at_fork);
 
   // Inside EXEC a BGSAVE is scheduled; the snapshot timer starts it.
   s.run({"MULTI"});

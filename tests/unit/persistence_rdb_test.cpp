@@ -22,6 +22,7 @@
 #include "persistence/rdb_output.hpp"
 #include "persistence/rdb_writer.hpp"
 #include "persistence/value_codecs.hpp"
+#include "types/hash.hpp"
 
 namespace lawnkv::persistence {
 namespace {
@@ -268,6 +269,61 @@ TEST_CASE("a dataset of every type round-trips: same digest, same replies") {
   CHECK(keyspace_digest(c.state.data.keyspace).hex() == keyspace_digest(a.state.data.keyspace).hex());
   a.run({"DEL", "ttl_hash"});
   CHECK(save(a.state.data.keyspace).substr(0, 9) == "REDIS0010");
+}
+
+TEST_CASE("random datasets over 16 dbs round-trip with the same digest") {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    CAPTURE(seed);
+    std::mt19937_64 rng(seed);
+    CommandServer a;
+    auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+    auto value = [&]() {
+      switch (pick(5)) {
+        case 0: return std::to_string(static_cast<int64_t>(rng()) >> pick(64));  // integers of every width
+        case 1: return std::string(pick(3) ? pick(30) : 1000 + pick(70000), static_cast<char>('a' + pick(3)));
+        case 2: {
+          std::string b(pick(300), '\0');
+          for (char& c : b) c = static_cast<char>(rng());
+          return b;
+        }
+        case 3: return std::string();
+        default: return "v" + std::to_string(pick(100));
+      }
+    };
+    for (int op = 0; op < 600; ++op) {
+      a.run({"SELECT", std::to_string(pick(16))});
+      const std::string key = "k" + std::to_string(pick(40));
+      switch (pick(9)) {
+        case 0: a.run({"SET", key, value()}); break;
+        case 1: a.run({"SET", key, value(), "PX", std::to_string(100000000 + pick(1000000))}); break;
+        case 2: a.run({"HSET", "h" + key, pick(2) ? "f" + std::to_string(pick(5)) : value(), value()}); break;
+        case 3: {
+          const std::string f = "f" + std::to_string(pick(5));
+          a.run({"HSET", "h" + key, f, value()});
+          a.run({"HPEXPIRE", "h" + key, std::to_string(100000000 + pick(1000000)), "FIELDS", "1", f});
+          break;
+        }
+        case 4: a.run({"SADD", "s" + key, value()}); break;
+        case 5: a.run({"SADD", "s" + key, std::to_string(pick(1000))}); break;
+        case 6: a.run({"REDE.PUSH", "d" + key, std::to_string(pick(5000)), value(), "id" + std::to_string(pick(50))}); break;
+        case 7: a.now += static_cast<int64_t>(pick(3000)); a.run({"REDE.XPOLL", "d" + key}); break;
+        default: a.run({"DEL", key}); break;
+      }
+    }
+    size_t ttl_fields = 0;
+    for (int db = 0; db < 16; ++db)
+      a.state.data.keyspace.db(db).dict().for_each([&](const store::Entry& e) {
+        if (e.type() == store::Type::kHash) ttl_fields += static_cast<const types::Hash*>(e.obj())->ttl_fields();
+      });
+    CHECK(ttl_fields > 0);
+    const std::string file = save(a.state.data.keyspace, pick(2) == 0, pick(2) == 0);
+    CommandServer b;
+    const LoadResult r = load_rdb(file, b.state.data.keyspace, load_options(a.now, &b));
+    REQUIRE_MESSAGE(r.ok(), r.error);
+    CHECK(r.keys_expired == 0);
+    CHECK(b.state.data.keyspace.total_keys() == a.state.data.keyspace.total_keys());
+    CHECK(keyspace_digest(b.state.data.keyspace).hex() == keyspace_digest(a.state.data.keyspace).hex());
+  }
 }
 
 TEST_CASE("the digest tells datasets apart and ignores encoding history") {

@@ -31,7 +31,7 @@ bool arity_ok(const CommandSpec& spec, size_t argc) {
 }
 
 std::string arity_text(const CommandSpec& spec) {
-  return "ERR wrong number of arguments for '" + spec.name + "' command";
+  return err::wrong_arity(spec.name);
 }
 
 // Redis's maxmemory step of processCommand: evict first; when nothing more

@@ -296,7 +296,7 @@ void getset_command(Call& call) {
 // MSET and MSETNX: with nx nothing is set when any key exists.
 void mset_generic(Call& call, bool nx) {
   if (call.argv.size() % 2 == 0)
-    return call.error("ERR wrong number of arguments for '" + call.spec->name + "' command");
+    return call.error(err::wrong_arity(call.spec->name));
   if (nx) {
     for (size_t i = 1; i < call.argv.size(); i += 2)
       if (lookup_write(call, call.argv[i])) return call.reply.integer(0);

@@ -293,27 +293,31 @@ void hrandfield_command(Call& call) {
   });
 }
 
-/* HSCAN key cursor [MATCH pattern] [COUNT count] */
+/* HSCAN key cursor [MATCH pattern] [COUNT count]
+ * As Redis's scanGenericCommand: the key is looked up before the options
+ * are read, so a missing key answers an empty scan whatever they say. */
 void hscan_command(Call& call) {
   uint64_t cursor;
   if (!scan_cursor_or_reply(call, call.argv[2], &cursor)) return;
-  ScanOptions opts;
-  if (!scan_options_or_reply(call, 3, /*allow_type=*/false, &opts)) return;
   bool wrong_type;
   Hash* h = hash_for_read(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
-  std::vector<std::pair<std::string, std::string>> found;
-  if (h) {
-    // As Redis's scanGenericCommand: buckets until COUNT pairs, at most 10 x COUNT steps.
-    long long steps = opts.count * 10;
-    do {
-      cursor = h->scan(cursor, [&](std::string_view f, std::string_view v) {
-        if (!opts.use_pattern || glob_match(opts.pattern, f)) found.emplace_back(f, v);
-      });
-    } while (cursor != 0 && steps-- > 0 && static_cast<long long>(found.size()) < opts.count);
-  } else {
-    cursor = 0;
+  if (!h) {
+    call.reply.array(2);
+    call.reply.bulk("0");
+    return call.reply.array(0);
   }
+  ScanOptions opts;
+  if (!scan_options_or_reply(call, 3, /*allow_type=*/false, &opts)) return;
+  std::vector<std::pair<std::string, std::string>> found;
+  // Buckets until COUNT pairs, at most 10 x COUNT steps.
+  long long steps = opts.count > std::numeric_limits<long long>::max() / 10 ? std::numeric_limits<long long>::max()
+                                                                             : opts.count * 10;
+  do {
+    cursor = h->scan(cursor, [&](std::string_view f, std::string_view v) {
+      if (!opts.use_pattern || glob_match(opts.pattern, f)) found.emplace_back(f, v);
+    });
+  } while (cursor != 0 && steps-- > 0 && static_cast<long long>(found.size()) < opts.count);
   call.reply.array(2);
   call.reply.bulk(std::to_string(cursor));
   call.reply.array(found.size() * 2);

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "commands/args.hpp"
 #include "commands/errors.hpp"
@@ -24,6 +25,25 @@ namespace lawnkv {
 namespace {
 
 using types::Hash;
+
+// A field-TTL command's record: the fields whose TTL it set (HPEXPIREAT
+// key t FIELDS n ..., the deadline absolute), whose TTL it removed
+// (HPERSIST), or that it deleted by a time not in the future (HDEL).
+enum class FieldChange { kExpireAt, kPersist, kDelete };
+void record_fields(Call& call, FieldChange change, int64_t deadline_ms, const std::vector<std::string_view>& fields) {
+  if (!call.data.effects.active() || fields.empty()) return;
+  std::vector<std::string> argv;
+  switch (change) {
+    case FieldChange::kDelete: argv = {"HDEL", std::string(call.argv[1])}; break;
+    case FieldChange::kPersist: argv = {"HPERSIST", std::string(call.argv[1]), "FIELDS"}; break;
+    case FieldChange::kExpireAt:
+      argv = {"HPEXPIREAT", std::string(call.argv[1]), ll_to_string(deadline_ms), "FIELDS"};
+      break;
+  }
+  if (change != FieldChange::kDelete) argv.push_back(std::to_string(fields.size()));
+  argv.insert(argv.end(), fields.begin(), fields.end());
+  call.data.effects.replace_own(std::move(argv));
+}
 
 /* HEXPIRE key seconds [NX | XX | GT | LT] FIELDS numfields field [field ...]
  * HPEXPIRE, HEXPIREAT, HPEXPIREAT: the same in ms, or absolute.
@@ -53,13 +73,17 @@ void hexpire_generic(Call& call, bool absolute, bool seconds) {
     return;
   }
   size_t updated = 0, deleted = 0;
+  std::vector<std::string_view> changed;
   for (std::string_view f : fields) {
     const int r = h->set_ttl(f, deadline, ttl, cond, call.now_ms);
     updated += r == Hash::kSet;
     deleted += r == Hash::kDeleted;
+    if (r == Hash::kSet || r == Hash::kDeleted) changed.push_back(f);
     call.reply.integer(r);
   }
   if (updated + deleted == 0) return;
+  // One deadline for all: every changed field was set, or every one deleted.
+  record_fields(call, deleted ? FieldChange::kDelete : FieldChange::kExpireAt, deadline, changed);
   const bool emptied = h->empty();
   if (emptied) call.db().remove(call.argv[1]);
   call.modified(call.argv[1]);
@@ -140,16 +164,20 @@ bool deadline_option(std::string_view word, bool* absolute, bool* seconds) {
 }
 
 // Applies e to field f of h, which exists: counts the fields whose TTL was
-// set or removed, and those deleted by a deadline not in the future.
-void apply_expiry(Call& call, types::Hash* h, std::string_view f, const FieldExpiry& e, size_t* updated,
+// set or removed, and those deleted by a deadline not in the future; true if
+// f changed so.
+bool apply_expiry(Call& call, types::Hash* h, std::string_view f, const FieldExpiry& e, size_t* updated,
                   size_t* deleted) {
   if (e.kind == FieldExpiry::kPersist) {
-    *updated += h->persist(f) == 1;
-  } else if (e.kind == FieldExpiry::kDeadline) {
-    const int r = h->set_ttl(f, e.deadline_ms, e.ttl_ms, Hash::Condition::kNone, call.now_ms);
-    *updated += r == Hash::kSet;
-    *deleted += r == Hash::kDeleted;
+    const bool removed = h->persist(f) == 1;
+    *updated += removed;
+    return removed;
   }
+  if (e.kind != FieldExpiry::kDeadline) return false;
+  const int r = h->set_ttl(f, e.deadline_ms, e.ttl_ms, Hash::Condition::kNone, call.now_ms);
+  *updated += r == Hash::kSet;
+  *deleted += r == Hash::kDeleted;
+  return r == Hash::kSet || r == Hash::kDeleted;
 }
 
 /* HSETEX key [FNX | FXX] [EX seconds | PX ms | EXAT unix-s | PXAT unix-ms |
@@ -212,6 +240,16 @@ void hsetex_command(Call& call) {
   const bool emptied = delete_hash_if_empty(call, call.argv[1], h);
   call.reply.integer(1);
   call.modified(call.argv[1]);
+  if (call.data.effects.active() && expiry.kind == FieldExpiry::kDeadline) {
+    // Recorded with the deadline absolute; fields it deleted as HDEL.
+    std::vector<std::string> argv{deleted ? "HDEL" : "HSETEX", std::string(call.argv[1])};
+    if (!deleted) argv.insert(argv.end(), {"PXAT", ll_to_string(expiry.deadline_ms), "FIELDS", std::to_string(count)});
+    for (size_t i = 0; i < count; ++i) {
+      argv.emplace_back(call.argv[first + 2 * i]);
+      if (!deleted) argv.emplace_back(call.argv[first + 2 * i + 1]);
+    }
+    call.data.effects.replace_own(std::move(argv));
+  }
   call.notify(pubsub::kHash, "hset", call.argv[1]);
   if (deleted || updated) call.notify(pubsub::kHash, deleted ? "hdel" : "hexpire", call.argv[1]);
   if (emptied) call.notify(pubsub::kGeneric, "del", call.argv[1]);
@@ -240,6 +278,7 @@ void hgetex_command(Call& call) {
   if (!fields_or_reply(call, at, "ERR Number of fields must be a positive integer", &fields)) return;
   call.reply.array(fields.size());
   size_t updated = 0, deleted = 0;
+  std::vector<std::string_view> changed;
   for (std::string_view f : fields) {
     const auto v = h ? h->get(f) : std::nullopt;
     if (!v) {
@@ -247,9 +286,14 @@ void hgetex_command(Call& call) {
       continue;
     }
     call.reply.bulk(*v);
-    apply_expiry(call, h, f, expiry, &updated, &deleted);
+    if (apply_expiry(call, h, f, expiry, &updated, &deleted)) changed.push_back(f);
   }
   if (updated + deleted == 0) return;
+  record_fields(call,
+                deleted                                ? FieldChange::kDelete
+                : expiry.kind == FieldExpiry::kPersist ? FieldChange::kPersist
+                                                       : FieldChange::kExpireAt,
+                expiry.deadline_ms, changed);
   const bool emptied = delete_hash_if_empty(call, call.argv[1], h);
   call.modified(call.argv[1]);
   if (updated) {

@@ -226,6 +226,8 @@ void hincrbyfloat_command(Call& call) {
   call.modified(call.argv[1]);
   call.notify(pubsub::kHash, "hincrbyfloat", call.argv[1]);
   call.reply.bulk(text);
+  // The value as written, the field's TTL kept (as Redis 8.0 propagates it).
+  call.data.effects.replace_own({"HSETEX", call.argv[1], "KEEPTTL", "FIELDS", "1", call.argv[2], text});
 }
 
 // One HRANDFIELD pick: the field, and its value in WITHVALUES (a pair in RESP3).

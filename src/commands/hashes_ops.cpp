@@ -1,6 +1,8 @@
 #include "commands/hashes_ops.hpp"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "commands/args.hpp"
 #include "commands/errors.hpp"
@@ -22,8 +24,10 @@ Hash* without_due_fields(Call& call, std::string_view key, Hash* h) {
   // The index's next deadline bounds every field's: nothing can be due
   // before it (the usual case, active expiry being on time).
   if (h->ttl_fields() == 0 || call.db().next_deadline() >= call.now_ms) return h;
-  const size_t n = h->expire_due(call.now_ms);
+  std::vector<std::string> removed{"HDEL", std::string(key)};
+  const size_t n = h->expire_due(call.now_ms, call.data.effects.active() ? &removed : nullptr);
   if (n == 0) return h;
+  if (call.data.effects.active()) call.data.effects.add(call.db_index, std::move(removed));
   call.data.keyspace.stats().expired_subkeys += n;
   const bool emptied = h->empty();
   if (emptied) call.db().remove(key);

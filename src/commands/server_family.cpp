@@ -38,6 +38,7 @@ bool flush_mode_ok_or_reply(Call& call) {
 // touchAllWatchedKeysInDb); keys already expired are not a change.
 void op_flush_db(ServerState& server, int db, int64_t now_ms) {
   store::Db& d = server.data.keyspace.db(db);
+  server.data.changed();
   server.data.keyspace.watches().touch_db(db, [&](std::string_view key) { return d.contains_live(key, now_ms); });
   d.clear();
 }

@@ -190,10 +190,11 @@ int Hash::persist(std::string_view field) {
   return 1;
 }
 
-size_t Hash::expire_due(int64_t now_ms) {
+size_t Hash::expire_due(int64_t now_ms, std::vector<std::string>* removed) {
   size_t n = 0;
   for_each_ttl_field([&](store::Entry& f) {
     if (now_ms <= f.deadline()) return;
+    if (removed != nullptr) removed->emplace_back(f.key());
     unschedule(f);
     --ttl_fields_;
     table_->remove(f.key());

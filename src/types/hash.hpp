@@ -87,7 +87,8 @@ class Hash final : public store::Object {
   // Fields with a TTL.
   size_t ttl_fields() const { return ttl_fields_; }
   // Removes every field whose deadline is < now (lazy expiry); how many.
-  size_t expire_due(int64_t now_ms);
+  // Their names go to *removed when given.
+  size_t expire_due(int64_t now_ms, std::vector<std::string>* removed = nullptr);
 
   void on_attach(store::Db& db, std::string_view key) override;
   void on_detach(store::Db& db) override;

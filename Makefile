@@ -1,8 +1,9 @@
 # lawnkv: `make` builds build/lawnkv-server; `make run` and `make test` also
 # install what is missing (scripts/install-deps.sh) first. `make test` runs
 # the suites of build/ and of the sanitizer build, build-asan/;
-# `make test-sanitize` runs the latter alone, `make fuzz` the fuzzers
-# (README: Sanitizers and fuzzing).
+# `make test-sanitize` runs the latter alone, `make fuzz` the fuzzers,
+# `make differential` a long randomized run against redis-server (README:
+# Sanitizers and fuzzing).
 
 CXX      ?= g++
 # Asserts stay on in every build (nothing defines NDEBUG): they guard the
@@ -55,7 +56,7 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-
 SAN_MAKE   = $(MAKE) -j$(JOBS) BUILD=$(SAN_BUILD) CXX=$(SAN_CXX) CXXFLAGS="$(SAN_FLAGS)" MALLOC=libc
 FUZZ_SECONDS ?= 60
 
-.PHONY: all run test test-sanitize sanitize-build fuzz fuzzers deps-run deps-test deps-bench bench clean
+.PHONY: all run test test-sanitize sanitize-build fuzz fuzzers differential deps-run deps-test deps-bench bench clean
 all: $(SERVER)
 
 $(BUILD)/%.o: %.cpp
@@ -123,6 +124,15 @@ test-sanitize: deps-test
 fuzz: deps-test
 	$(MAKE) sanitize-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# The randomized differential test (tests/compat/random_test.cpp) at length:
+# DIFF_OPS operations (default 1,000,000) against redis-server, with a seed
+# of its own unless COMPAT_SEED is set; a divergence is shrunk to the few
+# commands that reproduce it.
+DIFF_OPS ?= 1000000
+differential: deps-test
+	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/compat-tests
+	COMPAT_RANDOM_OPS=$(DIFF_OPS) $(BUILD)/compat-tests -tc='*randomized*'
 
 bench: deps-bench
 	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/bench-expiry

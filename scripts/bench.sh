@@ -13,6 +13,11 @@
 #   expiry      bench/server/expiry_drain.cpp: BENCH_EXPIRY_KEYS keys due within
 #               one second (SET ... PXAT): time from the last deadline to
 #               DBSIZE 0, and a probe client's GET latency meanwhile
+#   fields      the same tool with --hashes 1000: BENCH_EXPIRY_KEYS hash fields
+#               in 1,000 hashes due within one second (HPEXPIREAT): drain time,
+#               probe latency, and the lag of the `hexpired` events. Redis 7.0
+#               has no field TTLs: lawnkv runs alone, beside REDIS74_SERVER (a
+#               Redis 7.4 binary) when that is set
 #   index       build/bench-expiry (Google Benchmark, the expiry index)
 #   notify      bench/notify_lag.sh or .py if present (keyspace-event lag)
 #   dehydrator  bench/dehydrator/run.sh if present (REDE.* benches)
@@ -30,7 +35,7 @@
 #               callgrind (instructions per request)
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
-#   BENCH_PARTS="throughput memory expiry eviction index notify dehydrator"
+#   BENCH_PARTS="throughput memory expiry fields eviction index notify dehydrator"
 #                        (arguments win)
 #   BENCH_QUICK=1        100k requests/keys, one round, a short index bench
 #   BENCH_ROUNDS=3       throughput rounds       BENCH_N=1000000 requests a run
@@ -46,6 +51,7 @@
 #                         volatile-lfu volatile-ttl"
 #   BENCH_EVICT_FILL_MB=1024 (probe)   BENCH_EVICT_PROBE_ROUNDS=1
 #   LAWNKV_BASELINE      the earlier lawnkv binary for the baseline part
+#   REDIS74_SERVER       a Redis 7.4 binary for the fields part (optional)
 #   BENCH_BASELINE_PIPELINES=16
 #   BENCH_OUT=bench/results  where latest.md, the PNG charts and raw/ go
 #   LAWNKV_SERVER=build/lawnkv-server   REDIS_SERVER=redis-server
@@ -66,7 +72,7 @@ ROOT=$(pwd)
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
-PARTS=${BENCH_PARTS:-"throughput memory expiry eviction index notify dehydrator"}
+PARTS=${BENCH_PARTS:-"throughput memory expiry fields eviction index notify dehydrator"}
 [ $# -gt 0 ] && PARTS="$*"
 ROUNDS=${BENCH_ROUNDS:-$d_rounds}
 N=${BENCH_N:-$d_n}
@@ -100,6 +106,7 @@ done
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/lawnkv-bench.XXXXXX")
 LAWNKV_BIN=$WORK/lawnkv-server
 cp "$LAWNKV_SRC" "$LAWNKV_BIN"
+REDIS74_BIN=${REDIS74_SERVER:-}
 BASELINE_BIN=""
 if [ -n "${LAWNKV_BASELINE:-}" ]; then
   BASELINE_BIN=$WORK/lawnkv-baseline
@@ -170,6 +177,8 @@ start_server() {  # start_server KIND PART
       redis) cmd=("$REDIS_BIN" --port "$port" --bind 127.0.0.1 --save '' --appendonly no
                   --dir "$WORK" --logfile "$WORK/redis-$port.log") ;;
       ceiling) cmd=("$CEILING_BIN" --port "$port" --bind 127.0.0.1) ;;
+      redis74) cmd=("$REDIS74_BIN" --port "$port" --bind 127.0.0.1 --save '' --appendonly no
+                    --dir "$WORK" --logfile "$WORK/redis74-$port.log") ;;
       baseline) cmd=("$BASELINE_BIN" --port "$port" --bind 127.0.0.1 --save '' --appendonly no
                      --logfile "$WORK/baseline-$port.log") ;;
     esac
@@ -377,6 +386,32 @@ part_expiry() {
         log "expiry $k round $round: did not drain (see $RAW/expiry-$k-$round.txt)"
       fi
       log "expiry $k round $round: $(grep -E '^(drain_ms|probe_p99_us|probe_max_us)=' "$RAW/expiry-$k-$round.txt" | tr '\n' ' ')"
+      stop_server "$SRV_PID"
+    done
+  done
+}
+
+# -------------------------------------------------------------------- fields
+# Hash-field TTLs: EXP_KEYS fields in 1,000 hashes, due within one second.
+part_fields() {
+  local drain=$ROOT/build/bench/expiry-drain round k kinds=(lawnkv)
+  rm -f "$RAW"/fields-* "$RAW/fields.cmds"
+  build_tool "$drain" bench/server/expiry_drain.cpp -lhiredis -lpthread
+  [ -n "$REDIS74_BIN" ] && kinds+=(redis74)
+  for round in $(seq "$EXP_ROUNDS"); do
+    for k in "${kinds[@]}"; do
+      start_server "$k" fields
+      # Redis 7.4 publishes one hexpired for several fields: no per-field lag.
+      local events=1
+      [ "$k" = lawnkv ] || events=0
+      note_cmd fields build/bench/expiry-drain --port PORT --keys "$EXP_KEYS" --hashes 1000 --events "$events" \
+        --spread-ms 1000 --poll-ms 2 --probe-us 1000 --seed "$round"
+      if ! "$drain" --port "$SRV_PORT" --keys "$EXP_KEYS" --hashes 1000 --events "$events" --spread-ms 1000 \
+          --poll-ms 2 --probe-us 1000 --seed "$round" --series "$RAW/fields-$k-$round.dat" \
+          >"$RAW/fields-$k-$round.txt"; then
+        log "fields $k round $round: did not drain (see $RAW/fields-$k-$round.txt)"
+      fi
+      log "fields $k round $round: $(grep -E '^(drain_ms|probe_p99_us|event_lag_p99_ms)=' "$RAW/fields-$k-$round.txt" | tr '\n' ' ')"
       stop_server "$SRV_PID"
     done
   done
@@ -704,7 +739,7 @@ machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|expiry|eviction|index|notify|dehydrator|profile|baseline)
+    throughput|memory|expiry|fields|eviction|index|notify|dehydrator|profile|baseline)
       log "== $part"
       {
         date -u '+%Y-%m-%d %H:%M UTC'
@@ -715,7 +750,7 @@ for part in $PARTS; do
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory expiry eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory expiry fields eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
   esac
 done
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"

@@ -4,6 +4,18 @@
 //   expiry-drain --port N [--host 127.0.0.1] [--keys 1000000] [--spread-ms 1000]
 //                [--lead-ms 3000] [--poll-ms 2] [--probe-us 1000]
 //                [--timeout-ms 60000] [--seed 1] [--series FILE]
+//                [--hashes H [--events 1]]
+//
+// With --hashes, the --keys items are hash fields instead of keys (Redis
+// 7.4's field TTLs): field i is "f:%014d" in hash "h:%06d" (i mod H), loaded
+// with HSET and HPEXPIREAT ... FIELDS 1; a hash is deleted with its last
+// field, so DBSIZE 0 still means every item is gone. --events 1 also
+// subscribes to __keyevent@0__:hexpired (after CONFIG SET
+// notify-keyspace-events Eh) and reports how late the events come: lawnkv
+// publishes one per field, reaping a hash's fields in deadline order, so
+// the k-th event of a hash is matched with its k-th deadline
+// (events_received, event_lag_p50_ms, event_lag_p99_ms, event_lag_max_ms;
+// a server that publishes one event for several fields shows fewer events).
 //
 // 1. FLUSHALL, then load --keys keys "exp:%012d" (16 bytes) = 16-byte value
 //    with SET key value PXAT deadline, pipelined. Deadlines are uniform random
@@ -58,6 +70,8 @@ struct Options {
   long timeout_ms = 60000;
   unsigned seed = 1;
   std::string series;
+  long hashes = 0;  // > 0: items are fields of this many hashes
+  bool events = false;
 };
 
 // Wall clock in milliseconds (fractional): the clock PXAT deadlines live on.
@@ -110,30 +124,45 @@ void command_ok(redisContext* c, const char* cmd) {
   freeReplyObject(r);
 }
 
-// Loads every key with its deadline, pipelined in batches; checks each reply.
-void load(redisContext* c, const std::vector<int64_t>& deadlines) {
+// Appends one RESP command to cmd.
+void append_command(std::string& cmd, std::initializer_list<std::string_view> args) {
+  cmd += "*" + std::to_string(args.size()) + "\r\n";
+  for (std::string_view a : args) {
+    cmd += "$" + std::to_string(a.size()) + "\r\n";
+    cmd.append(a);
+    cmd += "\r\n";
+  }
+}
+
+// Loads every item with its deadline, pipelined in batches; checks each
+// reply. A key is one SET ... PXAT; a field an HSET and an HPEXPIREAT.
+void load(redisContext* c, const Options& o, const std::vector<int64_t>& deadlines) {
   constexpr size_t kBatch = 2000;
   std::string cmd;
   char key[32];
+  char field[32];
   char value[32];
-  char when[32];
   for (size_t i = 0; i < deadlines.size(); i += kBatch) {
     const size_t end = std::min(deadlines.size(), i + kBatch);
+    size_t replies = 0;
     for (size_t k = i; k < end; ++k) {
-      std::snprintf(key, sizeof key, "exp:%012zu", k);
+      const std::string when = std::to_string(deadlines[k]);
       std::snprintf(value, sizeof value, "val:%012zu", k);
-      const int wn = std::snprintf(when, sizeof when, "%lld", static_cast<long long>(deadlines[k]));
       cmd.clear();
-      cmd += "*5\r\n$3\r\nSET\r\n$16\r\n";
-      cmd.append(key, 16);
-      cmd += "\r\n$16\r\n";
-      cmd.append(value, 16);
-      cmd += "\r\n$4\r\nPXAT\r\n$" + std::to_string(wn) + "\r\n";
-      cmd.append(when, static_cast<size_t>(wn));
-      cmd += "\r\n";
+      if (o.hashes > 0) {
+        std::snprintf(key, sizeof key, "h:%06zu", k % static_cast<size_t>(o.hashes));
+        std::snprintf(field, sizeof field, "f:%014zu", k);
+        append_command(cmd, {"HSET", key, field, value});
+        append_command(cmd, {"HPEXPIREAT", key, when, "FIELDS", "1", field});
+        replies += 2;
+      } else {
+        std::snprintf(key, sizeof key, "exp:%012zu", k);
+        append_command(cmd, {"SET", key, value, "PXAT", when});
+        replies += 1;
+      }
       redisAppendFormattedCommand(c, cmd.data(), cmd.size());
     }
-    for (size_t k = i; k < end; ++k) {
+    for (size_t k = 0; k < replies; ++k) {
       void* r = nullptr;
       if (redisGetReply(c, &r) != REDIS_OK || !r) die("load: connection error");
       auto* reply = static_cast<redisReply*>(r);
@@ -141,6 +170,59 @@ void load(redisContext* c, const std::vector<int64_t>& deadlines) {
       freeReplyObject(reply);
     }
   }
+}
+
+// Field mode's hexpired events: (receive wall ms, hash index), read by their
+// own thread until stop, or until want have come.
+struct Event {
+  double at_ms;
+  long hash;
+};
+
+void event_loop(const Options& o, std::atomic<bool>& ready, std::atomic<bool>& stop, std::atomic<bool>& done,
+                size_t want, std::vector<Event>& out) {
+  redisContext* c = connect(o);
+  auto* r = static_cast<redisReply*>(redisCommand(c, "SUBSCRIBE __keyevent@0__:hexpired"));
+  if (!r) die("events: cannot subscribe");
+  freeReplyObject(r);
+  redisSetTimeout(c, timeval{0, 100000});  // wake every 100 ms to look at stop
+  out.reserve(want);
+  ready = true;
+  while (out.size() < want && !stop.load(std::memory_order_relaxed)) {
+    void* reply = nullptr;
+    if (redisGetReply(c, &reply) != REDIS_OK) {
+      if (c->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        c->err = 0;  // a timeout: read on
+        continue;
+      }
+      die("events: connection error");
+    }
+    const double now = wall_ms();
+    auto* m = static_cast<redisReply*>(reply);
+    if (m->type == REDIS_REPLY_ARRAY && m->elements == 3 && m->element[2]->type == REDIS_REPLY_STRING &&
+        m->element[2]->len > 2)
+      out.push_back({now, std::atol(m->element[2]->str + 2)});
+    freeReplyObject(m);
+  }
+  redisFree(c);
+  done = true;
+}
+
+// Event lag (ms): the k-th event of a hash against its k-th deadline.
+std::vector<double> event_lags(const Options& o, const std::vector<int64_t>& deadlines,
+                               const std::vector<Event>& events) {
+  std::vector<std::vector<int64_t>> per_hash(static_cast<size_t>(o.hashes));
+  for (size_t k = 0; k < deadlines.size(); ++k) per_hash[k % per_hash.size()].push_back(deadlines[k]);
+  for (auto& d : per_hash) std::sort(d.begin(), d.end());
+  std::vector<size_t> seen(per_hash.size());
+  std::vector<double> lags;
+  lags.reserve(events.size());
+  for (const Event& e : events) {
+    if (e.hash < 0 || static_cast<size_t>(e.hash) >= per_hash.size()) continue;
+    const auto h = static_cast<size_t>(e.hash);
+    if (seen[h] < per_hash[h].size()) lags.push_back(e.at_ms - static_cast<double>(per_hash[h][seen[h]++]));
+  }
+  return lags;
 }
 
 struct Probe {
@@ -199,9 +281,12 @@ Options parse(int argc, char** argv) {
     else if (a == "--timeout-ms") o.timeout_ms = std::atol(v);
     else if (a == "--seed") o.seed = static_cast<unsigned>(std::atol(v));
     else if (a == "--series") o.series = v;
+    else if (a == "--hashes") o.hashes = std::atol(v);
+    else if (a == "--events") o.events = std::atoi(v) != 0;
     else die("unknown option " + std::string(a));
   }
   if (o.port <= 0 || o.keys <= 0 || o.spread_ms <= 0) die("need --port, and positive --keys and --spread-ms");
+  if (o.events && o.hashes <= 0) die("--events needs --hashes");
   return o;
 }
 
@@ -219,21 +304,23 @@ int main(int argc, char** argv) {
   int64_t base = 0;
   double load_ms = 0;
   int attempt = 0;
+  std::vector<int64_t> deadlines(offsets.size());
+  if (o.events) command_ok(c, "CONFIG SET notify-keyspace-events Eh");
   for (;; ++attempt) {
     if (attempt == 3) die("the load never finished before the first deadline");
     command_ok(c, "FLUSHALL");
     const double t0 = wall_ms();
     base = static_cast<int64_t>(t0) + o.lead_ms;
-    std::vector<int64_t> deadlines(offsets.size());
     for (size_t i = 0; i < offsets.size(); ++i) deadlines[i] = base + offsets[i];
-    load(c, deadlines);
+    load(c, o, deadlines);
     const double t1 = wall_ms();
     load_ms = t1 - t0;
     if (t1 < static_cast<double>(base) - 300) break;
     o.lead_ms = std::max(o.lead_ms * 2, static_cast<long>(load_ms * 2) + 1000);
   }
   const long long loaded = command_int(c, "DBSIZE");
-  if (loaded != o.keys) die("DBSIZE after load is " + std::to_string(loaded));
+  const long expected = o.hashes > 0 ? std::min(o.hashes, o.keys) : o.keys;
+  if (loaded != expected) die("DBSIZE after load is " + std::to_string(loaded));
   const auto [lo, hi] = std::minmax_element(offsets.begin(), offsets.end());
   const int64_t first_deadline = base + *lo;
   const int64_t last_deadline = base + *hi;
@@ -245,6 +332,16 @@ int main(int argc, char** argv) {
   std::vector<Probe> probes;
   std::thread prober(probe_loop, std::cref(o), std::ref(ready), std::ref(stop), std::ref(probes));
   while (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::atomic<bool> events_ready{!o.events};
+  std::atomic<bool> events_stop{false};
+  std::atomic<bool> events_done{false};
+  std::vector<Event> events;
+  std::thread listener;
+  if (o.events) {
+    listener = std::thread(event_loop, std::cref(o), std::ref(events_ready), std::ref(events_stop),
+                           std::ref(events_done), deadlines.size(), std::ref(events));
+    while (!events_ready) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   sleep_until_wall(static_cast<double>(first_deadline) - 300);
 
   std::vector<std::pair<double, long long>> series;  // (ms since first deadline, DBSIZE)
@@ -266,6 +363,13 @@ int main(int argc, char** argv) {
   }
   stop = true;
   prober.join();
+  if (o.events) {
+    // Events still in flight get two seconds after the drain.
+    const double give_up = wall_ms() + 2000;
+    while (!events_done && wall_ms() < give_up) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    events_stop = true;
+    listener.join();
+  }
   const double window_end = drain_end > 0 ? drain_end : wall_ms();
 
   std::vector<double> during;
@@ -287,6 +391,12 @@ int main(int argc, char** argv) {
               drain_end > 0 ? drain_end - static_cast<double>(last_deadline) : -1.0, left_at_last);
   print_latencies("probe_", during);
   print_latencies("base_probe_", before);
+  if (o.events) {
+    std::vector<double> lags = event_lags(o, deadlines, events);
+    std::sort(lags.begin(), lags.end());
+    std::printf("hashes=%ld\nevents_received=%zu\nevent_lag_p50_ms=%.2f\nevent_lag_p99_ms=%.2f\nevent_lag_max_ms=%.2f\n",
+                o.hashes, events.size(), pct(lags, 0.5), pct(lags, 0.99), lags.empty() ? -1.0 : lags.back());
+  }
 
   if (!o.series.empty()) {
     FILE* f = std::fopen(o.series.c_str(), "w");

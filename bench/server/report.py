@@ -4,7 +4,7 @@
     python3 bench/server/report.py --raw bench/results/raw --out bench/results
 
 Reads whatever parts are present in --raw (throughput.tsv, memory.tsv,
-expiry-*.txt/.dat, eviction-*, index.txt, profile.tsv, baseline-*, notify.md,
+expiry-*.txt/.dat, fields-*.txt/.dat, eviction-*, index.txt, profile.tsv, baseline-*, notify.md,
 each with its .cmds and .when) and writes --out/latest.md plus
 throughput.png, cpu.png, memory.png, expiry-drain.png and eviction-drain.png
 (gnuplot). Ratios are lawnkv/Redis. For throughput, each
@@ -415,6 +415,75 @@ def expiry(raw, out, md):
         md.append(f"![keys remaining against time](expiry-drain.png)\n\n(The chart shows each server's "
                   f"median round: lawnkv round {lr}, Redis round {rr}.)\n")
     md.append(cmds_block(raw, "expiry"))
+
+
+# ---------------------------------------------------------------------- fields
+def fields(raw, out, md):
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(raw, "fields-*-*.txt"))):
+        name = os.path.basename(path)[len("fields-"):-len(".txt")]
+        server, rnd = name.rsplit("-", 1)
+        kv = read_kv(path)
+        if "drain_ms" in kv:
+            runs.setdefault(server, {})[int(rnd)] = kv
+    if "lawnkv" not in runs:
+        return
+    any_run = next(iter(runs["lawnkv"].values()))
+    others = [s for s in ("redis74",) if s in runs]
+    md.append(f"## Hash-field TTLs: 1 second of field deadlines{when(raw, 'fields')}\n")
+    md.append(f"{int(any_run['keys']):,} fields in {int(any_run['hashes']):,} hashes, each loaded with "
+              "`HSET h f v` and `HPEXPIREAT h t FIELDS 1 f`, t uniform over "
+              f"{any_run['spread_ms']} ms. A hash goes with its last field, so *drain* (first DBSIZE reply "
+              "of 0 minus the last deadline) is the time until every field is gone. Event lag: receive "
+              "time of each `hexpired` event minus its field's deadline (lawnkv publishes one per field "
+              "and reaps a hash's fields in deadline order, so the k-th event of a hash is matched with "
+              "its k-th deadline). Redis 7.0 has no field TTLs"
+              + (", so Redis 7.4 (built from its source) runs beside lawnkv." if others else
+                 "; lawnkv runs alone (set REDIS74_SERVER to add Redis 7.4).")
+              + " Median over rounds (min–max), a fresh server each round.\n")
+    rows = [("drain_ms", "drain ms", 1.0, "≤ 50"), ("left_at_last", "hashes left at last deadline", 1.0, ""),
+            ("probe_p99_us", "probe p99 ms", 1e-3, "≤ 1"), ("probe_max_us", "probe max ms", 1e-3, ""),
+            ("event_lag_p50_ms", "hexpired lag p50 ms", 1.0, ""),
+            ("event_lag_p99_ms", "hexpired lag p99 ms", 1.0, "≤ 2"),
+            ("events_received", "hexpired events received", 1.0, ""),
+            ("base_probe_p99_us", "probe p99 ms before the deadlines", 1e-3, "")]
+    md.append("| | lawnkv | " + " | ".join("Redis 7.4" for _ in others) + (" | " if others else "")
+              + "target (lawnkv) |")
+    md.append("|---|---|" + "---|" * len(others) + "---|")
+
+    def vals(server, field):
+        xs = []
+        for rnd in sorted(runs[server]):
+            v = runs[server][rnd].get(field)
+            if v is None:
+                continue
+            v = float(v)
+            if field == "drain_ms" and v < 0:
+                v = float("inf")
+            if v >= 0:
+                xs.append(v)
+        return xs
+
+    def cell(xs, scale, fmt_int):
+        if not xs:
+            return "–"
+        if any(x == float("inf") for x in xs):
+            return "did not drain"
+        fmt = (lambda x: f"{x:,.0f}") if fmt_int else (lambda x: f"{x:.2f}")
+        m, (lo, hi) = med(xs) * scale, rng([x * scale for x in xs])
+        return fmt(m) if len(xs) == 1 else f"{fmt(m)} ({fmt(lo)}–{fmt(hi)})"
+
+    for field, label, scale, target in rows:
+        fmt_int = scale == 1.0 and not field.startswith("event_lag") and field != "drain_ms"
+        l = vals("lawnkv", field)
+        cells = [cell(l, scale, fmt_int)] + [cell(vals(o, field), scale, fmt_int) for o in others]
+        t = ""
+        if target and l and all(x != float("inf") for x in l):
+            ok = med(l) * scale <= float(target.split()[-1])
+            t = f"{target}: {'met' if ok else 'not met'}"
+        md.append(f"| {label} | " + " | ".join(cells) + f" | {t} |")
+    md.append("")
+    md.append(cmds_block(raw, "fields"))
 
 
 # -------------------------------------------------------------------- eviction
@@ -866,7 +935,7 @@ def main():
           f"| client | {m.get('redis_benchmark', '?')} |",
           f"| mode | {'BENCH_QUICK=1 (smoke run: not for comparison)' if m.get('quick') == '1' else 'full'} |",
           ""]
-    for part in (throughput, memory, expiry, eviction, index, profile, baseline,
+    for part in (throughput, memory, expiry, fields, eviction, index, profile, baseline,
                  external("notify", "Keyspace-notification lag"),
                  external("dehydrator", "Dehydrator")):
         part(a.raw, a.out, md)

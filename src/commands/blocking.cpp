@@ -86,7 +86,10 @@ bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms) 
     const std::vector<std::string_view> argv(w.argv.begin(), w.argv.end());
     BlockRetry retry;
     Call call{{server.data, w.db, now_ms}, server, s, out, argv, w.spec, &retry};
+    const uint64_t dirty = server.data.dirty;
+    server.data.effects.begin();
     w.spec->handler(call);
+    server.data.effects.end(w.db, argv, server.data.dirty != dirty);
     it = waiters_.find(id);
     if (it == waiters_.end()) return false;
     if (retry.blocked_again) {

@@ -14,6 +14,7 @@
 #include "commands/families.hpp"
 #include "commands/lookup.hpp"
 #include "commands/time_args.hpp"
+#include "core/numbers.hpp"
 #include "dehydrator/dehydrator.hpp"
 
 namespace lawnkv {
@@ -84,13 +85,35 @@ std::string generated_id() {
   return id;
 }
 
+// What a command that takes elements out records: REDE.PULL of each id
+// (whatever their state at the replay), in place of its own arguments.
+void record_pulls(Call& call, const std::vector<std::string>& ids) {
+  call.data.effects.drop_own();
+  for (const std::string& id : ids) call.data.effects.add(call.db_index, {"REDE.PULL", call.argv[1], id});
+}
+
 // Takes up to max due elements of d (may be null) and replies with them.
 void reply_elements(Call& call, Dehydrator* d, size_t max) {
   const size_t n = d ? std::min(max, d->due_count(call.now_ms)) : 0;
   call.reply.array(n);
   if (n == 0) return;
-  d->poll(call.now_ms, n, [&](std::string_view v) { call.reply.bulk(v); });
+  std::vector<std::string> ids;
+  const bool record = call.data.effects.active();
+  d->poll(call.now_ms, n, [&](std::string_view v, std::string_view id) {
+    call.reply.bulk(v);
+    if (record) ids.emplace_back(id);
+  });
   call.modified(call.argv[1]);
+  record_pulls(call, ids);
+}
+
+// A push's record: its deadline in place of its TTL. Records replay with
+// the clock at 0 (effects.hpp), where a TTL equal to the deadline lands on
+// the same deadline.
+void record_push(Call& call, int64_t ttl, std::string_view element, std::string_view id) {
+  if (!call.data.effects.active()) return;
+  const std::optional<int64_t> at = Dehydrator::deadline_for(ttl, call.now_ms);
+  call.data.effects.replace_own({"REDE.PUSH", call.argv[1], ll_to_string(at.value_or(0)), element, id});
 }
 
 /* REDE.PUSH key ttl_ms element id */
@@ -101,6 +124,7 @@ void push_command(Call& call) {
   if (!d) return;
   if (!d->push(call.argv[4], call.argv[3], ttl, call.now_ms)) return call.error(kAlreadyDehydrating);
   call.modified(call.argv[1]);
+  record_push(call, ttl, call.argv[3], call.argv[4]);
   call.reply.simple("OK");
 }
 
@@ -113,6 +137,7 @@ void gidpush_command(Call& call) {
   std::string id = generated_id();
   while (!d->push(id, call.argv[3], ttl, call.now_ms)) id = generated_id();
   call.modified(call.argv[1]);
+  record_push(call, ttl, call.argv[3], id);
   call.reply.bulk(id);
 }
 
@@ -153,17 +178,19 @@ void xack_command(Call& call) {
   if (wrong_type) return;
   if (!d) return call.reply.array(0);
   call.reply.array(call.argv.size() - 2);
-  bool changed = false;
+  std::vector<std::string> acked;
   for (size_t i = 2; i < call.argv.size(); ++i) {
     std::optional<std::string> v = d->ack(call.argv[i], call.now_ms);
     if (!v) {
       call.reply.null();
       continue;
     }
-    changed = true;
+    acked.emplace_back(call.argv[i]);
     call.reply.bulk(*v);
   }
-  if (changed) call.modified(call.argv[1]);
+  if (acked.empty()) return;
+  call.modified(call.argv[1]);
+  record_pulls(call, acked);
 }
 
 /* REDE.LOOK key id */

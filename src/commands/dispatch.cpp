@@ -31,7 +31,7 @@ bool arity_ok(const CommandSpec& spec, size_t argc) {
 }
 
 std::string arity_text(const CommandSpec& spec) {
-  return "ERR wrong number of arguments for '" + spec.name + "' command";
+  return err::wrong_arity(spec.name);
 }
 
 // Redis's maxmemory step of processCommand: evict first; when nothing more
@@ -83,7 +83,10 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms) {
   Call call = make_call(server, session, reply, argv, now_ms, &spec);
   const auto start = std::chrono::steady_clock::now();
+  const uint64_t dirty = server.data.dirty;
+  server.data.effects.begin();
   spec.handler(call);
+  server.data.effects.end(call.db_index, argv, spec.has(kWrite) && !spec.has(kRunsQueue) && server.data.dirty != dirty);
   const auto nsec = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now() - start).count();
   CommandStats& st = spec.stats;

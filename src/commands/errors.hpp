@@ -4,6 +4,7 @@
 // function in the family that needs them; a text that quotes client bytes is
 // made by format_error (src/core/error_format.hpp), as Redis makes it.
 
+#include <string>
 #include <string_view>
 
 namespace lawnkv::err {
@@ -25,5 +26,11 @@ inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
 inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
 inline constexpr std::string_view kWatchInMulti = "ERR WATCH inside MULTI is not allowed";
 inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
+
+// Redis's addReplyErrorArity, for a command that checks its arguments' count
+// beyond its row's arity (name is the row's, lower case).
+inline std::string wrong_arity(std::string_view name) {
+  return "ERR wrong number of arguments for '" + std::string(name) + "' command";
+}
 
 }  // namespace lawnkv::err

@@ -66,6 +66,7 @@ Evictor::Result Evictor::perform(Dataset& data, const config::Values& cfg) {
     // events read its name).
     const std::string_view key = victim.entry->key();
     ++stats_.evicted_keys;
+    data.effects.add(victim.db, {"DEL", key});
     data.modified(victim.db, key);
     data.notifier.notify(pubsub::kEvicted, "evicted", key, victim.db);
     victim.entry.reset();

@@ -12,6 +12,7 @@
 #include "commands/lookup.hpp"
 #include "commands/time_args.hpp"
 #include "core/deadline.hpp"
+#include "core/numbers.hpp"
 
 namespace lawnkv {
 
@@ -35,7 +36,11 @@ void expire_generic(Call& call, int64_t base_ms, Unit unit) {
 
   switch (op_expire(call, call.argv[1], *deadline, ttl_ms, conditions)) {
     case ExpireStatus::kSet:
-    case ExpireStatus::kDeleted: return call.reply.integer(1);
+      if (call.data.effects.active()) call.data.effects.replace_own({"PEXPIREAT", call.argv[1], ll_to_string(*deadline)});
+      return call.reply.integer(1);
+    case ExpireStatus::kDeleted:
+      call.data.effects.replace_own({"DEL", call.argv[1]});
+      return call.reply.integer(1);
     case ExpireStatus::kNoKey:
     case ExpireStatus::kSkipped: return call.reply.integer(0);
   }

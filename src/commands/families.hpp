@@ -18,6 +18,7 @@ void register_server_commands(CommandTable& t);       // server_family.cpp, info
 void register_pubsub_commands(CommandTable& t);       // pubsub_family.cpp
 void register_dehydrate_commands(CommandTable& t);    // dehydrator_family.cpp
 void register_hash_commands(CommandTable& t);         // hashes_family.cpp
+void register_hash_ttl_commands(CommandTable& t);     // hash_ttl_family.cpp
 void register_set_commands(CommandTable& t);          // sets_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
@@ -33,6 +34,7 @@ inline void register_all_commands(CommandTable& t) {
   register_pubsub_commands(t);
   register_dehydrate_commands(t);
   register_hash_commands(t);
+  register_hash_ttl_commands(t);
   register_set_commands(t);
 }
 

@@ -151,7 +151,7 @@ void persistence_section(const Call& call, std::string& out) {
     field(out, zero, 0);
   field(out, "current_fork_perc", "0.00");
   for (std::string_view zero : {"current_save_keys_processed", "current_save_keys_total"}) field(out, zero, 0);
-  field(out, "rdb_changes_since_last_save", static_cast<int64_t>(call.data.dirty));
+  field(out, "rdb_changes_since_last_save", static_cast<int64_t>(snap.changes_since_save(call.server)));
   field(out, "rdb_bgsave_in_progress", snap.in_progress() ? 1 : 0);
   field(out, "rdb_last_save_time", snap.lastsave_s);
   field(out, "rdb_last_bgsave_status", snap.last_bgsave_ok ? "ok" : "err");

@@ -119,6 +119,7 @@ void op_swap_dbs(DbContext& call, int a, int b) {
   touch_watched_for_swap(ks, a, b, call.now_ms);
   touch_watched_for_swap(ks, b, a, call.now_ms);
   ks.swap_dbs(a, b);
+  call.data.changed();
   // Clients blocked on a key of either db may find it ready now.
   if (!call.data.blocking.empty()) {
     call.data.blocking.signal_db(a);

@@ -32,11 +32,14 @@ bool flush_mode_ok_or_reply(Call& call) {
 }
 
 // Empties db. WATCHers of a key alive in it see it change (Redis's
-// touchAllWatchedKeysInDb); keys already expired are not a change.
-void op_flush_db(ServerState& server, int db, int64_t now_ms) {
+// touchAllWatchedKeysInDb); keys already expired are not a change. Each key
+// removed counts as a change (Redis's server.dirty); returns how many.
+size_t op_flush_db(ServerState& server, int db, int64_t now_ms) {
   store::Db& d = server.data.keyspace.db(db);
   server.data.keyspace.watches().touch_db(db, [&](std::string_view key) { return d.contains_live(key, now_ms); });
-  server.data.dirty += d.clear();
+  const size_t removed = d.clear();
+  server.data.dirty += removed;
+  return removed;
 }
 
 /* DBSIZE */
@@ -45,7 +48,8 @@ void dbsize_command(Call& call) { call.reply.integer(static_cast<int64_t>(call.d
 /* FLUSHDB [ASYNC | SYNC] */
 void flushdb_command(Call& call) {
   if (!flush_mode_ok_or_reply(call)) return;
-  op_flush_db(call.server, call.session.db, call.now_ms);
+  // Even a flush of nothing is a change: it is recorded (effects.hpp).
+  if (op_flush_db(call.server, call.session.db, call.now_ms) == 0) call.data.changed();
   allocator::purge();
   call.reply.simple("OK");
 }
@@ -53,9 +57,10 @@ void flushdb_command(Call& call) {
 /* FLUSHALL [ASYNC | SYNC] */
 void flushall_command(Call& call) {
   if (!flush_mode_ok_or_reply(call)) return;
-  for (int db = 0; db < call.data.keyspace.databases(); ++db) op_flush_db(call.server, db, call.now_ms);
+  size_t removed = 0;
+  for (int db = 0; db < call.data.keyspace.databases(); ++db) removed += op_flush_db(call.server, db, call.now_ms);
+  if (removed == 0) call.data.changed();
   call.server.snapshots.after_flushall(call.server);
-  ++call.data.dirty;  // as Redis: the flush itself is a change, after the save
   allocator::purge();
   call.reply.simple("OK");
 }

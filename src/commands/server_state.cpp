@@ -22,7 +22,8 @@ std::string random_run_id() {
 Dataset::Dataset(const config::Config& cfg)
     : keyspace(static_cast<int>(cfg.values().databases)), notifier(cfg.values().notify_keyspace_events) {
   notifier.set_publisher(&hub);
-  keyspace.set_listener(&notifier);
+  effects.set_next(&notifier);
+  keyspace.set_listener(&effects);
 }
 
 ServerState::ServerState(config::Config cfg) : config(std::move(cfg)), data(config) {}

@@ -2,7 +2,8 @@
 // Everything the server owns that commands may read or change (no sockets,
 // no libuv), in three parts:
 //   Dataset      what commands change: the keyspace, keyspace notifications,
-//                Pub/Sub, the clients blocked on keys, eviction;
+//                Pub/Sub, the clients blocked on keys, eviction, and the
+//                record of changes (effects.hpp);
 //   Clients      the connected clients (clients.hpp);
 //   ServerFacts  server-wide facts and counters for INFO, and debug switches.
 // make_server_state() builds and wires them; main and every test fixture
@@ -15,6 +16,7 @@
 
 #include "commands/blocking.hpp"
 #include "commands/clients.hpp"
+#include "commands/effects.hpp"
 #include "commands/evictor.hpp"
 #include "commands/snapshots.hpp"
 #include "commands/table.hpp"
@@ -34,7 +36,10 @@ struct Dataset {
   pubsub::Hub hub;
   BlockingTable blocking;
   Evictor eviction;
-  uint64_t dirty = 0;  // changes since the last snapshot (Redis's server.dirty)
+  Effects effects;  // hears of expiries before the notifier
+  // Changes to the data since the server started (Redis's server.dirty): a
+  // write command that moves it has its effect recorded.
+  uint64_t dirty = 0;
 
   // key in db changed: WATCH sees it (Redis's signalModifiedKey) and the
   // clients blocked on it are tried again (signalKeyAsReady). Counts as one
@@ -44,6 +49,8 @@ struct Dataset {
     keyspace.modified(db, key);
     if (!blocking.empty()) blocking.signal(db, key);
   }
+  // A change that no single key stands for (FLUSHALL, SWAPDB).
+  void changed() { ++dirty; }
 };
 
 struct ServerStats {

@@ -201,6 +201,7 @@ void spop_count(Call& call) {
     call.db().remove(key);
     call.notify(pubsub::kGeneric, "del", key);
     call.modified(key);
+    call.data.effects.replace_own({"DEL", key});
     return;
   }
   std::vector<std::string> popped;
@@ -210,6 +211,12 @@ void spop_count(Call& call) {
   call.reply.set(popped.size());
   for (const std::string& m : popped) call.reply.bulk(m);
   call.modified(key);
+  // What was drawn, not the draw.
+  if (call.data.effects.active()) {
+    std::vector<std::string> srem{"SREM", std::string(key)};
+    srem.insert(srem.end(), popped.begin(), popped.end());
+    call.data.effects.replace_own(std::move(srem));
+  }
 }
 
 /* SPOP key [count] */
@@ -223,6 +230,7 @@ void spop_command(Call& call) {
   Set& s = *found.set;
   const std::string member = s.random(call.data.keyspace.rng()).to_string();
   s.remove(member);
+  call.data.effects.replace_own({"SREM", key, member});
   call.notify(pubsub::kSet, "spop", key);
   call.reply.bulk(member);
   if (s.empty()) {

@@ -56,8 +56,10 @@ persistence::SaveOptions save_options(const ServerState& s) {
 
 std::string Snapshots::path(const config::Values& v) { return persistence::join_path(v.dir, v.dbfilename); }
 
+uint64_t Snapshots::changes_since_save(const ServerState& s) const { return s.data.dirty - saved_dirty_; }
+
 void Snapshots::saved(ServerState& s, uint64_t dirty_before) {
-  s.data.dirty -= dirty_before < s.data.dirty ? dirty_before : s.data.dirty;
+  if (dirty_before > saved_dirty_) saved_dirty_ = dirty_before;
   lastsave_s = s.clock.now_ms() / 1000;
   last_bgsave_ok = true;
   ++saves;
@@ -127,7 +129,7 @@ void Snapshots::reap(ServerState& s) {
 }
 
 bool Snapshots::wants_cron(const ServerState& s) const {
-  return child_ > 0 || scheduled_ || (s.data.dirty > 0 && !s.config.values().save.empty());
+  return child_ > 0 || scheduled_ || (changes_since_save(s) > 0 && !s.config.values().save.empty());
 }
 
 void Snapshots::cron(ServerState& s) {
@@ -139,7 +141,7 @@ void Snapshots::cron(ServerState& s) {
   }
   const int64_t now = s.clock.now_ms();
   for (const Rule& r : parse_rules(s.config.values().save)) {
-    if (s.data.dirty < static_cast<uint64_t>(r.changes) || now / 1000 - lastsave_s <= r.seconds) continue;
+    if (changes_since_save(s) < static_cast<uint64_t>(r.changes) || now / 1000 - lastsave_s <= r.seconds) continue;
     if (!last_bgsave_ok && now - last_bgsave_try_ms_ <= kRetryDelayMs) continue;
     log(LogLevel::kNotice, std::to_string(r.changes) + " changes in " + std::to_string(r.seconds) +
                                " seconds. Saving...");
@@ -218,6 +220,7 @@ persistence::LoadResult Snapshots::reload(ServerState& s, const std::string& fil
     live.db(db).clear();
   }
   persistence::move_keys(fresh, live);
+  saved_dirty_ = s.data.dirty;  // the dataset is the file's
   last_load_keys_loaded = r.keys_loaded;
   last_load_keys_expired = r.keys_expired;
   log(LogLevel::kWarning, "DB reloaded by DEBUG RELOAD");

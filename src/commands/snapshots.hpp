@@ -11,6 +11,9 @@
 // server's SIGCHLD handler and its persistence timer, and records the
 // outcome. Changes made while the child ran stay counted as unsaved.
 //
+// Dataset::dirty only grows (the AOF's effects watch it move); a save
+// records the value it covered, and the difference is what is unsaved.
+//
 // Knows nothing of libuv: the server calls reap() and cron() (server.cpp).
 
 #include <sys/types.h>
@@ -42,6 +45,10 @@ class Snapshots {
   // BGSAVE SCHEDULE while one runs: another starts when it ends.
   void schedule() { scheduled_ = true; }
   bool in_progress() const { return child_ > 0; }
+  // Changes since the last successful save (INFO's
+  // rdb_changes_since_last_save): Dataset::dirty counts from the start and
+  // never goes back, so a save records where it stood.
+  uint64_t changes_since_save(const ServerState& s) const;
 
   // Collects a finished child, if any (never blocks).
   void reap(ServerState& s);
@@ -94,6 +101,7 @@ class Snapshots {
   pid_t child_ = -1;
   int64_t child_start_ms_ = -1;
   uint64_t dirty_at_fork_ = 0;
+  uint64_t saved_dirty_ = 0;  // Dataset::dirty as of the last successful save
   bool scheduled_ = false;
   int64_t last_bgsave_try_ms_ = 0;  // a failed BGSAVE is retried by the rules after 5 s
 };

@@ -23,6 +23,7 @@
 #include "commands/lookup.hpp"
 #include "commands/strings_ops.hpp"
 #include "commands/time_args.hpp"
+#include "core/numbers.hpp"
 
 namespace lawnkv {
 
@@ -255,6 +256,16 @@ void set_generic(Call& call, const StringOptions& opts, std::string_view key,
   // reap, with an `expired` event, as in Redis 7.0.
   set_and_notify(call, found, key, value, opts.has(kKeepTtl), opts.expire ? &deadline : nullptr);
   if (opts.expire) call.notify(pubsub::kGeneric, "expire", key);
+  // Recorded with its deadline absolute, without the conditions it met.
+  if (call.data.effects.active()) {
+    if (opts.expire) {
+      call.data.effects.replace_own({"SET", key, value, "PXAT", ll_to_string(deadline.at_ms)});
+    } else if (opts.has(kKeepTtl)) {
+      call.data.effects.replace_own({"SET", key, value, "KEEPTTL"});
+    } else {
+      call.data.effects.replace_own({"SET", key, value});
+    }
+  }
   if (get) return;
   if (replies == SetReplies::kOneOrZero) return call.reply.integer(1);
   call.reply.simple("OK");
@@ -296,7 +307,7 @@ void getset_command(Call& call) {
 // MSET and MSETNX: with nx nothing is set when any key exists.
 void mset_generic(Call& call, bool nx) {
   if (call.argv.size() % 2 == 0)
-    return call.error("ERR wrong number of arguments for '" + call.spec->name + "' command");
+    return call.error(err::wrong_arity(call.spec->name));
   if (nx) {
     for (size_t i = 1; i < call.argv.size(); i += 2)
       if (lookup_write(call, call.argv[i])) return call.reply.integer(0);
@@ -347,14 +358,17 @@ void getex_command(Call& call) {
     call.db().remove(key);
     call.modified(key);
     call.notify(pubsub::kGeneric, "del", key);
+    call.data.effects.replace_own({"DEL", key});
   } else if (opts->expire) {
     call.db().set_deadline(*e, deadline.at_ms, deadline.ttl_ms);
     call.modified(key);
     call.notify(pubsub::kGeneric, "expire", key);
+    if (call.data.effects.active()) call.data.effects.replace_own({"PEXPIREAT", key, ll_to_string(deadline.at_ms)});
   } else if (opts->has(kPersist) && e->has_ttl()) {
     call.db().clear_deadline(*e);
     call.modified(key);
     call.notify(pubsub::kGeneric, "persist", key);
+    call.data.effects.replace_own({"PERSIST", key});
   }
 }
 
@@ -408,6 +422,8 @@ void incrbyfloat_command(Call& call) {
   if (!r.ok()) return reply_op_error(call, r.status);
   notify_change(call, r.created, "incrbyfloat", key);
   call.reply.bulk(r.value);
+  // The value as written: replaying the sum could round otherwise.
+  call.data.effects.replace_own({"SET", key, r.value, "KEEPTTL"});
 }
 
 /* APPEND key value */

@@ -32,6 +32,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "dehydrator/element.hpp"
@@ -76,8 +77,8 @@ class Dehydrator final : public store::Object {
   // Replaces id's element, keeping its expiry; the old one, or nullopt.
   std::optional<std::string> update(std::string_view id, std::string_view element);
 
-  // Calls fn(std::string_view element) for up to max due elements in expiry
-  // order, removing each after (POLL). Returns how many.
+  // Calls fn(std::string_view element), or fn(element, id), for up to max
+  // due elements in expiry order, removing each after (POLL). Returns how many.
   template <class F>
   size_t poll(int64_t now_ms, size_t max, F&& fn);
   // The ids of every due element, in expiry order, not removed (XPOLL).
@@ -157,7 +158,11 @@ size_t Dehydrator::poll(int64_t now_ms, size_t max, F&& fn) {
   while (due_head_ && n < max) {
     Element* e = due_head_;
     prefetch_after(e);
-    fn(e->value());
+    if constexpr (std::is_invocable_v<F, std::string_view, std::string_view>) {
+      fn(e->value(), e->id());
+    } else {
+      fn(e->value());
+    }
     remove(e);
     ++n;
   }

@@ -44,7 +44,7 @@ class Notifier final : public store::ExpiryListener {
   void key_expired(int db, std::string_view key) override { notify(kExpired, "expired", key, db); }
   // A hash field's TTL passed (Redis 7.4: `hexpired`, then `del` if the hash
   // emptied).
-  void part_expired(int db, std::string_view key, bool key_deleted) override {
+  void part_expired(int db, std::string_view key, std::string_view part, bool key_deleted) override {
     notify(kHash, "hexpired", key, db);
     if (key_deleted) notify(kGeneric, "del", key, db);
   }

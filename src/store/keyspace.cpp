@@ -171,6 +171,7 @@ void Db::expire_field(Entry& field) {
   ++owner_.stats_.expired_subkeys;
   Object* hash = field.field_owner();
   const std::string key(hash->attached_key());
+  const std::string name(field.key());
   const bool emptied = hash->expire_part(field);  // frees field
   if (emptied) {
     Entry* e = dict_.find(key);
@@ -179,7 +180,7 @@ void Db::expire_field(Entry& field) {
     dict_.remove(key);
   }
   owner_.modified(id_, key);
-  if (owner_.listener_) owner_.listener_->part_expired(id_, key, emptied);
+  if (owner_.listener_) owner_.listener_->part_expired(id_, key, name, emptied);
 }
 
 void Db::expire(Entry& e, int64_t now_ms, bool active) {
@@ -227,6 +228,17 @@ size_t Keyspace::reap(int64_t now_ms, size_t budget) {
     done += d->reap(now_ms, budget - done);
   }
   return done;
+}
+
+size_t Keyspace::drop_due(int64_t now_ms) {
+  ExpiryListener* listener = listener_;
+  const KeyspaceStats stats = stats_;
+  listener_ = nullptr;
+  size_t n = 0;
+  for (size_t step; (step = reap(now_ms, SIZE_MAX)) > 0;) n += step;
+  listener_ = listener;
+  stats_ = stats;
+  return n;
 }
 
 int64_t Keyspace::next_deadline() const {

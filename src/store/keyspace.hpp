@@ -30,9 +30,9 @@ class ExpiryListener {
   // key was just deleted from db because its deadline passed (found by the
   // expiry engine or by a lazy lookup). Called exactly once per key.
   virtual void key_expired(int db, std::string_view key) = 0;
-  // A part of key's value (a hash field) expired; key_deleted: it was the
-  // last one and the key went too.
-  virtual void part_expired(int db, std::string_view key, bool key_deleted) {}
+  // A part of key's value (a hash field, named part) expired; key_deleted:
+  // it was the last one and the key went too.
+  virtual void part_expired(int db, std::string_view key, std::string_view part, bool key_deleted) {}
 };
 
 class Db {
@@ -158,6 +158,10 @@ class Keyspace {
   // Active expiry: reaps up to budget due keys over all dbs, earliest db
   // first. Returns how many were reaped; a full budget means more may be due.
   size_t reap(int64_t now_ms, size_t budget);
+  // After loading a dataset: removes every key and field whose deadline is
+  // < now_ms, telling no listener and counting nothing (they expired while
+  // nothing served them). Returns how many.
+  size_t drop_due(int64_t now_ms);
   // The earliest deadline of any key (or a lower bound), expiry::kNever if none.
   int64_t next_deadline() const;
   // Which share (0..1) of the keys with a TTL are due at now_ms but not yet

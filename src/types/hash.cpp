@@ -109,6 +109,13 @@ bool Hash::set(std::string_view field, std::string_view value, const Limits& lim
     convert(limits);
   }
   store::Entry* e = table_->find(field);
+  if (listpack_ex_) {
+    // The listpack's limits, as set() applies them above.
+    const auto max_value = static_cast<size_t>(limits.max_listpack_value);
+    const bool fits = field.size() <= max_value && value.size() <= max_value;
+    if (!fits || (e == nullptr && static_cast<int64_t>(table_->size()) >= limits.max_listpack_entries))
+      listpack_ex_ = false;
+  }
   if (e == nullptr) {
     table_->insert(store::Entry::make_string(field, value, false));
     return true;
@@ -138,6 +145,7 @@ int Hash::set_ttl(std::string_view field, int64_t deadline_ms, int64_t ttl_ms, C
   if (!table_) {
     if (find(field) == std::string::npos) return kNoField;
     convert(Limits{});
+    listpack_ex_ = true;
   }
   store::Entry* e = table_->find(field);
   if (e == nullptr) return kNoField;
@@ -182,10 +190,11 @@ int Hash::persist(std::string_view field) {
   return 1;
 }
 
-size_t Hash::expire_due(int64_t now_ms) {
+size_t Hash::expire_due(int64_t now_ms, std::vector<std::string>* removed) {
   size_t n = 0;
   for_each_ttl_field([&](store::Entry& f) {
     if (now_ms <= f.deadline()) return;
+    if (removed != nullptr) removed->emplace_back(f.key());
     unschedule(f);
     --ttl_fields_;
     table_->remove(f.key());
@@ -256,6 +265,7 @@ std::unique_ptr<store::Object> Hash::clone() const {
     return copy;
   }
   copy->table_ = std::make_unique<store::Dict>();
+  copy->listpack_ex_ = listpack_ex_;
   table_->for_each([&](const store::Entry& e) {
     if (e.type() != store::Type::kHashField) return copy->table_->insert(store::Entry::make_copy(e, e.key(), false));
     // A field with a TTL: its deadline, scheduled when the copy is attached.

@@ -10,11 +10,14 @@
 //              store::Dict of store::Entry blocks, the keyspace's own table:
 //              8 bytes of header and a 4-byte bucket per field beside its bytes.
 //
-// A TTL on a field (Redis 7.4's HEXPIRE family) makes the hash a hashtable
-// (Redis 7.4 would report "listpackex" for a small one), and the field an
+// A TTL on a field (Redis 7.4's HEXPIRE family) makes the hash a hashtable,
+// and the field an
 // Entry of type kHashField: its block carries an expiry Timer, linked in the
 // expiry index of the db the hash is stored in, beside the keys' timers, and
-// a pointer back to this hash. Fields given one relative TTL join one Lawn
+// a pointer back to this hash. OBJECT ENCODING still says what Redis 7.4
+// would: a listpack given a field TTL becomes "listpackex" (kept when the
+// TTLs go, as in Redis), and "hashtable" only once the hash passes the
+// listpack limits. Fields given one relative TTL join one Lawn
 // queue: 10,000 fields with HEXPIRE 60 are 10,000 appends. The Db reaps a
 // due field (expire_part) as it reaps keys: on time, never early, in bounded
 // slices. While the hash is not in a db (being renamed or moved), its
@@ -60,7 +63,9 @@ class Hash final : public store::Object {
   store::Type type() const override { return store::Type::kHash; }
   size_t memory_bytes() const override;
   std::unique_ptr<store::Object> clone() const override;
-  std::string_view encoding() const override { return table_ ? "hashtable" : "listpack"; }
+  std::string_view encoding() const override {
+    return table_ ? (listpack_ex_ ? "listpackex" : "hashtable") : "listpack";
+  }
 
   size_t size() const { return table_ ? table_->size() : count_; }
   bool empty() const { return size() == 0; }
@@ -82,7 +87,8 @@ class Hash final : public store::Object {
   // Fields with a TTL.
   size_t ttl_fields() const { return ttl_fields_; }
   // Removes every field whose deadline is < now (lazy expiry); how many.
-  size_t expire_due(int64_t now_ms);
+  // Their names go to *removed when given.
+  size_t expire_due(int64_t now_ms, std::vector<std::string>* removed = nullptr);
 
   void on_attach(store::Db& db, std::string_view key) override;
   void on_detach(store::Db& db) override;
@@ -121,6 +127,9 @@ class Hash final : public store::Object {
   size_t count_ = 0;  // listpack fields
   std::unique_ptr<store::Dict> table_;  // hashtable (fields are Entries)
   size_t ttl_fields_ = 0;   // kHashField entries in table_
+  // table_ stands for Redis 7.4's listpackex: made by a field TTL on a
+  // listpack, within the listpack limits since.
+  bool listpack_ex_ = false;
   store::Db* db_ = nullptr;  // where the fields' timers are, while attached
   std::string key_;          // the key, while attached
 };

@@ -49,6 +49,7 @@ RandomCommands::RandomCommands(uint64_t seed, int64_t base_unix_s)
     : rng_(seed), grid_base_s_(base_unix_s + kGridAheadSeconds) {
   for (int i = 0; i < 14; ++i) keys_.push_back("k" + std::to_string(i));
   for (int i = 0; i < 6; ++i) set_keys_.push_back("s" + std::to_string(i));
+  for (int i = 0; i < 6; ++i) hash_keys_.push_back("h" + std::to_string(i));
   keys_.insert(keys_.end(), {"", std::string("\x00", 1), "bin\xff\r\n", "sp ace", "{tag}x",
                              std::string("n\x00ul", 4)});
 }
@@ -291,6 +292,50 @@ RandomStep RandomCommands::sets_command() {
   }
 }
 
+std::string RandomCommands::hash_key() { return chance(75) ? pick(hash_keys_) : key(); }
+
+RandomStep RandomCommands::hashes_command() {
+  // Few field names, so commands meet the fields others set; a long value
+  // now and then converts a hash to a hash table (hash-max-listpack-value).
+  auto field = [&] {
+    if (chance(3)) return pick(kHostile);
+    return chance(85) ? "f" + std::to_string(below(8)) : value();
+  };
+  auto hvalue = [&] { return chance(3) ? std::string(70, 'v') : value(); };
+  const std::string k = hash_key();
+  switch (below(17)) {
+    case 0:
+    case 1: {
+      std::vector<std::string> argv{chance(85) ? "HSET" : "HMSET", k};
+      for (uint64_t n = 1 + below(3); n > 0; --n) argv.insert(argv.end(), {field(), hvalue()});
+      if (chance(3)) argv.push_back(field());  // an odd count: arity error
+      return make(argv);
+    }
+    case 2: return make({"HSETNX", k, field(), hvalue()});
+    case 3: return make({"HGET", k, field()});
+    case 4: return make({"HMGET", k, field(), field(), field()});
+    case 5: return make({"HDEL", k, field(), field()});
+    case 6: return make({"HEXISTS", k, field()});
+    case 7: return make({"HLEN", k});
+    case 8: return make({"HSTRLEN", k, field()});
+    // Listpack order is insertion order in both servers, hash-table order
+    // is not: compared as sorted.
+    case 9: return make({pick(std::vector<std::string>{"HKEYS", "HVALS", "HGETALL"}), k}, Compare::kSorted);
+    case 10: return make({"HINCRBY", k, field(), value()});
+    case 11: return make({"HINCRBYFLOAT", k, field(), value()});
+    case 12: {
+      std::vector<std::string> argv{"HRANDFIELD", k};
+      if (chance(70)) argv.push_back(pick(std::vector<std::string>{"-3", "0", "1", "2", "100", "x"}));
+      if (argv.size() == 3 && chance(40)) argv.push_back(chance(90) ? "WITHVALUES" : "WITHSCORES");
+      return make(argv, Compare::kType);
+    }
+    case 13: return make({"OBJECT", "ENCODING", pick(hash_keys_)});
+    case 14:
+    case 15: return make({"HSET", k, pick(kHostile), pick(kHostile)});
+    default: return make({"HDEL", k, field()});
+  }
+}
+
 RandomStep RandomCommands::command() {
   uint64_t roll = below(100);
   if (roll < 10) return set_command();
@@ -304,6 +349,7 @@ RandomStep RandomCommands::command() {
   if (roll < 52) return keyspace_command();
   if (roll < 60) return bits_command();
   if (roll < 68) return sets_command();
+  if (roll < 76) return hashes_command();
   switch (below(18)) {
     case 0: return make({"SETEX", key(), relative_seconds(), value()});
     case 1: return make({"PSETEX", key(), relative_millis(), value()});
@@ -363,9 +409,11 @@ std::vector<RandomStep> RandomCommands::next_op() {
     return {make(argv, Compare::kScan)};
   }
   if (roll < 95) {
-    std::vector<std::string> argv{"SSCAN", set_key(), "0"};
-    if (chance(50)) argv.insert(argv.end(), {"MATCH", pick(std::vector<std::string>{"*", "1*", "*a*", "-*"})});
-    if (chance(50)) argv.insert(argv.end(), {"COUNT", std::to_string(1 + below(5))});
+    // A whole SCAN iteration is compared: never inside MULTI.
+    const bool hash = chance(50);
+    std::vector<std::string> argv{hash ? "HSCAN" : "SSCAN", hash ? hash_key() : set_key(), "0"};
+    if (chance(50)) argv.insert(argv.end(), {"MATCH", pick(std::vector<std::string>{"*", "1*", "*a*", "-*", "f1*"})});
+    if (chance(50)) argv.insert(argv.end(), {"COUNT", chance(90) ? std::to_string(1 + below(5)) : "0"});
     return {make(argv, Compare::kScan)};
   }
   if (roll < 98) {
@@ -393,6 +441,10 @@ std::vector<RandomStep> RandomCommands::final_state_checks() const {
       checks.push_back(make({"GET", k}));
       checks.push_back(make({"SMEMBERS", k}, Compare::kSorted));
       checks.push_back(time_query("PEXPIRETIME", k));
+    }
+    for (const auto& k : hash_keys_) {
+      checks.push_back(make({"HGETALL", k}, Compare::kSorted));
+      checks.push_back(make({"OBJECT", "ENCODING", k}));
     }
     for (const auto& k : set_keys_) {
       checks.push_back(make({"SMEMBERS", k}, Compare::kSorted));

@@ -1,6 +1,6 @@
 #pragma once
 // A seeded generator of random commands for the differential test: strings
-// (the bit commands and LCS too), sets, keyspace, expiry and transactions
+// (the bit commands and LCS too), hashes, sets, keyspace, expiry and transactions
 // over ~20 keys (binary names included) in databases 0-2, with the
 // comparison each reply needs; some commands carry CR, LF, NUL or long
 // arguments into error texts that quote them.
@@ -47,6 +47,8 @@ class RandomCommands {
   std::string key();
   // Mostly keys only set commands write (set_keys_), sometimes any key.
   std::string set_key();
+  // The same for hashes (hash_keys_).
+  std::string hash_key();
   std::string value();
   std::string relative_seconds();
   std::string relative_millis();
@@ -61,12 +63,14 @@ class RandomCommands {
   RandomStep keyspace_command();
   RandomStep bits_command();
   RandomStep sets_command();
+  RandomStep hashes_command();
   std::vector<RandomStep> multi_block();
 
   std::mt19937_64 rng_;
   int64_t grid_base_s_;
   std::vector<std::string> keys_;
-  std::vector<std::string> set_keys_;  // only ever sets: OBJECT ENCODING is compared
+  std::vector<std::string> set_keys_;   // only ever sets: OBJECT ENCODING is compared
+  std::vector<std::string> hash_keys_;  // only ever hashes, likewise
 };
 
 }  // namespace lawnkv::test

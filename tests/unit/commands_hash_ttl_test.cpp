@@ -155,3 +155,35 @@ TEST_CASE("hash TTL: 10,000 fields with one TTL expire together, key deleted onc
 }
 
 }  // namespace lawnkv::test
+
+namespace lawnkv::test {
+
+// Every reply here was checked against a Redis 7.4.1 built from its source.
+TEST_CASE("hash TTL: OBJECT ENCODING says listpackex as Redis 7.4, until the listpack limits are passed") {
+  HashServer s;
+  REQUIRE(s.run({"config", "set", "hash-max-listpack-entries", "3"}) == "+OK\r\n");
+  REQUIRE(s.run({"hset", "h", "a", "1", "b", "2"}) == ":2\r\n");
+  CHECK(s.run({"object", "encoding", "h"}) == "$8\r\nlistpack\r\n");
+  REQUIRE(s.run({"hpexpire", "h", "1000", "FIELDS", "1", "a"}) == "*1\r\n:1\r\n");
+  CHECK(s.run({"object", "encoding", "h"}) == "$10\r\nlistpackex\r\n");
+  // Kept when the TTLs go, and in a copy.
+  REQUIRE(s.run({"hpersist", "h", "FIELDS", "1", "a"}) == "*1\r\n:1\r\n");
+  CHECK(s.run({"object", "encoding", "h"}) == "$10\r\nlistpackex\r\n");
+  REQUIRE(s.run({"copy", "h", "h2"}) == ":1\r\n");
+  CHECK(s.run({"object", "encoding", "h2"}) == "$10\r\nlistpackex\r\n");
+  // A value past hash-max-listpack-value, or a fourth field: hashtable, for good.
+  REQUIRE(s.run({"hset", "h", "c", std::string(65, 'x')}) == ":1\r\n");
+  CHECK(s.run({"object", "encoding", "h"}) == "$9\r\nhashtable\r\n");
+  REQUIRE(s.run({"hdel", "h", "c"}) == ":1\r\n");
+  CHECK(s.run({"object", "encoding", "h"}) == "$9\r\nhashtable\r\n");
+  REQUIRE(s.run({"hset", "h2", "c", "3"}) == ":1\r\n");
+  CHECK(s.run({"object", "encoding", "h2"}) == "$10\r\nlistpackex\r\n");
+  REQUIRE(s.run({"hset", "h2", "d", "4"}) == ":1\r\n");
+  CHECK(s.run({"object", "encoding", "h2"}) == "$9\r\nhashtable\r\n");
+  // A hash past the limits before its first TTL stays a hashtable.
+  REQUIRE(s.run({"hset", "big", "a", "1", "b", "2", "c", "3", "d", "4"}) == ":4\r\n");
+  REQUIRE(s.run({"hpexpire", "big", "1000", "FIELDS", "1", "a"}) == "*1\r\n:1\r\n");
+  CHECK(s.run({"object", "encoding", "big"}) == "$9\r\nhashtable\r\n");
+}
+
+}  // namespace lawnkv::test

@@ -218,7 +218,7 @@ TEST_CASE("FLUSHALL saves the empty dataset when save rules are set, as Redis 7.
   CHECK(s.run({"FLUSHALL"}) == "+OK\r\n");  // stops the child, saves the empty dataset
   CHECK_FALSE(s.state.snapshots.in_progress());
   CHECK(fs::file_size(file) < size_with_key);
-  CHECK(info_field(s, "rdb_changes_since_last_save") == "1");  // redis
+  CHECK(info_field(s, "rdb_changes_since_last_save") == "0");  // redis 7.0.15
   test::CommandServer t(config_in(dir));
   REQUIRE(t.state.snapshots.load_at_start(t.state).ok());
   CHECK(t.run({"DBSIZE"}) == ":0\r\n");

@@ -1,0 +1,69 @@
+#include "commands/effects.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+std::vector<std::string> strings(std::initializer_list<std::string_view> argv) {
+  return std::vector<std::string>(argv.begin(), argv.end());
+}
+
+}  // namespace
+
+void Effects::begin() {
+  if (sink_ != nullptr) frames_.emplace_back();
+}
+
+void Effects::end(int db, std::span<const std::string_view> argv, bool record_own) {
+  if (sink_ == nullptr || frames_.empty()) return;
+  Frame frame = std::move(frames_.back());
+  frames_.pop_back();
+  if (record_own && !frame.dropped) {
+    if (frame.replacement) {
+      pending_.push_back({db, std::move(*frame.replacement)});
+    } else {
+      pending_.push_back({db, std::vector<std::string>(argv.begin(), argv.end())});
+    }
+  }
+  flush_if_outside();
+}
+
+void Effects::replace_own(std::initializer_list<std::string_view> argv) {
+  if (sink_ != nullptr && !frames_.empty()) frames_.back().replacement = strings(argv);
+}
+
+void Effects::replace_own(std::vector<std::string> argv) {
+  if (sink_ != nullptr && !frames_.empty()) frames_.back().replacement = std::move(argv);
+}
+
+void Effects::drop_own() {
+  if (sink_ != nullptr && !frames_.empty()) frames_.back().dropped = true;
+}
+
+void Effects::add(int db, std::initializer_list<std::string_view> argv) {
+  if (sink_ != nullptr) add(db, strings(argv));
+}
+
+void Effects::add(int db, std::vector<std::string> argv) {
+  if (sink_ == nullptr) return;
+  pending_.push_back({db, std::move(argv)});
+  flush_if_outside();
+}
+
+void Effects::flush_if_outside() {
+  if (!frames_.empty() || pending_.empty()) return;
+  sink_->append(pending_);
+  pending_.clear();
+}
+
+void Effects::key_expired(int db, std::string_view key) {
+  add(db, {"DEL", key});
+  if (next_ != nullptr) next_->key_expired(db, key);
+}
+
+void Effects::part_expired(int db, std::string_view key, std::string_view part, bool key_deleted) {
+  add(db, {"HDEL", key, part});
+  if (next_ != nullptr) next_->part_expired(db, key, part, key_deleted);
+}
+
+}  // namespace lawnkv

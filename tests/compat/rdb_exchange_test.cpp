@@ -7,11 +7,14 @@
 // loads that file, and its DEBUG DIGEST (Redis's own) equals the first's.
 // What Redis 7.0 cannot read is refused by it, as the README says: a
 // dehydrator (module type lawn-rede) and a hash with a field TTL (RDB 12).
+// With REDIS74_SERVER naming a Redis 7.4 redis-server, hash field TTLs are
+// carried both ways too (skipped without it).
 
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <optional>
 #include <filesystem>
@@ -158,6 +161,55 @@ TEST_CASE("compat: redis-server's dump.rdb loads in lawnkv, and lawnkv's in redi
   ServerProcess redis3 = ServerProcess::redis(in_dir(plain));
   RawClient r3(redis3.port());
   CHECK(r3.call({"DEBUG", "DIGEST"}) == redis_digest);
+}
+
+// Redis 7.4 at binary, no persistence of its own, dir given.
+ServerProcess redis74(const std::string& binary, const TempDir& dir) {
+  return ServerProcess("redis74", [binary, d = dir.path.string()](uint16_t port) {
+    return std::vector<std::string>{binary, "--port", std::to_string(port), "--bind", "127.0.0.1", "--save", "",
+                                    "--appendonly", "no", "--daemonize", "no", "--dir", d};
+  });
+}
+
+TEST_CASE("compat: hash field TTLs between Redis 7.4 and lawnkv through RDB 12, both ways") {
+  const char* binary = std::getenv("REDIS74_SERVER");
+  if (!binary || !*binary) {
+    MESSAGE("REDIS74_SERVER not set: Redis 7.4 exchange skipped");
+    return;
+  }
+  TempDir from_redis;
+  ServerProcess r74 = redis74(binary, from_redis);
+  RawClient r(r74.port());
+  must(r, {"HSET", "small", "a", "1", "b", "2", "c", "3"});
+  must(r, {"HPEXPIRE", "small", "50000000", "FIELDS", "2", "a", "b"});
+  for (int i = 0; i < 700; ++i) must(r, {"HSET", "big", "f" + std::to_string(i), std::to_string(i)});
+  must(r, {"HPEXPIREAT", "big", "4102444800000", "FIELDS", "2", "f1", "f2"});
+  must(r, {"HSET", "plain", "x", "y"});
+  must(r, {"SET", "s", "v", "PX", "90000000"});
+  REQUIRE(r.call({"SAVE"}) == "+OK\r\n");
+
+  auto same = [](RawClient& a, RawClient& b, const std::string& label) {
+    CAPTURE(label);
+    for (const char* key : {"small", "big", "plain"}) {
+      CAPTURE(key);
+      for (const char* f : {"a", "b", "c", "f1", "f2", "f3", "x"})
+        CHECK(b.call({"HPEXPIRETIME", key, "FIELDS", "1", f}) == a.call({"HPEXPIRETIME", key, "FIELDS", "1", f}));
+      CHECK(sorted(parse_reply(b.call({"HGETALL", key})).elements) ==
+            sorted(parse_reply(a.call({"HGETALL", key})).elements));
+      CHECK(b.call({"OBJECT", "ENCODING", key}) == a.call({"OBJECT", "ENCODING", key}));
+    }
+    CHECK(b.call({"PEXPIRETIME", "s"}) == a.call({"PEXPIRETIME", "s"}));
+  };
+  ServerProcess lawnkv = ServerProcess::lawnkv(in_dir(from_redis));
+  RawClient l(lawnkv.port());
+  same(r, l, "redis 7.4 -> lawnkv");
+
+  TempDir from_lawnkv;
+  REQUIRE(l.call({"SAVE"}) == "+OK\r\n");
+  fs::copy_file(from_redis.path / "dump.rdb", from_lawnkv.path / "dump.rdb");
+  ServerProcess r74b = redis74(binary, from_lawnkv);
+  RawClient r2(r74b.port());
+  same(r, r2, "lawnkv -> redis 7.4");
 }
 
 TEST_CASE("compat: what Redis 7.0 cannot hold is refused by it: dehydrators, hash field TTLs") {

@@ -1,0 +1,55 @@
+#include "types/zset_pack.hpp"
+
+#include "types/zset_skiplist.hpp"
+
+namespace lawnkv::types {
+
+size_t ZPack::find(std::string_view member, double* score) const {
+  for (size_t off = 0; off < buf_.size();) {
+    const Item it = at(off);
+    if (it.member == member) {
+      *score = it.score;
+      return off;
+    }
+    off = it.next;
+  }
+  return buf_.size();
+}
+
+size_t ZPack::place_of(std::string_view member, double score) const {
+  size_t off = 0;
+  while (off < buf_.size()) {
+    const Item it = at(off);
+    if (zset_before(score, member, it.score, it.member)) break;
+    off = it.next;
+  }
+  return off;
+}
+
+void ZPack::insert_at(size_t off, std::string_view member, double score) {
+  char entry[5 + 8];
+  size_t head = 1;
+  if (member.size() < kLongLen) {
+    entry[0] = static_cast<char>(member.size());
+  } else {
+    entry[0] = static_cast<char>(kLongLen);
+    const uint32_t l = static_cast<uint32_t>(member.size());
+    std::memcpy(entry + 1, &l, 4);
+    head = 5;
+  }
+  std::string bytes;
+  bytes.reserve(head + member.size() + 8);
+  bytes.append(entry, head);
+  bytes.append(member);
+  bytes.append(reinterpret_cast<const char*>(&score), 8);
+  buf_.insert(off, bytes);
+  ++count_;
+}
+
+void ZPack::erase(size_t from, size_t to, size_t n) {
+  buf_.erase(from, to - from);
+  count_ -= static_cast<uint32_t>(n);
+  if (count_ == 0) buf_.shrink_to_fit();
+}
+
+}  // namespace lawnkv::types

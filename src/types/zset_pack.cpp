@@ -27,6 +27,8 @@ size_t ZPack::place_of(std::string_view member, double score) const {
 }
 
 void ZPack::insert_at(size_t off, std::string_view member, double score) {
+  // Redis's listpack keeps an integral score as an integer: -0 becomes 0.
+  if (score == 0) score = 0;
   char entry[5 + 8];
   size_t head = 1;
   if (member.size() < kLongLen) {

@@ -39,17 +39,22 @@ void ZPack::insert_at(size_t off, std::string_view member, double score) {
     std::memcpy(entry + 1, &l, 4);
     head = 5;
   }
-  std::string bytes;
-  bytes.reserve(head + member.size() + 8);
-  bytes.append(entry, head);
-  bytes.append(member);
-  bytes.append(reinterpret_cast<const char*>(&score), 8);
-  buf_.insert(off, bytes);
+  const size_t n = head + member.size() + 8;
+  if (buf_.capacity() < buf_.size() + n) {
+    std::vector<char> grown;
+    grown.reserve(buf_.size() + n);
+    grown.assign(buf_.begin(), buf_.end());
+    buf_.swap(grown);
+  }
+  const auto at = buf_.insert(buf_.begin() + static_cast<long>(off), n, 0);
+  std::memcpy(&*at, entry, head);
+  if (!member.empty()) std::memcpy(&*at + head, member.data(), member.size());
+  std::memcpy(&*at + head + member.size(), &score, 8);
   ++count_;
 }
 
 void ZPack::erase(size_t from, size_t to, size_t n) {
-  buf_.erase(from, to - from);
+  buf_.erase(buf_.begin() + static_cast<long>(from), buf_.begin() + static_cast<long>(to));
   count_ -= static_cast<uint32_t>(n);
   if (count_ == 0) buf_.shrink_to_fit();
 }

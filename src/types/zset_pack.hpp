@@ -10,12 +10,14 @@
 // Redis's listpack does: the encoding holds at most
 // zset-max-listpack-entries members (128 by default), a few cache lines.
 // Offsets into the buffer name entries; they stay valid until it changes.
+// The buffer is reallocated to its exact size on each insert (Redis's
+// listpack does the same): a set this small costs a copy of a few KB.
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <string_view>
+#include <vector>
 
 namespace lawnkv::types {
 
@@ -42,13 +44,13 @@ class ZPack {
   // Removes the entries in [from, to), which hold n entries.
   void erase(size_t from, size_t to, size_t n);
 
-  size_t memory_bytes() const { return sizeof(*this) + (buf_.capacity() > 15 ? buf_.capacity() + 1 : 0); }
+  size_t memory_bytes() const { return sizeof(*this) + buf_.capacity(); }
 
  private:
   static constexpr uint8_t kLongLen = 0xFF;
   size_t place_of(std::string_view member, double score) const;
   void insert_at(size_t off, std::string_view member, double score);
-  std::string buf_;
+  std::vector<char> buf_;  // grown to the exact size: no slack, as a listpack
   uint32_t count_ = 0;
 };
 

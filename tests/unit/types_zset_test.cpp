@@ -115,7 +115,7 @@ void run_random(size_t max_entries, size_t steps, uint64_t seed) {
       if (old != scores.end() && (flags & kZAddGt) && want <= old->second) {
         CHECK(res == ZAddResult::kNop);
       } else {
-        if (old == scores.end() && model.size() + 1 > max_entries) converted = true;
+        if (old == scores.end() && (model.size() + 1 > max_entries || member.size() > 8)) converted = true;
         if (old != scores.end()) model.erase({old->second, member});
         model.insert({want, member});
         scores[member] = want;

@@ -5,14 +5,13 @@
 namespace lawnkv::types {
 
 ZSet::ZSet(bool skiplist, uint64_t seed) {
-  if (skiplist) list_ = std::make_unique<ZSkipList>(seed);
+  if (skiplist) list_ = std::make_unique<ZTree>(seed);
 }
 
 ZSet::ZSet(const ZSet& other) : pack_(other.pack_) {
   if (!other.list_) return;
-  list_ = std::make_unique<ZSkipList>(other.list_->seed());
-  for (const ZSkipList::Node* n = other.list_->first(); n; n = ZSkipList::next(n))
-    list_->insert(n->member(), n->score);
+  list_ = std::make_unique<ZTree>(other.list_->seed());
+  other.walk(0, other.size(), false, [&](std::string_view m, double s) { list_->insert(m, s); });
 }
 
 size_t ZSet::memory_bytes() const {
@@ -23,7 +22,7 @@ std::unique_ptr<store::Object> ZSet::clone() const { return std::make_unique<ZSe
 
 std::optional<double> ZSet::score(std::string_view member) const {
   if (list_) {
-    const ZSkipList::Node* n = list_->find(member);
+    const ZTree::Elem* n = list_->find(member);
     if (!n) return std::nullopt;
     return n->score;
   }
@@ -39,7 +38,7 @@ ZAddResult ZSet::add(std::string_view member, double score, unsigned flags, cons
   // The member's current score, wherever it lives.
   double cur = 0;
   size_t off = pack_.end();
-  const ZSkipList::Node* node = nullptr;
+  const ZTree::Elem* node = nullptr;
   bool present;
   if (list_) {
     node = list_->find(member);
@@ -80,7 +79,7 @@ ZAddResult ZSet::add(std::string_view member, double score, unsigned flags, cons
 
 bool ZSet::remove(std::string_view member) {
   if (list_) {
-    const ZSkipList::Node* n = list_->find(member);
+    const ZTree::Elem* n = list_->find(member);
     if (!n) return false;
     list_->erase(n);
     return true;
@@ -94,7 +93,7 @@ bool ZSet::remove(std::string_view member) {
 
 std::optional<size_t> ZSet::rank(std::string_view member) const {
   if (list_) {
-    const ZSkipList::Node* n = list_->find(member);
+    const ZTree::Elem* n = list_->find(member);
     if (!n) return std::nullopt;
     return list_->rank_of(n);
   }
@@ -110,12 +109,9 @@ std::optional<size_t> ZSet::rank(std::string_view member) const {
 void ZSet::erase_ranks(size_t start, size_t end) {
   if (start >= end) return;
   if (list_) {
-    const ZSkipList::Node* n = list_->at(start);
-    for (size_t i = start; i < end; ++i) {
-      const ZSkipList::Node* next = ZSkipList::next(n);
-      list_->erase(n);
-      n = next;
-    }
+    // Element by element: each erase may reshape the tree, so the next one
+    // is found again at the same rank.
+    for (size_t i = start; i < end; ++i) list_->erase(ZTree::get(list_->at(start)));
     return;
   }
   size_t off = pack_.begin(), from = 0;
@@ -129,14 +125,14 @@ void ZSet::erase_ranks(size_t start, size_t end) {
 void ZSet::compact_if_fits(const ZSetOptions& opts, size_t max_len) {
   if (!list_ || list_->size() > opts.max_listpack_entries || max_len > opts.max_listpack_value) return;
   ZPack pack;
-  for (const ZSkipList::Node* n = list_->first(); n; n = ZSkipList::next(n)) pack.push_back(n->member(), n->score);
+  walk(0, size(), false, [&](std::string_view m, double s) { pack.push_back(m, s); });
   pack_ = std::move(pack);
   list_.reset();
 }
 
 void ZSet::to_skiplist(uint64_t seed) {
   if (list_) return;
-  auto list = std::make_unique<ZSkipList>(seed);
+  auto list = std::make_unique<ZTree>(seed);
   for (size_t off = pack_.begin(); off < pack_.end();) {
     const ZPack::Item it = pack_.at(off);
     list->insert(it.member, it.score);

@@ -9,9 +9,10 @@
 //   "listpack"  at most zset-max-listpack-entries members, none longer than
 //               zset-max-listpack-value bytes: one packed buffer walked in
 //               order (types/zset_pack.hpp).
-//   "skiplist"  anything larger: a skip list with spans plus a hash table
-//               over the same nodes (types/zset_skiplist.hpp), O(log n)
-//               rank and range operations, O(1) score lookup.
+//   "skiplist"  anything larger (the name Redis reports): an order-statistic
+//               B+tree plus a hash table over the same elements
+//               (types/zset_tree.hpp), O(log n) rank and range operations,
+//               O(1) score lookup.
 //
 // ZADD's first member decides the encoding of a new key (ZADD creates a
 // skiplist at once when the limit of entries is 0 or that member is too
@@ -35,7 +36,7 @@
 
 #include "store/entry.hpp"
 #include "types/zset_pack.hpp"
-#include "types/zset_skiplist.hpp"
+#include "types/zset_tree.hpp"
 
 namespace lawnkv::types {
 
@@ -123,11 +124,11 @@ class ZSet final : public store::Object {
   }
 
   // Exposed for tests.
-  const ZSkipList* skiplist() const { return list_.get(); }
+  const ZTree* tree() const { return list_.get(); }
 
  private:
   ZPack pack_;                       // the members while a listpack
-  std::unique_ptr<ZSkipList> list_;  // non-null: the skiplist encoding
+  std::unique_ptr<ZTree> list_;       // non-null: the skiplist encoding
 };
 
 template <class Less>
@@ -146,12 +147,15 @@ template <class F>
 void ZSet::walk(size_t start, size_t end, bool reverse, F&& fn) const {
   if (start >= end) return;
   if (list_) {
-    if (!reverse) {
-      const ZSkipList::Node* n = list_->at(start);
-      for (size_t i = start; i < end; ++i, n = ZSkipList::next(n)) fn(n->member(), n->score);
-    } else {
-      const ZSkipList::Node* n = list_->at(end - 1);
-      for (size_t i = start; i < end; ++i, n = ZSkipList::prev(n)) fn(n->member(), n->score);
+    ZTree::Pos p = list_->at(reverse ? end - 1 : start);
+    for (size_t i = start; i < end; ++i) {
+      const ZTree::Elem* e = ZTree::get(p);
+      fn(e->member(), e->score);
+      if (reverse) {
+        ZTree::prev(p);
+      } else {
+        ZTree::next(p);
+      }
     }
     return;
   }

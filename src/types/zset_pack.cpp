@@ -1,6 +1,6 @@
 #include "types/zset_pack.hpp"
 
-#include "types/zset_skiplist.hpp"
+#include "types/zset_tree.hpp"
 
 namespace lawnkv::types {
 

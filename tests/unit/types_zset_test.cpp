@@ -187,3 +187,62 @@ TEST_CASE("zset: encodings convert on size and member length, and back only when
 
 }  // namespace
 }  // namespace lawnkv::types
+
+namespace lawnkv::types {
+namespace {
+
+// The tree deep (60,000 members: three levels of inner nodes), then emptied
+// in waves: splits, merges, root changes, ranks and walks checked against
+// the model at each stage.
+TEST_CASE("zset: a deep tree grown and emptied in waves, against a model") {
+  std::mt19937_64 rng(7);
+  ZSetOptions opts{.max_listpack_entries = 0, .max_listpack_value = 64, .seeds = &rng};
+  ZSet z(true, 3);
+  Model model;
+  std::map<std::string, double> scores;
+  auto check = [&] {
+    check_same(z, model, scores, rng);
+    // Every rank maps back to its element.
+    for (size_t r = 0; r < model.size(); r += 97) {
+      std::string m;
+      z.walk(r, r + 1, false, [&](std::string_view mm, double) { m = mm; });
+      CHECK(z.rank(m) == r);
+    }
+  };
+  for (int wave = 0; wave < 3; ++wave) {
+    for (int i = 0; i < 60000; ++i) {
+      const std::string m = "k" + std::to_string(rng() % 80000);
+      const double s = static_cast<double>(rng() % 1000);
+      const auto old = scores.find(m);
+      if (old != scores.end()) model.erase({old->second, m});
+      z.add(m, s, kZAddNone, opts);
+      model.insert({s, m});
+      scores[m] = s;
+    }
+    check();
+    // Remove most of it: by member, by rank ranges from both ends, the middle.
+    while (model.size() > static_cast<size_t>(wave * 500)) {
+      const int how = static_cast<int>(rng() % 3);
+      if (how == 0) {
+        auto it = std::next(model.begin(), static_cast<long>(rng() % model.size()));
+        CHECK(z.remove(it->second));
+        scores.erase(it->second);
+        model.erase(it);
+      } else {
+        const size_t n = std::min<size_t>(model.size(), 1 + rng() % 200);
+        const size_t a = how == 1 ? 0 : model.size() - n;
+        z.erase_ranks(a, a + n);
+        auto it = std::next(model.begin(), static_cast<long>(a));
+        for (size_t k = 0; k < n; ++k) {
+          scores.erase(it->second);
+          it = model.erase(it);
+        }
+      }
+      if (model.size() % 5000 == 0) check();
+    }
+    check();
+  }
+}
+
+}  // namespace
+}  // namespace lawnkv::types

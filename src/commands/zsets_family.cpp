@@ -354,6 +354,10 @@ void pop_and_reply(Call& call, std::string_view key, ZSet& z, long long count, c
   const size_t start = shape.max ? size - n : 0;
   z.walk(start, start + n, shape.max, [&](std::string_view m, double s) { popped.emplace_back(m, s); });
   z.erase_ranks(start, start + n);
+  // ZPOPMIN/ZPOPMAX of what was taken, whichever form took it: a blocking
+  // or multi-key pop replays without blocking or choosing.
+  if (call.data.effects.active())
+    call.data.effects.replace_own({shape.max ? "ZPOPMAX" : "ZPOPMIN", key, std::to_string(n)});
   call.notify(pubsub::kZset, shape.max ? "zpopmax" : "zpopmin", key);
   call.modified(key);
   for (const auto& [m, s] : popped) {

@@ -19,6 +19,7 @@ void register_pubsub_commands(CommandTable& t);       // pubsub_family.cpp
 void register_dehydrate_commands(CommandTable& t);    // dehydrator_family.cpp
 void register_hash_commands(CommandTable& t);         // hashes_family.cpp
 void register_set_commands(CommandTable& t);          // sets_family.cpp
+void register_list_commands(CommandTable& t);         // lists_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -34,6 +35,7 @@ inline void register_all_commands(CommandTable& t) {
   register_dehydrate_commands(t);
   register_hash_commands(t);
   register_set_commands(t);
+  register_list_commands(t);
 }
 
 }  // namespace lawnkv

@@ -55,6 +55,23 @@ void BlockingTable::forget(const Session& s) {
   if (it != by_session_.end()) remove(it->second);
 }
 
+bool BlockingTable::unblock(const Session& s, bool error) {
+  auto it = by_session_.find(&s);
+  if (it == by_session_.end()) return false;
+  Session& target = *waiters_.at(it->second).session;
+  std::string frame;
+  resp::Writer out(frame, target.protocol);
+  if (error) {
+    out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
+  } else {
+    out.null_array();
+  }
+  remove(it->second);
+  to_resume_.push_back(target.id);
+  target.deliver(frame);
+  return true;
+}
+
 void BlockingTable::signal(int db, std::string_view key) {
   // Only keys someone waits on are remembered, each once until served.
   auto it = by_key_.find(DbKey(db, std::string(key)));
@@ -135,7 +152,7 @@ void BlockingTable::serve(ServerState& server, int64_t now_ms) {
 }
 
 int64_t BlockingTable::next_wakeup() const {
-  if (!ready_.empty()) return std::numeric_limits<int64_t>::min();
+  if (!ready_.empty() || !to_resume_.empty()) return std::numeric_limits<int64_t>::min();
   return wakes_.empty() ? expiry::kNever : wakes_.begin()->first;
 }
 

@@ -54,6 +54,10 @@ class BlockingTable {
              const Wait& wait);
   // Forgets s without replying (disconnect, CLIENT KILL, RESET).
   void forget(const Session& s);
+  // CLIENT UNBLOCK: if s is blocked, replies what its timeout would (a null
+  // array), or with error the error "-UNBLOCKED client unblocked via CLIENT
+  // UNBLOCK", and resumes it at the next serve(); false if s is not blocked.
+  bool unblock(const Session& s, bool error);
 
   // key in db changed: the clients waiting on it are tried at the next serve().
   void signal(int db, std::string_view key);
@@ -68,7 +72,8 @@ class BlockingTable {
   // nothing to wait for.
   int64_t next_wakeup() const;
 
-  bool empty() const { return waiters_.empty(); }
+  // No client blocked, and none unblocked that serve() still has to resume.
+  bool empty() const { return waiters_.empty() && to_resume_.empty(); }
   size_t size() const { return waiters_.size(); }
 
  private:

@@ -1,6 +1,10 @@
 #include "types/list.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
@@ -56,33 +60,55 @@ void write_entry(char* p, std::string_view v) {
   p[9 + len] = static_cast<char>(kLongMark);
 }
 
+// A node whose buffer holds at least cap bytes: whatever the allocator's
+// size class gives beyond that is buffer too.
 Node* alloc_node(uint32_t cap) {
   void* p = std::malloc(sizeof(Node) + cap);
   if (p == nullptr) throw std::bad_alloc();
-  return new (p) Node{cap, 0, 0, 0};
+  const size_t usable = malloc_usable_size(p) - sizeof(Node);
+  return new (p) Node{static_cast<uint32_t>(std::min<size_t>(usable, UINT32_MAX)), 0, 0, 0};
 }
 
 void free_node(Node* n) { std::free(n); }
 
-// A node with room for bytes: at its back (push_back, a split) or at its
-// front (push_front).
+// A new node with room for bytes: at its back (push_back, a split) or at
+// its front (push_front).
 Node* new_node(uint32_t bytes, bool at_front) {
   Node* n = alloc_node(bytes);
-  if (at_front) n->begin = n->end = bytes;
+  if (at_front) n->begin = n->end = n->cap;
   return n;
+}
+
+// The most bytes a node's block may take (header included) under opts:
+// Redis's limit on a listpack's bytes, so a full node is one 4..64 KiB
+// block, as Redis's is. A node with one element may be larger.
+size_t block_limit(const ListOptions& opts) {
+  if (opts.fill >= 0) return kSafetyBytes;
+  return kNodeBytes[std::min<int64_t>(-opts.fill, 5) - 1];
 }
 
 // n with at least front spare bytes before begin and back spare bytes after
 // end: moved within its block, or copied to a larger one (n is then freed).
 // The side that lacks room gets a quarter of the node's bytes more than it
-// asked for, so a run of pushes moves each byte O(1) times.
-Node* make_room(Node* n, uint32_t front, uint32_t back) {
+// asked for, so a run of pushes moves each byte O(1) times, but a block
+// grows past limit (block_limit) only by what was asked for.
+Node* make_room(Node* n, uint32_t front, uint32_t back, size_t limit) {
   if (n->begin >= front && n->cap - n->end >= back) return n;
   const uint32_t used = n->used();
   const uint32_t extra = used / 4 + 16;
-  const uint32_t new_front = n->begin >= front ? std::min(n->begin, extra) : front + extra;
-  const uint32_t new_back = n->cap - n->end >= back ? std::min(n->cap - n->end, extra) : back + extra;
-  const size_t need = size_t{new_front} + used + new_back;
+  uint32_t new_front = n->begin >= front ? std::min(n->begin, extra) : front + extra;
+  uint32_t new_back = n->cap - n->end >= back ? std::min(n->cap - n->end, extra) : back + extra;
+  const size_t max_buf = limit > sizeof(Node) ? limit - sizeof(Node) : 0;
+  size_t need = size_t{new_front} + used + new_back;
+  if (need > max_buf) {
+    // Trim the spare beyond what was asked, the back's first.
+    size_t over = need - max_buf;
+    const uint32_t cut_back = static_cast<uint32_t>(std::min<size_t>(over, new_back - std::min(new_back, back)));
+    new_back -= cut_back;
+    over -= cut_back;
+    new_front -= static_cast<uint32_t>(std::min<size_t>(over, new_front - std::min(new_front, front)));
+    need = size_t{new_front} + used + new_back;
+  }
   if (need <= n->cap) {
     std::memmove(n->data() + new_front, n->data() + n->begin, used);
   } else {
@@ -98,25 +124,20 @@ Node* make_room(Node* n, uint32_t front, uint32_t back) {
 }
 
 // Whether n may take one more element of add bytes (Redis's
-// _quicklistNodeAllowInsert): an empty node always may.
+// _quicklistNodeAllowInsert, on the block's bytes): an empty node always may.
 bool fits(const Node* n, uint32_t add, const ListOptions& opts) {
   if (n->count == 0) return true;
-  const size_t bytes = size_t{n->used()} + add;
-  if (opts.fill < 0) {
-    const int64_t level = std::min<int64_t>(-opts.fill, 5);
-    return bytes <= kNodeBytes[level - 1];
-  }
+  const size_t bytes = sizeof(Node) + n->used() + add;
+  if (opts.fill < 0) return bytes <= block_limit(opts);
   return static_cast<int64_t>(n->count) < opts.fill && bytes <= kSafetyBytes;
 }
 
 // Whether n holds more than opts allow (after an insert in the middle).
 bool over(const Node* n, const ListOptions& opts) {
   if (n->count <= 1) return false;
-  if (opts.fill < 0) {
-    const int64_t level = std::min<int64_t>(-opts.fill, 5);
-    return n->used() > kNodeBytes[level - 1];
-  }
-  return static_cast<int64_t>(n->count) > std::max<int64_t>(opts.fill, 1) || n->used() > kSafetyBytes;
+  const size_t bytes = sizeof(Node) + n->used();
+  if (opts.fill < 0) return bytes > block_limit(opts);
+  return static_cast<int64_t>(n->count) > std::max<int64_t>(opts.fill, 1) || bytes > kSafetyBytes;
 }
 
 // Offset of the element k places after the one at off.
@@ -235,7 +256,7 @@ void List::push_back(std::string_view v, const ListOptions& opts) {
   const uint32_t bytes = entry_bytes(v.size());
   if (nodes_ == 0 || !fits(node(nodes_ - 1), bytes, opts)) add_node(nodes_, new_node(bytes, false));
   Node*& n = node_ref(nodes_ - 1);
-  n = make_room(n, 0, bytes);
+  n = make_room(n, 0, bytes, block_limit(opts));
   write_entry(n->data() + n->end, v);
   n->end += bytes;
   ++n->count;
@@ -246,7 +267,7 @@ void List::push_front(std::string_view v, const ListOptions& opts) {
   const uint32_t bytes = entry_bytes(v.size());
   if (nodes_ == 0 || !fits(node(0), bytes, opts)) add_node(0, new_node(bytes, true));
   Node*& n = node_ref(0);
-  n = make_room(n, bytes, 0);
+  n = make_room(n, bytes, 0, block_limit(opts));
   n->begin -= bytes;
   write_entry(n->data() + n->begin, v);
   ++n->count;
@@ -317,12 +338,13 @@ std::string_view List::at(size_t index) const {
   return read_forward(node(p.slot)->data(), p.off, &next);
 }
 
-void List::splice(size_t slot, uint32_t off, uint32_t remove, const std::string_view* v) {
+void List::splice(size_t slot, uint32_t off, uint32_t remove, const std::string_view* v,
+                  const ListOptions& opts) {
   Node*& n = node_ref(slot);
   const uint32_t add = v ? entry_bytes(v->size()) : 0;
   if (add > remove) {
     const uint32_t rel = off - n->begin;
-    n = make_room(n, 0, add - remove);
+    n = make_room(n, 0, add - remove, block_limit(opts));
     off = n->begin + rel;
   }
   char* d = n->data();
@@ -349,7 +371,7 @@ void List::set(size_t index, std::string_view v, const ListOptions& opts) {
   const Pos p = locate(index);
   uint32_t next;
   read_forward(node(p.slot)->data(), p.off, &next);
-  splice(p.slot, p.off, next - p.off, &v);
+  splice(p.slot, p.off, next - p.off, &v, opts);
   split_if_over(p.slot, opts);
 }
 
@@ -359,7 +381,7 @@ bool List::insert_at_pivot(std::string_view pivot, std::string_view v, bool befo
     for (uint32_t off = n->begin; off < n->end;) {
       uint32_t next;
       if (read_forward(n->data(), off, &next) == pivot) {
-        splice(slot, before ? off : next, 0, &v);
+        splice(slot, before ? off : next, 0, &v, opts);
         ++node(slot)->count;
         ++size_;
         split_if_over(slot, opts);

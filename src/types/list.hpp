@@ -14,15 +14,17 @@
 // listpack, a node keeps spare room at both ends: LPUSH writes before
 // `begin`, RPUSH after `end`, LPOP and RPOP move them, with no memmove of the
 // node (Redis moves the whole listpack on every LPUSH and LPOP). A node
-// grows by a quarter when it runs out of room on a side, and is full at
-// list-max-listpack-size (as Redis: -2 = 8 KiB of elements, a positive n =
-// n elements); a push past that starts a new node. The nodes' pointers sit
-// in a ring buffer, so adding or dropping a node at either end is O(1).
+// grows by a quarter when it runs out of room on a side (and uses all of
+// the allocator's size class), and is full at list-max-listpack-size, as
+// Redis counts it: -2 = a block of 8 KiB (header included), a positive n =
+// n elements (and at most 8 KiB); a push past that starts a new node. The
+// nodes' pointers sit in a ring buffer, so adding or dropping a node at
+// either end is O(1).
 //
 // Worked example: 10 elements of 16 bytes: a 40-byte List, an 8-byte ring,
-// one node of 16 + 180 bytes (+ spare up to a quarter): about 26 bytes an
-// element. 1,000,000 of them: about 455 elements in each 8 KiB node, 18
-// bytes an element plus 24 bytes per node.
+// one node of 16 + 180 bytes (+ spare, in jemalloc's 256-byte class): 30
+// bytes an element. 1,000,000 of them: 454 elements in each 8 KiB node,
+// 18.05 bytes an element with the ring's 8 bytes a node.
 //
 // OBJECT ENCODING reports "quicklist" for every list, as Redis 7.0 does
 // (its "listpack" lists came with 7.2). list-compress-depth is accepted
@@ -114,7 +116,7 @@ class List final : public store::Object {
   void split_if_over(size_t slot, const ListOptions& opts);
   // Replaces the remove bytes at off in the node at slot by v's entry (none
   // if v is null).
-  void splice(size_t slot, uint32_t off, uint32_t remove, const std::string_view* v);
+  void splice(size_t slot, uint32_t off, uint32_t remove, const std::string_view* v, const ListOptions& opts);
 
   Node** ring_ = nullptr;  // ring_cap_ slots (a power of two), nodes_ used from head_
   uint32_t ring_cap_ = 0;

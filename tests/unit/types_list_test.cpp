@@ -89,12 +89,19 @@ TEST_CASE("list: elements past one-byte lengths read from both ends") {
 
 TEST_CASE("list: 8 KiB nodes as Redis fills them, and index walks across them") {
   List l;
-  const ListOptions opts;  // -2: 8 KiB of elements a node
-  // 16-byte elements take 18 bytes: 455 in 8190 bytes, the 456th opens a node.
-  for (int i = 0; i < 455; ++i) l.push_back(std::string(16, 'v'), opts);
+  const ListOptions opts;  // -2: 8 KiB blocks
+  // 16-byte elements take 18 bytes: 454 and a 16-byte header in 8188 bytes,
+  // the 455th opens a node; pushes at the front fill the same way.
+  for (int i = 0; i < 454; ++i) l.push_back(std::string(16, 'v'), opts);
   CHECK(l.node_count() == 1);
   l.push_back(std::string(16, 'v'), opts);
   CHECK(l.node_count() == 2);
+  for (int i = 0; i < 454; ++i) l.push_front(std::string(16, 'v'), opts);
+  CHECK(l.node_count() == 3);
+  l.push_front(std::string(16, 'v'), opts);
+  CHECK(l.node_count() == 4);
+  // A full node is one 8 KiB block: two of them, two small ones, the ring.
+  CHECK(l.memory_bytes() <= sizeof(List) + 4 * sizeof(void*) + 2 * 8192 + 2 * 64);
 
   List counted;
   const ListOptions five{.fill = 5};

@@ -88,7 +88,7 @@ void BlockingTable::signal_db(int db) {
     }
 }
 
-bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms) {
+bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms, std::string_view key) {
   auto it = waiters_.find(id);
   if (it == waiters_.end()) return false;
   Session& s = *it->second.session;
@@ -102,6 +102,7 @@ bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms) 
     const Waiter& w = it->second;
     const std::vector<std::string_view> argv(w.argv.begin(), w.argv.end());
     BlockRetry retry;
+    retry.ready_key = key;
     Call call{{server.data, w.db, now_ms}, server, s, out, argv, w.spec, &retry};
     w.spec->handler(call);
     it = waiters_.find(id);
@@ -127,7 +128,7 @@ void BlockingTable::serve(ServerState& server, int64_t now_ms) {
     wakes_.erase(wakes_.begin());
   }
   for (uint64_t id : due) {
-    if (try_serve(server, id, now_ms)) continue;
+    if (try_serve(server, id, now_ms, {})) continue;
     // Still waiting with no new bound (its command did not run, or found the
     // key gone): wake again at its timeout.
     auto it = waiters_.find(id);
@@ -140,7 +141,8 @@ void BlockingTable::serve(ServerState& server, int64_t now_ms) {
     if (k == by_key_.end()) continue;
     k->second.signalled = false;
     const std::vector<uint64_t> ids(k->second.ids.begin(), k->second.ids.end());
-    for (uint64_t id : ids) try_serve(server, id, now_ms);
+    const std::string key = ready_[i].second;  // serving may grow ready_
+    for (uint64_t id : ids) try_serve(server, id, now_ms, key);
   }
   ready_.clear();
   // Served clients go on with what they sent meanwhile, unless that closed

@@ -99,8 +99,9 @@ class BlockingTable {
 
   void remove(uint64_t id);
   void set_wake(uint64_t id, Waiter& w, int64_t ready_bound_ms);
-  // Runs waiter id's command again (or times it out); true if it left the table.
-  bool try_serve(ServerState& server, uint64_t id, int64_t now_ms);
+  // Runs waiter id's command again (or times it out) because key changed
+  // (empty: its time came); true if it left the table.
+  bool try_serve(ServerState& server, uint64_t id, int64_t now_ms, std::string_view key);
 
   uint64_t next_id_ = 1;                 // ids grow: id order is blocking order
   std::map<uint64_t, Waiter> waiters_;

@@ -18,6 +18,7 @@
 // to the client it serves. Inside MULTI nothing blocks: BLPOP, BRPOP and
 // BLMPOP reply a null array, BLMOVE and BRPOPLPUSH a null bulk string.
 
+#include <algorithm>
 #include <climits>
 #include <string>
 #include <vector>
@@ -453,7 +454,15 @@ void lmpop_command(Call& call) {
 // [key, element] reply; else BLMPOP's [key, [elements]].
 void blocking_pop(Call& call, std::span<const std::string_view> keys, End from, long long count,
                   int64_t timeout_at) {
-  for (std::string_view key : keys) {
+  // Run again because one key changed, it tries that key alone: Redis 7.0
+  // serves a blocked client from the key that became ready, whatever the
+  // order of its keys.
+  std::span<const std::string_view> tried = keys;
+  if (call.retry && !call.retry->ready_key.empty()) {
+    const auto it = std::find(keys.begin(), keys.end(), call.retry->ready_key);
+    if (it != keys.end()) tried = keys.subspan(static_cast<size_t>(it - keys.begin()), 1);
+  }
+  for (std::string_view key : tried) {
     bool failed;
     List* l = blocking_source(call, key, &failed);
     if (failed) return;

@@ -146,6 +146,18 @@ TEST_CASE_FIXTURE(Lists, "a push inside MULTI/EXEC serves blocked clients after 
   CHECK(waiter.blocked);
 }
 
+TEST_CASE_FIXTURE(Lists, "a client blocked on several keys is served from the key that became ready first") {
+  FakeSession& waiter = client();
+  CHECK(run_as(waiter, {"blpop", "a", "b", "0"}).empty());
+  run({"multi"});
+  run({"rpush", "b", "from-b"});
+  run({"rpush", "a", "from-a"});
+  CHECK(run({"exec"}) == "*2\r\n:1\r\n:1\r\n");
+  serve();
+  CHECK(waiter.delivered == Frames{"*2\r\n$1\r\nb\r\n$6\r\nfrom-b\r\n"});
+  CHECK(run({"llen", "a"}) == ":1\r\n");
+}
+
 TEST_CASE_FIXTURE(Lists, "a list that arrives by RENAME, MOVE or SWAPDB serves its waiters") {
   FakeSession& waiter = client();
   CHECK(run_as(waiter, {"brpop", "q", "0"}).empty());

@@ -10,7 +10,10 @@
 //
 // A blocked command is run again when a key it waits on was changed
 // (Dataset::modified: any write, RENAME, MOVE, SWAPDB...) or its ready time
-// passed. Clients waiting on one key are tried in the order they blocked.
+// passed. Clients waiting on one key are tried in the order they blocked;
+// the command run again is told which key changed (BlockRetry::ready_key),
+// so one that waits on several keys serves itself from that one, as Redis
+// 7.0 serves a blocked client from the key that became ready.
 // A command that still cannot be served blocks again and keeps its place;
 // one whose timeout passed gets a null array, as Redis's BLPOP does.
 //

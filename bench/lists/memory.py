@@ -1,7 +1,8 @@
 # Memory of lists, lawnkv against redis-server: python3 memory.py REDIS_PORT LAWNKV_PORT
 # For each shape, FLUSHALL, INFO used_memory, RPUSH the lists through
 # redis-cli --pipe, INFO used_memory again; the delta per element (keys
-# included) and MEMORY USAGE of one key. Elements are 16 bytes.
+# included) and MEMORY USAGE of one key. Elements are 16 bytes, or 14 to 18
+# bytes (average 16) in the "mixed" shapes.
 import sys, subprocess, time
 def resp(*args):
     out = b"*%d\r\n" % len(args)
@@ -18,19 +19,22 @@ def used(port):
     for line in cli(port, "info", "memory").splitlines():
         if line.startswith("used_memory:"): return int(line.split(":")[1])
 def value(k, i): return f"v{k:07d}:{i:07d}"  # 16 bytes
+def mixed(k, i): return (value(k, i) + "xy")[: 14 + i % 5]  # 14..18 bytes
 scenarios = {
-  "10-element lists, 100,000 keys": (100000, 10),
-  "1,000,000-element list, 1 key": (1, 1000000),
+  "10-element lists, 100,000 keys": (100000, 10, value),
+  "1,000,000-element list, 1 key": (1, 1000000, value),
+  "mixed 10-element lists, 100,000 keys": (100000, 10, mixed),
+  "mixed 1,000,000-element list, 1 key": (1, 1000000, mixed),
 }
 for name, port in (("redis", int(sys.argv[1])), ("lawnkv", int(sys.argv[2]))):
-    for title, (keys, n) in scenarios.items():
+    for title, (keys, n, value_of) in scenarios.items():
         cli(port, "flushall")
         time.sleep(0.3)
         before = used(port)
         cmds = []
         for k in range(keys):
             for j in range(0, n, 1000):
-                cmds.append(resp("RPUSH", f"key:{k:06d}", *[value(k, i) for i in range(j, min(n, j + 1000))]))
+                cmds.append(resp("RPUSH", f"key:{k:06d}", *[value_of(k, i) for i in range(j, min(n, j + 1000))]))
         pipe(port, cmds)
         time.sleep(0.3)
         after = used(port)

@@ -13,11 +13,15 @@
 namespace lawnkv::types {
 
 // A node: this header, then cap bytes; the elements occupy [begin, end).
+// A node whose elements all have one length w (1..255) stores them as w
+// bytes each, without lengths (width w); any other node has width 0 and
+// the [len][bytes][len] entries.
 struct List::Node {
   uint32_t cap;
   uint32_t begin;
   uint32_t end;
-  uint32_t count;
+  uint32_t count : 24;  // at most 32,768 elements fit in 64 KiB: 24 bits are plenty
+  uint32_t width : 8;
 
   char* data() { return reinterpret_cast<char*>(this + 1); }
   const char* data() const { return reinterpret_cast<const char*>(this + 1); }
@@ -35,7 +39,15 @@ constexpr uint8_t kLongMark = 0x80;   // first (and last) byte of a five-byte le
 constexpr uint32_t kNodeBytes[] = {4096, 8192, 16384, 32768, 65536};
 constexpr uint32_t kSafetyBytes = 8192;
 
-uint32_t entry_bytes(size_t len) { return static_cast<uint32_t>(len <= kShortMax ? len + 2 : len + 10); }
+constexpr size_t kMaxWidth = 255;
+
+uint32_t variable_bytes(size_t len) { return static_cast<uint32_t>(len <= kShortMax ? len + 2 : len + 10); }
+
+// The bytes an element of len bytes takes in n, whose format it must suit.
+uint32_t entry_bytes(const Node* n, size_t len) { return n->width ? n->width : variable_bytes(len); }
+
+// Whether v may go into n as n is (else n must first become variable).
+bool suits(const Node* n, std::string_view v) { return n->width == 0 || v.size() == n->width; }
 
 uint32_t load32(const char* p) {
   uint32_t v;
@@ -45,8 +57,13 @@ uint32_t load32(const char* p) {
 
 void store32(char* p, uint32_t v) { std::memcpy(p, &v, 4); }
 
-void write_entry(char* p, std::string_view v) {
+void write_entry(Node* n, uint32_t off, std::string_view v) {
+  char* p = n->data() + off;
   const auto len = static_cast<uint32_t>(v.size());
+  if (n->width) {
+    std::memcpy(p, v.data(), len);
+    return;
+  }
   if (len <= kShortMax) {
     p[0] = static_cast<char>(len);
     if (len) std::memcpy(p + 1, v.data(), len);
@@ -66,15 +83,17 @@ Node* alloc_node(uint32_t cap) {
   void* p = std::malloc(sizeof(Node) + cap);
   if (p == nullptr) throw std::bad_alloc();
   const size_t usable = malloc_usable_size(p) - sizeof(Node);
-  return new (p) Node{static_cast<uint32_t>(std::min<size_t>(usable, UINT32_MAX)), 0, 0, 0};
+  return new (p) Node{static_cast<uint32_t>(std::min<size_t>(usable, UINT32_MAX)), 0, 0, 0, 0};
 }
 
 void free_node(Node* n) { std::free(n); }
 
-// A new node with room for bytes: at its back (push_back, a split) or at
-// its front (push_front).
-Node* new_node(uint32_t bytes, bool at_front) {
-  Node* n = alloc_node(bytes);
+// A new node for its first element v, with room for it at its back
+// (push_back) or at its front (push_front): of v's width when v may set one.
+Node* new_node(std::string_view v, bool at_front) {
+  const bool uniform = !v.empty() && v.size() <= kMaxWidth;
+  Node* n = alloc_node(uniform ? static_cast<uint32_t>(v.size()) : variable_bytes(v.size()));
+  n->width = uniform ? static_cast<uint32_t>(v.size()) : 0;
   if (at_front) n->begin = n->end = n->cap;
   return n;
 }
@@ -115,6 +134,7 @@ Node* make_room(Node* n, uint32_t front, uint32_t back, size_t limit) {
     Node* m = alloc_node(static_cast<uint32_t>(need));
     std::memcpy(m->data() + new_front, n->data() + n->begin, used);
     m->count = n->count;
+    m->width = n->width;
     free_node(n);
     n = m;
   }
@@ -123,10 +143,13 @@ Node* make_room(Node* n, uint32_t front, uint32_t back, size_t limit) {
   return n;
 }
 
-// Whether n may take one more element of add bytes (Redis's
-// _quicklistNodeAllowInsert, on the block's bytes): an empty node always may.
-bool fits(const Node* n, uint32_t add, const ListOptions& opts) {
+// Whether n may take one more element v (Redis's _quicklistNodeAllowInsert,
+// on the block's bytes, counting the lengths a uniform node would gain):
+// an empty node always may.
+bool fits(const Node* n, std::string_view v, const ListOptions& opts) {
   if (n->count == 0) return true;
+  const size_t add = suits(n, v) ? entry_bytes(n, v.size())
+                                 : variable_bytes(v.size()) + size_t{n->count} * (variable_bytes(n->width) - n->width);
   const size_t bytes = sizeof(Node) + n->used() + add;
   if (opts.fill < 0) return bytes <= block_limit(opts);
   return static_cast<int64_t>(n->count) < opts.fill && bytes <= kSafetyBytes;
@@ -141,7 +164,9 @@ bool over(const Node* n, const ListOptions& opts) {
 }
 
 // Offset of the element k places after the one at off.
-uint32_t skip_forward(const char* data, uint32_t off, size_t k) {
+uint32_t skip_forward(const Node* n, uint32_t off, size_t k) {
+  if (n->width) return static_cast<uint32_t>(off + k * n->width);
+  const char* data = n->data();
   while (k-- > 0) {
     const auto b = static_cast<uint8_t>(data[off]);
     off += b < kLongMark ? b + 2 : load32(data + off + 1) + 10;
@@ -150,7 +175,9 @@ uint32_t skip_forward(const char* data, uint32_t off, size_t k) {
 }
 
 // Offset just after the element k places before the one that ends at end.
-uint32_t skip_backward(const char* data, uint32_t end, size_t k) {
+uint32_t skip_backward(const Node* n, uint32_t end, size_t k) {
+  if (n->width) return static_cast<uint32_t>(end - k * n->width);
+  const char* data = n->data();
   while (k-- > 0) {
     const auto b = static_cast<uint8_t>(data[end - 1]);
     end -= b < kLongMark ? b + 2 : load32(data + end - 5) + 10;
@@ -158,9 +185,30 @@ uint32_t skip_backward(const char* data, uint32_t end, size_t k) {
   return end;
 }
 
+// n in the variable format: a uniform node rewritten with lengths (n is
+// then freed), when an element of another length joins it.
+Node* to_variable(Node* n) {
+  if (n->width == 0) return n;
+  const uint32_t w = n->width;
+  const uint32_t bytes = variable_bytes(w);
+  Node* m = alloc_node(n->count * bytes + n->used() / 4);
+  m->count = n->count;
+  for (uint32_t off = n->begin; off < n->end; off += w) {
+    write_entry(m, m->end, std::string_view(n->data() + off, w));
+    m->end += bytes;
+  }
+  free_node(n);
+  return m;
+}
+
 }  // namespace
 
-std::string_view List::read_forward(const char* data, uint32_t off, uint32_t* next) {
+std::string_view List::read_forward(const Node* n, uint32_t off, uint32_t* next) {
+  const char* data = n->data();
+  if (n->width) {
+    *next = off + n->width;
+    return {data + off, n->width};
+  }
   const auto b = static_cast<uint8_t>(data[off]);
   if (b < kLongMark) {
     *next = off + b + 2;
@@ -171,7 +219,12 @@ std::string_view List::read_forward(const char* data, uint32_t off, uint32_t* ne
   return {data + off + 5, len};
 }
 
-std::string_view List::read_backward(const char* data, uint32_t end, uint32_t* start) {
+std::string_view List::read_backward(const Node* n, uint32_t end, uint32_t* start) {
+  const char* data = n->data();
+  if (n->width) {
+    *start = end - n->width;
+    return {data + *start, n->width};
+  }
   const auto b = static_cast<uint8_t>(data[end - 1]);
   if (b < kLongMark) {
     *start = end - b - 2;
@@ -193,6 +246,7 @@ List::List(const List& other) : size_(other.size_) {
     std::memcpy(n->data(), src->data() + src->begin, src->used());
     n->end = src->used();
     n->count = src->count;
+    n->width = src->width;
     ring_[i] = n;
     ++nodes_;
   }
@@ -211,9 +265,9 @@ size_t List::memory_bytes() const {
 
 std::unique_ptr<store::Object> List::clone() const { return std::make_unique<List>(*this); }
 
-void List::node_span(size_t slot, const char** data, uint32_t* begin, uint32_t* end) const {
+void List::node_span(size_t slot, const Node** data, uint32_t* begin, uint32_t* end) const {
   const Node* n = node(slot);
-  *data = n->data();
+  *data = n;
   *begin = n->begin;
   *end = n->end;
 }
@@ -253,23 +307,25 @@ void List::drop_node(size_t slot) {
 }
 
 void List::push_back(std::string_view v, const ListOptions& opts) {
-  const uint32_t bytes = entry_bytes(v.size());
-  if (nodes_ == 0 || !fits(node(nodes_ - 1), bytes, opts)) add_node(nodes_, new_node(bytes, false));
+  if (nodes_ == 0 || !fits(node(nodes_ - 1), v, opts)) add_node(nodes_, new_node(v, false));
   Node*& n = node_ref(nodes_ - 1);
+  if (!suits(n, v)) n = to_variable(n);
+  const uint32_t bytes = entry_bytes(n, v.size());
   n = make_room(n, 0, bytes, block_limit(opts));
-  write_entry(n->data() + n->end, v);
+  write_entry(n, n->end, v);
   n->end += bytes;
   ++n->count;
   ++size_;
 }
 
 void List::push_front(std::string_view v, const ListOptions& opts) {
-  const uint32_t bytes = entry_bytes(v.size());
-  if (nodes_ == 0 || !fits(node(0), bytes, opts)) add_node(0, new_node(bytes, true));
+  if (nodes_ == 0 || !fits(node(0), v, opts)) add_node(0, new_node(v, true));
   Node*& n = node_ref(0);
+  if (!suits(n, v)) n = to_variable(n);
+  const uint32_t bytes = entry_bytes(n, v.size());
   n = make_room(n, bytes, 0, block_limit(opts));
   n->begin -= bytes;
-  write_entry(n->data() + n->begin, v);
+  write_entry(n, n->begin, v);
   ++n->count;
   ++size_;
 }
@@ -277,19 +333,19 @@ void List::push_front(std::string_view v, const ListOptions& opts) {
 std::string_view List::front() const {
   const Node* n = node(0);
   uint32_t next;
-  return read_forward(n->data(), n->begin, &next);
+  return read_forward(n, n->begin, &next);
 }
 
 std::string_view List::back() const {
   const Node* n = node(nodes_ - 1);
   uint32_t start;
-  return read_backward(n->data(), n->end, &start);
+  return read_backward(n, n->end, &start);
 }
 
 std::string List::pop_front() {
   Node* n = node(0);
   uint32_t next;
-  std::string v(read_forward(n->data(), n->begin, &next));
+  std::string v(read_forward(n, n->begin, &next));
   n->begin = next;
   --size_;
   if (--n->count == 0) drop_node(0);
@@ -299,7 +355,7 @@ std::string List::pop_front() {
 std::string List::pop_back() {
   Node* n = node(nodes_ - 1);
   uint32_t start;
-  std::string v(read_backward(n->data(), n->end, &start));
+  std::string v(read_backward(n, n->end, &start));
   n->end = start;
   --size_;
   if (--n->count == 0) drop_node(nodes_ - 1);
@@ -318,30 +374,39 @@ List::Pos List::locate(size_t index) const {
     k = node(slot)->count - 1 - r;
   }
   const Node* n = node(slot);
-  if (k <= n->count / 2) return {slot, skip_forward(n->data(), n->begin, k)};
-  const uint32_t after = skip_backward(n->data(), n->end, n->count - 1 - k);
+  if (k <= n->count / 2) return {slot, skip_forward(n, n->begin, k)};
+  const uint32_t after = skip_backward(n, n->end, n->count - 1 - k);
   uint32_t start;
-  read_backward(n->data(), after, &start);
+  read_backward(n, after, &start);
   return {slot, start};
 }
 
 List::Pos List::locate_end(size_t index) const {
   Pos p = locate(index);
   uint32_t next;
-  read_forward(node(p.slot)->data(), p.off, &next);
+  read_forward(node(p.slot), p.off, &next);
   return {p.slot, next};
 }
 
 std::string_view List::at(size_t index) const {
   const Pos p = locate(index);
   uint32_t next;
-  return read_forward(node(p.slot)->data(), p.off, &next);
+  return read_forward(node(p.slot), p.off, &next);
 }
 
 void List::splice(size_t slot, uint32_t off, uint32_t remove, const std::string_view* v,
                   const ListOptions& opts) {
   Node*& n = node_ref(slot);
-  const uint32_t add = v ? entry_bytes(v->size()) : 0;
+  if (v && !suits(n, *v)) {
+    // The node gains lengths: off and remove move to the new format.
+    const uint32_t w = n->width;
+    const uint32_t index = (off - n->begin) / w;
+    const bool replaces = remove > 0;
+    n = to_variable(n);
+    off = skip_forward(n, n->begin, index);
+    remove = replaces ? variable_bytes(w) : 0;
+  }
+  const uint32_t add = v ? entry_bytes(n, v->size()) : 0;
   if (add > remove) {
     const uint32_t rel = off - n->begin;
     n = make_room(n, 0, add - remove, block_limit(opts));
@@ -349,7 +414,7 @@ void List::splice(size_t slot, uint32_t off, uint32_t remove, const std::string_
   }
   char* d = n->data();
   std::memmove(d + off + add, d + off + remove, n->end - off - remove);
-  if (v) write_entry(d + off, *v);
+  if (v) write_entry(n, off, *v);
   n->end = n->end + add - remove;
 }
 
@@ -357,11 +422,12 @@ void List::split_if_over(size_t slot, const ListOptions& opts) {
   Node* n = node(slot);
   if (!over(n, opts)) return;
   const uint32_t keep = n->count / 2;
-  const uint32_t mid = skip_forward(n->data(), n->begin, keep);
+  const uint32_t mid = skip_forward(n, n->begin, keep);
   Node* m = alloc_node(n->end - mid);
   std::memcpy(m->data(), n->data() + mid, n->end - mid);
   m->end = n->end - mid;
   m->count = n->count - keep;
+  m->width = n->width;
   n->end = mid;
   n->count = keep;
   add_node(slot + 1, m);
@@ -370,7 +436,7 @@ void List::split_if_over(size_t slot, const ListOptions& opts) {
 void List::set(size_t index, std::string_view v, const ListOptions& opts) {
   const Pos p = locate(index);
   uint32_t next;
-  read_forward(node(p.slot)->data(), p.off, &next);
+  read_forward(node(p.slot), p.off, &next);
   splice(p.slot, p.off, next - p.off, &v, opts);
   split_if_over(p.slot, opts);
 }
@@ -380,7 +446,7 @@ bool List::insert_at_pivot(std::string_view pivot, std::string_view v, bool befo
     const Node* n = node(slot);
     for (uint32_t off = n->begin; off < n->end;) {
       uint32_t next;
-      if (read_forward(n->data(), off, &next) == pivot) {
+      if (read_forward(n, off, &next) == pivot) {
         splice(slot, before ? off : next, 0, &v, opts);
         ++node(slot)->count;
         ++size_;
@@ -406,7 +472,7 @@ size_t List::remove_equal(std::string_view v, size_t limit, bool from_tail) {
       uint32_t w = n->begin;
       for (uint32_t off = n->begin; off < n->end;) {
         uint32_t next;
-        const std::string_view e = read_forward(d, off, &next);
+        const std::string_view e = read_forward(n, off, &next);
         if (more() && e == v) {
           ++removed;
           --n->count;
@@ -421,7 +487,7 @@ size_t List::remove_equal(std::string_view v, size_t limit, bool from_tail) {
       uint32_t w = n->end;
       for (uint32_t end = n->end; end > n->begin;) {
         uint32_t start;
-        const std::string_view e = read_backward(d, end, &start);
+        const std::string_view e = read_backward(n, end, &start);
         if (more() && e == v) {
           ++removed;
           --n->count;
@@ -452,7 +518,7 @@ void List::drop_front(size_t k) {
   }
   if (k == 0) return;
   Node* n = node(0);
-  n->begin = skip_forward(n->data(), n->begin, k);
+  n->begin = skip_forward(n, n->begin, k);
   n->count -= static_cast<uint32_t>(k);
   size_ -= k;
 }
@@ -465,7 +531,7 @@ void List::drop_back(size_t k) {
   }
   if (k == 0) return;
   Node* n = node(nodes_ - 1);
-  n->end = skip_backward(n->data(), n->end, k);
+  n->end = skip_backward(n, n->end, k);
   n->count -= static_cast<uint32_t>(k);
   size_ -= k;
 }

@@ -3,36 +3,47 @@
 //
 // A deque of packed nodes. Each node is ONE heap block: a 16-byte header,
 // then a byte buffer whose middle part [begin, end) holds the node's
-// elements back to back, each as
+// elements back to back, in one of two formats:
 //
-//   [len][bytes][len]      len < 128: one byte (the length itself)
-//                          else five: 0x80 then the length (4 bytes, little
-//                          endian) before the bytes, the same reversed after
+//   uniform (width w)      every element of the node is w bytes long
+//                          (1 <= w <= 255): the bytes alone, no lengths;
+//                          element k of the node is at begin + k * w
+//   variable (width 0)     each element as [len][bytes][len]: len < 128 is
+//                          one byte (the length itself), else five: 0x80
+//                          then the length (4 bytes, little endian) before
+//                          the bytes, the same reversed after
 //
-// so a node is read from either end without an offset table, and a
-// 16-byte element costs 18 bytes, as in Redis's listpack. Unlike a
-// listpack, a node keeps spare room at both ends: LPUSH writes before
-// `begin`, RPUSH after `end`, LPOP and RPOP move them, with no memmove of the
-// node (Redis moves the whole listpack on every LPUSH and LPOP). A node
-// grows by a quarter when it runs out of room on a side (and uses all of
-// the allocator's size class), and is full at list-max-listpack-size, as
-// Redis counts it: -2 = a block of 8 KiB (header included), a positive n =
-// n elements (and at most 8 KiB); a push past that starts a new node. The
+// so a node is read from either end without an offset table. A node starts
+// uniform at the width of its first element (if 1..255 bytes) and turns
+// variable, for good, when an element of another length joins it. Lists
+// of fixed-size values (ids, hashes, timestamps) cost their bytes alone: a
+// 16-byte element takes 16 bytes, where a listpack takes 18; with mixed
+// lengths an element takes what it takes in a listpack. Unlike a listpack,
+// a node keeps spare room at both ends: LPUSH writes before `begin`, RPUSH
+// after `end`, LPOP and RPOP move them, with no memmove of the node (Redis
+// moves the whole listpack on every LPUSH and LPOP). A node grows by a
+// quarter when it runs out of room on a side (and uses all of the
+// allocator's size class), and is full at list-max-listpack-size, as Redis
+// counts it: -2 = a block of 8 KiB (header included), a positive n = n
+// elements (and at most 8 KiB); a push past that starts a new node. The
 // nodes' pointers sit in a ring buffer, so adding or dropping a node at
 // either end is O(1).
 //
-// Worked example: 10 elements of 16 bytes: a 40-byte List, an 8-byte ring,
-// one node of 16 + 180 bytes (+ spare, in jemalloc's 256-byte class): 30
-// bytes an element. 1,000,000 of them: 454 elements in each 8 KiB node,
-// 18.05 bytes an element with the ring's 8 bytes a node.
+// Worked example, 16-byte elements of one length: 10 of them are a 40-byte
+// List, an 8-byte ring and one node of 16 + 160 bytes (jemalloc's 192-byte
+// class): 24 bytes an element. 1,000,000 of them: 511 elements in each
+// 8 KiB node, 16.04 bytes an element with the ring's 8 bytes a node. With
+// lengths 14..18 bytes: 18 bytes an element in 454-element nodes.
 //
 // OBJECT ENCODING reports "quicklist" for every list, as Redis 7.0 does
 // (its "listpack" lists came with 7.2). list-compress-depth is accepted
 // and ignored: nodes are never compressed.
 //
 // Costs: push and pop at either end O(1) amortised; reaching index i walks
-// the nodes from the nearer end, then the elements of one node; LINSERT,
-// LSET and LREM move the bytes of one node after the change.
+// the nodes from the nearer end, then the elements of one node (O(1) in a
+// uniform node); LINSERT, LSET and LREM move the bytes of one node after
+// the change (and give a uniform node its lengths first, when the new
+// element's length differs).
 
 #include <cstddef>
 #include <cstdint>
@@ -124,12 +135,12 @@ class List final : public store::Object {
   uint32_t nodes_ = 0;
   size_t size_ = 0;
 
-  // Node at slot: its buffer, begin, end.
-  void node_span(size_t slot, const char** data, uint32_t* begin, uint32_t* end) const;
-  // Reads the element at off in data: its bytes; *next is the offset after it.
-  static std::string_view read_forward(const char* data, uint32_t off, uint32_t* next);
+  // The node at slot, its begin and end offsets.
+  void node_span(size_t slot, const Node** n, uint32_t* begin, uint32_t* end) const;
+  // Reads the element at off in n: its bytes; *next is the offset after it.
+  static std::string_view read_forward(const Node* n, uint32_t off, uint32_t* next);
   // Reads the element that ends at end: its bytes; *start is its offset.
-  static std::string_view read_backward(const char* data, uint32_t end, uint32_t* start);
+  static std::string_view read_backward(const Node* n, uint32_t end, uint32_t* start);
   // The offset just after the element at index's end (for backward walks).
   Pos locate_end(size_t index) const;
 };
@@ -139,7 +150,7 @@ void List::for_each_from(size_t first, F&& fn) const {
   if (first >= size_) return;
   Pos p = locate(first);
   for (size_t slot = p.slot; slot < nodes_; ++slot) {
-    const char* data;
+    const Node* data;
     uint32_t begin, end;
     node_span(slot, &data, &begin, &end);
     uint32_t off = slot == p.slot ? p.off : begin;
@@ -156,7 +167,7 @@ void List::for_each_back_from(size_t last, F&& fn) const {
   if (last >= size_) return;
   Pos p = locate_end(last);
   for (size_t slot = p.slot + 1; slot-- > 0;) {
-    const char* data;
+    const Node* data;
     uint32_t begin, end;
     node_span(slot, &data, &begin, &end);
     uint32_t off = slot == p.slot ? p.off : end;

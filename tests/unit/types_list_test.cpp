@@ -42,8 +42,11 @@ void check_same(const List& l, const std::deque<std::string>& model) {
   for (size_t i = 0; i < model.size(); i += 1 + model.size() / 7) CHECK(l.at(i) == model[i]);
 }
 
-std::string value_of(std::mt19937_64& rng) {
-  // Mostly short, sometimes past the one-byte length (127), sometimes empty.
+std::string value_of(std::mt19937_64& rng, bool fixed) {
+  // fixed: mostly 16 bytes (uniform nodes), now and then another length,
+  // which turns a node variable. Else mostly short, sometimes past the
+  // one-byte length (127), sometimes empty.
+  if (fixed && rng() % 50 != 0) return std::string(15, 'a') + static_cast<char>('a' + rng() % 3);
   const size_t kind = rng() % 20;
   const size_t len = kind == 0 ? 0 : kind == 1 ? 128 + rng() % 300 : kind == 2 ? 127 : rng() % 20;
   std::string s(len, 'a');
@@ -90,18 +93,37 @@ TEST_CASE("list: elements past one-byte lengths read from both ends") {
 TEST_CASE("list: 8 KiB nodes as Redis fills them, and index walks across them") {
   List l;
   const ListOptions opts;  // -2: 8 KiB blocks
-  // 16-byte elements take 18 bytes: 454 and a 16-byte header in 8188 bytes,
-  // the 455th opens a node; pushes at the front fill the same way.
-  for (int i = 0; i < 454; ++i) l.push_back(std::string(16, 'v'), opts);
+  // 16-byte elements of one length take 16 bytes: 511 and a 16-byte header
+  // in 8192 bytes, the 512th opens a node; pushes at the front fill the
+  // same way.
+  for (int i = 0; i < 511; ++i) l.push_back(std::string(16, 'v'), opts);
   CHECK(l.node_count() == 1);
+  CHECK(l.memory_bytes() == sizeof(List) + sizeof(void*) + 8192);
   l.push_back(std::string(16, 'v'), opts);
   CHECK(l.node_count() == 2);
-  for (int i = 0; i < 454; ++i) l.push_front(std::string(16, 'v'), opts);
+  for (int i = 0; i < 511; ++i) l.push_front(std::string(16, 'v'), opts);
   CHECK(l.node_count() == 3);
   l.push_front(std::string(16, 'v'), opts);
   CHECK(l.node_count() == 4);
-  // A full node is one 8 KiB block: two of them, two small ones, the ring.
-  CHECK(l.memory_bytes() <= sizeof(List) + 4 * sizeof(void*) + 2 * 8192 + 2 * 64);
+  // With lengths (elements of two lengths), 18 bytes: 454 a node. A 15-byte
+  // element joining a full uniform node does not fit once its 511 lengths
+  // are counted: it opens a node.
+  List mixed;
+  mixed.push_back(std::string(15, 'v'), opts);
+  for (int i = 0; i < 453; ++i) mixed.push_back(std::string(16, 'v'), opts);
+  CHECK(mixed.node_count() == 1);  // 16 + 17 + 453 x 18 = 8187 bytes
+  mixed.push_back(std::string(16, 'v'), opts);
+  CHECK(mixed.node_count() == 2);
+  List full;
+  for (int i = 0; i < 511; ++i) full.push_back(std::string(16, 'v'), opts);
+  full.push_back(std::string(15, 'v'), opts);
+  CHECK(full.node_count() == 2);
+  full.push_front(std::string(15, 'v'), opts);
+  CHECK(full.node_count() == 3);
+  full.set(5, "short", opts);  // the full node takes its lengths, then splits
+  CHECK(full.at(5) == "short");
+  CHECK(full.size() == 513);
+  CHECK(full.node_count() == 4);
 
   List counted;
   const ListOptions five{.fill = 5};
@@ -134,15 +156,17 @@ TEST_CASE("list: a copy holds the same elements and is independent") {
 }
 
 TEST_CASE("list: random operations against std::deque") {
+  for (const bool fixed : {false, true})
   for (const int64_t fill : {-2LL, -1LL, 1LL, 4LL, 0LL}) {
+    CAPTURE(fixed);
     CAPTURE(fill);
     const ListOptions opts{.fill = fill};
-    std::mt19937_64 rng(static_cast<uint64_t>(fill + 100));
+    std::mt19937_64 rng(static_cast<uint64_t>(fill + 100 + fixed));
     List l;
     std::deque<std::string> model;
     for (int step = 0; step < 4000; ++step) {
       const size_t op = rng() % 12;
-      const std::string v = value_of(rng);
+      const std::string v = value_of(rng, fixed);
       switch (op) {
         case 0:
         case 1:

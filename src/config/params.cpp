@@ -353,10 +353,12 @@ const Param kParams[] = {
     {.name = "hash-max-listpack-value", .alias = "hash-max-ziplist-value", .kind = kMemory, .def = "64",
      .field = &Values::hash_max_listpack_value, .min = 0, .max = kLongMax,
      .doc = "A hash with a field or value longer than this is a hashtable, for good."},
-    {.name = "list-max-listpack-size", .alias = "list-max-ziplist-size", .kind = kInteger, .used = false,
-     .def = "-2", .min = kIntMin, .max = kIntMax, .doc = "Unused."},
+    {.name = "list-max-listpack-size", .alias = "list-max-ziplist-size", .kind = kInteger, .def = "-2",
+     .field = &Values::list_max_listpack_size, .min = kIntMin, .max = kIntMax,
+     .doc = "How full a list node gets before a push starts another: -1..-5 = 4, 8, 16, 32, 64 KiB of "
+            "elements (below -5 as -5), a positive n = n elements (and at most 8 KiB), 0 = one element."},
     {.name = "list-compress-depth", .kind = kInteger, .used = false, .def = "0", .min = 0, .max = kIntMax,
-     .doc = "Unused."},
+     .doc = "Accepted and ignored: list nodes are never compressed."},
     {.name = "set-max-intset-entries", .kind = kInteger, .def = "512", .field = &Values::set_max_intset_entries,
      .min = 0, .max = kLongMax,
      .doc = "A set of integers only keeps the compact \"intset\" encoding up to this many members (at most 2^30); "

@@ -55,6 +55,23 @@ void BlockingTable::forget(const Session& s) {
   if (it != by_session_.end()) remove(it->second);
 }
 
+bool BlockingTable::unblock(const Session& s, bool error) {
+  auto it = by_session_.find(&s);
+  if (it == by_session_.end()) return false;
+  Session& target = *waiters_.at(it->second).session;
+  std::string frame;
+  resp::Writer out(frame, target.protocol);
+  if (error) {
+    out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
+  } else {
+    out.null_array();
+  }
+  remove(it->second);
+  to_resume_.push_back(target.id);
+  target.deliver(frame);
+  return true;
+}
+
 void BlockingTable::signal(int db, std::string_view key) {
   // Only keys someone waits on are remembered, each once until served.
   auto it = by_key_.find(DbKey(db, std::string(key)));
@@ -71,7 +88,7 @@ void BlockingTable::signal_db(int db) {
     }
 }
 
-bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms) {
+bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms, std::string_view key) {
   auto it = waiters_.find(id);
   if (it == waiters_.end()) return false;
   Session& s = *it->second.session;
@@ -85,6 +102,7 @@ bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms) 
     const Waiter& w = it->second;
     const std::vector<std::string_view> argv(w.argv.begin(), w.argv.end());
     BlockRetry retry;
+    retry.ready_key = key;
     Call call{{server.data, w.db, now_ms}, server, s, out, argv, w.spec, &retry};
     const uint64_t dirty = server.data.dirty;
     server.data.effects.begin();
@@ -113,7 +131,7 @@ void BlockingTable::serve(ServerState& server, int64_t now_ms) {
     wakes_.erase(wakes_.begin());
   }
   for (uint64_t id : due) {
-    if (try_serve(server, id, now_ms)) continue;
+    if (try_serve(server, id, now_ms, {})) continue;
     // Still waiting with no new bound (its command did not run, or found the
     // key gone): wake again at its timeout.
     auto it = waiters_.find(id);
@@ -126,7 +144,8 @@ void BlockingTable::serve(ServerState& server, int64_t now_ms) {
     if (k == by_key_.end()) continue;
     k->second.signalled = false;
     const std::vector<uint64_t> ids(k->second.ids.begin(), k->second.ids.end());
-    for (uint64_t id : ids) try_serve(server, id, now_ms);
+    const std::string key = ready_[i].second;  // serving may grow ready_
+    for (uint64_t id : ids) try_serve(server, id, now_ms, key);
   }
   ready_.clear();
   // Served clients go on with what they sent meanwhile, unless that closed
@@ -138,7 +157,7 @@ void BlockingTable::serve(ServerState& server, int64_t now_ms) {
 }
 
 int64_t BlockingTable::next_wakeup() const {
-  if (!ready_.empty()) return std::numeric_limits<int64_t>::min();
+  if (!ready_.empty() || !to_resume_.empty()) return std::numeric_limits<int64_t>::min();
   return wakes_.empty() ? expiry::kNever : wakes_.begin()->first;
 }
 

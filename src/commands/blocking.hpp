@@ -10,7 +10,10 @@
 //
 // A blocked command is run again when a key it waits on was changed
 // (Dataset::modified: any write, RENAME, MOVE, SWAPDB...) or its ready time
-// passed. Clients waiting on one key are tried in the order they blocked.
+// passed. Clients waiting on one key are tried in the order they blocked;
+// the command run again is told which key changed (BlockRetry::ready_key),
+// so one that waits on several keys serves itself from that one, as Redis
+// 7.0 serves a blocked client from the key that became ready.
 // A command that still cannot be served blocks again and keeps its place;
 // one whose timeout passed gets a null array, as Redis's BLPOP does.
 //
@@ -54,6 +57,10 @@ class BlockingTable {
              const Wait& wait);
   // Forgets s without replying (disconnect, CLIENT KILL, RESET).
   void forget(const Session& s);
+  // CLIENT UNBLOCK: if s is blocked, replies what its timeout would (a null
+  // array), or with error the error "-UNBLOCKED client unblocked via CLIENT
+  // UNBLOCK", and resumes it at the next serve(); false if s is not blocked.
+  bool unblock(const Session& s, bool error);
 
   // key in db changed: the clients waiting on it are tried at the next serve().
   void signal(int db, std::string_view key);
@@ -68,7 +75,8 @@ class BlockingTable {
   // nothing to wait for.
   int64_t next_wakeup() const;
 
-  bool empty() const { return waiters_.empty(); }
+  // No client blocked, and none unblocked that serve() still has to resume.
+  bool empty() const { return waiters_.empty() && to_resume_.empty(); }
   size_t size() const { return waiters_.size(); }
 
  private:
@@ -94,8 +102,9 @@ class BlockingTable {
 
   void remove(uint64_t id);
   void set_wake(uint64_t id, Waiter& w, int64_t ready_bound_ms);
-  // Runs waiter id's command again (or times it out); true if it left the table.
-  bool try_serve(ServerState& server, uint64_t id, int64_t now_ms);
+  // Runs waiter id's command again (or times it out) because key changed
+  // (empty: its time came); true if it left the table.
+  bool try_serve(ServerState& server, uint64_t id, int64_t now_ms, std::string_view key);
 
   uint64_t next_id_ = 1;                 // ids grow: id order is blocking order
   std::map<uint64_t, Waiter> waiters_;

@@ -186,6 +186,26 @@ void client_no_evict_command(Call& call) {
   call.reply.simple("OK");
 }
 
+/* CLIENT UNBLOCK client-id [TIMEOUT | ERROR] */
+void client_unblock_command(Call& call) {
+  if (call.argv.size() > 4) {
+    return call.error(format_error(
+        "ERR unknown subcommand or wrong number of arguments for '%.128s'. Try CLIENT HELP.", {call.argv[1]}));
+  }
+  bool error = false;
+  if (call.argv.size() == 4) {
+    if (is_option(call.argv[3], "error")) {
+      error = true;
+    } else if (!is_option(call.argv[3], "timeout")) {
+      return call.error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+    }
+  }
+  long long id;
+  if (!integer_or_reply(call, call.argv[2], &id)) return;
+  const Session* target = id > 0 ? call.server.clients.find(static_cast<uint64_t>(id)) : nullptr;
+  call.reply.integer(target && call.data.blocking.unblock(*target, error) ? 1 : 0);
+}
+
 /* CLIENT HELP */
 void client_help_command(Call& call) {
   static constexpr std::string_view kLines[] = {
@@ -206,6 +226,8 @@ void client_help_command(Call& call) {
       "    Accepted for compatibility; lawnkv does not evict clients.",
       "SETNAME <name>",
       "    Assign the name <name> to the current connection.",
+      "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+      "    Unblock the specified blocked client.",
       "HELP",
       "    Print this help.",
   };
@@ -280,6 +302,11 @@ void register_connection_commands(CommandTable& t) {
           .group = "connection", .since = "7.0.0", .complexity = "O(1)",
           .summary = "Sets the connection's client eviction mode",
           .handler = client_no_evict_command},
+         {.name = "client|unblock", .arity = -3, .flags = kAdmin | kNoscript | kLoading | kStale | kSentinel,
+          .acl = "@admin @slow @dangerous @connection",
+          .group = "connection", .since = "5.0.0", .complexity = "O(log N) where N is the number of client connections",
+          .summary = "Unblocks a client blocked on keys, as if its timeout had come or with an error",
+          .handler = client_unblock_command},
          {.name = "client|help", .arity = 2, .flags = kLoading | kStale | kSentinel,
           .acl = "@slow @connection",
           .group = "connection", .since = "5.0.0", .complexity = "O(1)",

@@ -37,6 +37,10 @@ struct DbContext {
 struct BlockRetry {
   bool blocked_again = false;
   int64_t ready_bound_ms = 0;
+  // The key whose change runs the command again (empty when its time came).
+  // A command waiting on several keys may serve itself from this one only,
+  // as Redis 7.0 serves a client from the key that became ready.
+  std::string_view ready_key;
 };
 
 struct Call : DbContext {

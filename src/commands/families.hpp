@@ -20,6 +20,8 @@ void register_dehydrate_commands(CommandTable& t);    // dehydrator_family.cpp
 void register_hash_commands(CommandTable& t);         // hashes_family.cpp
 void register_hash_ttl_commands(CommandTable& t);     // hash_ttl_family.cpp
 void register_set_commands(CommandTable& t);          // sets_family.cpp
+void register_zset_commands(CommandTable& t);         // zsets_family.cpp, zsets_ranges.cpp, zsets_algebra.cpp
+void register_list_commands(CommandTable& t);         // lists_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -36,6 +38,8 @@ inline void register_all_commands(CommandTable& t) {
   register_hash_commands(t);
   register_hash_ttl_commands(t);
   register_set_commands(t);
+  register_zset_commands(t);
+  register_list_commands(t);
 }
 
 }  // namespace lawnkv

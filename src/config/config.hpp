@@ -54,7 +54,10 @@ struct Values {
   int64_t lfu_log_factor = 10;
   int64_t hash_max_listpack_entries = 512;
   int64_t hash_max_listpack_value = 64;
+  int64_t list_max_listpack_size = -2;   // a list node's fill: -1..-5 = 4..64 KiB, n > 0 = n elements
   int64_t set_max_intset_entries = 512;  // the most members of an "intset" set
+  int64_t zset_max_listpack_entries = 128;  // the most members of a "listpack" zset
+  int64_t zset_max_listpack_value = 64;     // its longest member
   std::string dir = ".";
   std::string dbfilename = "dump.rdb";
   std::string appendfilename = "appendonly.aof";

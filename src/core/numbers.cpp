@@ -99,6 +99,29 @@ bool string_to_double(std::string_view s, double* out) {
   return true;
 }
 
+bool c_string_to_double(std::string_view s, double* out) {
+  const std::string text(s.substr(0, s.find('\0')));
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || std::isnan(v)) return false;
+  *out = v;
+  return true;
+}
+
+std::string d_to_string(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  if (v == 0) return std::signbit(v) ? "-0" : "0";
+  constexpr double kHalf = static_cast<double>(LLONG_MAX / 2);
+  if (v >= -kHalf && v <= kHalf) {
+    const long long ll = static_cast<long long>(v);
+    if (static_cast<double>(ll) == v) return ll_to_string(ll);
+  }
+  char buf[64];
+  const int n = std::snprintf(buf, sizeof(buf), "%.17g", v);
+  return std::string(buf, static_cast<size_t>(n));
+}
+
 std::string ld_to_string(long double v) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (std::isnan(v)) return "nan";

@@ -32,6 +32,18 @@ bool string_to_ld(std::string_view s, long double* out);
 // string_to_ld with strtod and no length limit.
 bool string_to_double(std::string_view s, double* out);
 
+// A sorted-set range bound as Redis's zslParseRange reads it: strtod over s
+// as a C string (up to its first NUL byte), which must consume all of it;
+// only NaN is refused. So " 1", "1e999" (inf), "0x10" pass, and so does ""
+// (0), as in Redis.
+bool c_string_to_double(std::string_view s, double* out);
+
+// d2string, the text of a score a listpack stores (ZSCAN replies it):
+// "nan", "inf", "-inf", "0" / "-0", an integer's digits when the value is
+// one within +-2^62, else "%.17g". E.g. 3.0 -> "3", 1e17 -> "100000000000000000",
+// 0.1 -> "0.10000000000000001", 1e20 -> "1e+20".
+std::string d_to_string(double v);
+
 // ld2string in LD_STR_HUMAN mode, the text INCRBYFLOAT replies and stores:
 // "%.17Lf", then trailing zeros and a trailing '.' removed, "-0" becomes "0";
 // "inf", "-inf", "nan" spelled explicitly. E.g. 3.0e3 -> "3000",

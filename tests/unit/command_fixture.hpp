@@ -5,6 +5,7 @@
 // through the dispatcher, as a connection would, and returns the reply's
 // bytes.
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -89,6 +90,29 @@ struct CommandServer {
     dispatch(state, client, w, argv, now);
     return out;
   }
+};
+
+// A fixture with extra clients, each registered as the server registers
+// its connections.
+struct BlockingServer : CommandServer {
+  using CommandServer::CommandServer;
+  std::deque<FakeSession> others;
+
+  FakeSession& client() {
+    FakeSession& c = others.emplace_back();
+    c.id = state.clients.next_id();
+    c.authenticated = true;
+    state.clients.add(c);
+    return c;
+  }
+  ~BlockingServer() {
+    for (FakeSession& c : others) {
+      state.data.blocking.forget(c);
+      state.clients.remove(c);
+    }
+  }
+  BlockingTable& table() { return state.data.blocking; }
+  void serve() { table().serve(state, now); }
 };
 
 }  // namespace lawnkv::test

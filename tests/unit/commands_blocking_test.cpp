@@ -6,7 +6,6 @@
 
 #include <doctest/doctest.h>
 
-#include <deque>
 #include <limits>
 #include <string>
 
@@ -16,29 +15,6 @@ namespace lawnkv::test {
 namespace {
 
 constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
-
-// A fixture with extra clients, each registered as the server registers
-// its connections.
-struct BlockingServer : CommandServer {
-  using CommandServer::CommandServer;
-  std::deque<FakeSession> others;
-
-  FakeSession& client() {
-    FakeSession& c = others.emplace_back();
-    c.id = state.clients.next_id();
-    c.authenticated = true;
-    state.clients.add(c);
-    return c;
-  }
-  ~BlockingServer() {
-    for (FakeSession& c : others) {
-      state.data.blocking.forget(c);
-      state.clients.remove(c);
-    }
-  }
-  BlockingTable& table() { return state.data.blocking; }
-  void serve() { table().serve(state, now); }
-};
 
 TEST_CASE("blocking: clients on one key are served in the order they blocked") {
   BlockingServer s;

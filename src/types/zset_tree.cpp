@@ -1,0 +1,353 @@
+#include "types/zset_tree.hpp"
+
+#include <cstdlib>
+#include <new>
+
+namespace lawnkv::types {
+
+namespace {
+
+constexpr size_t kMinBuckets = 4;
+// A node below this many entries merges with a neighbour when the two fit
+// in kMergeMax.
+constexpr int kMinFill = ZTree::kCap / 4;
+constexpr int kMergeMax = ZTree::kCap * 3 / 4;
+
+// The first index in [0, n) whose key (scores[i], elem(i)) is not before
+// (score, member), or n.
+template <class ElemAt>
+int lower_bound(const double* scores, ElemAt elem, int n, double score, std::string_view member) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (scores[mid] < score || (scores[mid] == score && compare_member_bytes(elem(mid)->member(), member) < 0)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+}  // namespace
+
+ZTree::ZTree(uint64_t seed)
+    : root_(new Leaf()),
+      buckets_(static_cast<Elem**>(std::calloc(kMinBuckets, sizeof(Elem*)))),
+      mask_(kMinBuckets - 1),
+      seed_(seed) {
+  if (!buckets_) throw std::bad_alloc();
+  node_bytes_ = sizeof(Leaf);
+}
+
+ZTree::~ZTree() {
+  // Every element is in the hash table: free them from there, then the nodes.
+  for (uint64_t b = 0; b <= mask_; ++b) {
+    for (Elem* e = buckets_[b]; e;) {
+      Elem* next = e->chain;
+      std::free(e);
+      e = next;
+    }
+  }
+  std::free(buckets_);
+  free_node(root_);
+}
+
+void ZTree::free_node(Node* n) {
+  if (!n->leaf) {
+    Inner* in = static_cast<Inner*>(n);
+    for (int i = 0; i < in->n; ++i) free_node(in->child[i]);
+    delete in;
+  } else {
+    delete static_cast<Leaf*>(n);
+  }
+}
+
+size_t ZTree::memory_bytes() const {
+  return sizeof(*this) + (mask_ + 1) * sizeof(Elem*) + elem_bytes_ + node_bytes_;
+}
+
+const ZTree::Elem* ZTree::find(std::string_view member) const {
+  for (const Elem* e = *bucket(member); e; e = e->chain)
+    if (e->member() == member) return e;
+  return nullptr;
+}
+
+void ZTree::rehash(size_t count) {
+  Elem** fresh = static_cast<Elem**>(std::calloc(count, sizeof(Elem*)));
+  if (!fresh) throw std::bad_alloc();
+  const uint64_t old_count = mask_ + 1;
+  Elem** old = buckets_;
+  buckets_ = fresh;
+  mask_ = count - 1;
+  for (uint64_t i = 0; i < old_count; ++i) {
+    for (Elem* e = old[i]; e;) {
+      Elem* next = e->chain;
+      Elem** b = bucket(e->member());
+      e->chain = *b;
+      *b = e;
+      e = next;
+    }
+  }
+  std::free(old);
+}
+
+void ZTree::hash_add(Elem* e) {
+  if (size_ > mask_) rehash((mask_ + 1) * 2);
+  Elem** b = bucket(e->member());
+  e->chain = *b;
+  *b = e;
+}
+
+void ZTree::hash_remove(const Elem* e) {
+  for (Elem** p = bucket(e->member()); *p; p = &(*p)->chain) {
+    if (*p == e) {
+      *p = e->chain;
+      break;
+    }
+  }
+  if (mask_ + 1 > kMinBuckets && size_ * 8 < mask_ + 1) rehash((mask_ + 1) / 2);
+}
+
+ZTree::Leaf* ZTree::descend(double score, std::string_view member, Path* path) const {
+  Node* x = root_;
+  path->depth = 0;
+  while (!x->leaf) {
+    Inner* in = static_cast<Inner*>(x);
+    int i = lower_bound(in->max_score, [&](int k) { return in->max_elem[k]; }, in->n, score, member);
+    if (i == in->n) i = in->n - 1;
+    path->node[path->depth] = in;
+    path->idx[path->depth] = i;
+    ++path->depth;
+    x = in->child[i];
+  }
+  return static_cast<Leaf*>(x);
+}
+
+void ZTree::refresh(Inner* p, int i) {
+  const Node* c = p->child[i];
+  if (c->leaf) {
+    const Leaf* l = static_cast<const Leaf*>(c);
+    p->count[i] = static_cast<size_t>(l->n);
+    p->max_score[i] = l->scores[l->n - 1];
+    p->max_elem[i] = l->elems[l->n - 1];
+    return;
+  }
+  const Inner* in = static_cast<const Inner*>(c);
+  size_t sum = 0;
+  for (int k = 0; k < in->n; ++k) sum += in->count[k];
+  p->count[i] = sum;
+  p->max_score[i] = in->max_score[in->n - 1];
+  p->max_elem[i] = in->max_elem[in->n - 1];
+}
+
+void ZTree::insert_entry(Inner* p, int at, Node* child) {
+  const int tail = p->n - at;
+  std::memmove(p->child + at + 1, p->child + at, tail * sizeof(p->child[0]));
+  std::memmove(p->count + at + 1, p->count + at, tail * sizeof(p->count[0]));
+  std::memmove(p->max_score + at + 1, p->max_score + at, tail * sizeof(p->max_score[0]));
+  std::memmove(p->max_elem + at + 1, p->max_elem + at, tail * sizeof(p->max_elem[0]));
+  p->child[at] = child;
+  ++p->n;
+  refresh(p, at);
+}
+
+void ZTree::remove_entry(Inner* p, int at) {
+  const int tail = p->n - at - 1;
+  std::memmove(p->child + at, p->child + at + 1, tail * sizeof(p->child[0]));
+  std::memmove(p->count + at, p->count + at + 1, tail * sizeof(p->count[0]));
+  std::memmove(p->max_score + at, p->max_score + at + 1, tail * sizeof(p->max_score[0]));
+  std::memmove(p->max_elem + at, p->max_elem + at + 1, tail * sizeof(p->max_elem[0]));
+  --p->n;
+}
+
+ZTree::Node* ZTree::split(Node* n, bool appended) {
+  const int keep = appended ? n->n - 1 : n->n / 2, move = n->n - keep;
+  if (n->leaf) {
+    Leaf* l = static_cast<Leaf*>(n);
+    Leaf* r = new Leaf();
+    node_bytes_ += sizeof(Leaf);
+    std::memcpy(r->scores, l->scores + keep, move * sizeof(double));
+    std::memcpy(r->elems, l->elems + keep, move * sizeof(Elem*));
+    r->n = move;
+    l->n = keep;
+    r->next = l->next;
+    r->prev = l;
+    if (l->next) l->next->prev = r;
+    l->next = r;
+    return r;
+  }
+  Inner* l = static_cast<Inner*>(n);
+  Inner* r = new Inner();
+  node_bytes_ += sizeof(Inner);
+  std::memcpy(r->child, l->child + keep, move * sizeof(l->child[0]));
+  std::memcpy(r->count, l->count + keep, move * sizeof(l->count[0]));
+  std::memcpy(r->max_score, l->max_score + keep, move * sizeof(l->max_score[0]));
+  std::memcpy(r->max_elem, l->max_elem + keep, move * sizeof(l->max_elem[0]));
+  r->n = move;
+  l->n = keep;
+  return r;
+}
+
+void ZTree::merge(Node* left, Node* right) {
+  if (left->leaf) {
+    Leaf* l = static_cast<Leaf*>(left);
+    Leaf* r = static_cast<Leaf*>(right);
+    std::memcpy(l->scores + l->n, r->scores, r->n * sizeof(double));
+    std::memcpy(l->elems + l->n, r->elems, r->n * sizeof(Elem*));
+    l->n += r->n;
+    r->n = 0;
+    l->next = r->next;
+    if (r->next) r->next->prev = l;
+    delete r;
+    node_bytes_ -= sizeof(Leaf);
+    return;
+  }
+  Inner* l = static_cast<Inner*>(left);
+  Inner* r = static_cast<Inner*>(right);
+  std::memcpy(l->child + l->n, r->child, r->n * sizeof(l->child[0]));
+  std::memcpy(l->count + l->n, r->count, r->n * sizeof(l->count[0]));
+  std::memcpy(l->max_score + l->n, r->max_score, r->n * sizeof(l->max_score[0]));
+  std::memcpy(l->max_elem + l->n, r->max_elem, r->n * sizeof(l->max_elem[0]));
+  l->n += r->n;
+  r->n = 0;
+  delete r;
+  node_bytes_ -= sizeof(Inner);
+}
+
+void ZTree::link(Elem* e) {
+  Path path;
+  Leaf* leaf = descend(e->score, e->member(), &path);
+  const int at = lower_bound(leaf->scores, [&](int k) { return leaf->elems[k]; }, leaf->n, e->score, e->member());
+  const int tail = leaf->n - at;
+  std::memmove(leaf->scores + at + 1, leaf->scores + at, tail * sizeof(double));
+  std::memmove(leaf->elems + at + 1, leaf->elems + at, tail * sizeof(Elem*));
+  leaf->scores[at] = e->score;
+  leaf->elems[at] = e;
+  ++leaf->n;
+  ++size_;
+  bool appended = at == leaf->n - 1 && !leaf->next;  // past every member
+  Node* split_off = leaf->n > kCap ? split(leaf, appended) : nullptr;
+  for (int k = path.depth - 1; k >= 0; --k) {
+    Inner* p = path.node[k];
+    const int i = path.idx[k];
+    refresh(p, i);
+    if (split_off) {
+      insert_entry(p, i + 1, split_off);
+      appended = appended && i + 2 == p->n;
+      split_off = p->n > kCap ? split(p, appended) : nullptr;
+    }
+  }
+  if (split_off) {
+    Inner* root = new Inner();
+    node_bytes_ += sizeof(Inner);
+    root->n = 0;
+    insert_entry(root, 0, root_);
+    insert_entry(root, 1, split_off);
+    root_ = root;
+  }
+}
+
+void ZTree::unlink(const Elem* e) {
+  Path path;
+  Leaf* leaf = descend(e->score, e->member(), &path);
+  const int at = lower_bound(leaf->scores, [&](int k) { return leaf->elems[k]; }, leaf->n, e->score, e->member());
+  const int tail = leaf->n - at - 1;
+  std::memmove(leaf->scores + at, leaf->scores + at + 1, tail * sizeof(double));
+  std::memmove(leaf->elems + at, leaf->elems + at + 1, tail * sizeof(Elem*));
+  --leaf->n;
+  --size_;
+  Node* child = leaf;
+  for (int k = path.depth - 1; k >= 0; --k) {
+    Inner* p = path.node[k];
+    const int i = path.idx[k];
+    if (child->n == 0) {
+      if (child->leaf) {
+        Leaf* l = static_cast<Leaf*>(child);
+        if (l->prev) l->prev->next = l->next;
+        if (l->next) l->next->prev = l->prev;
+        delete l;
+        node_bytes_ -= sizeof(Leaf);
+      } else {
+        delete static_cast<Inner*>(child);
+        node_bytes_ -= sizeof(Inner);
+      }
+      remove_entry(p, i);
+    } else if (child->n < kMinFill && p->n > 1) {
+      const int l = i + 1 < p->n ? i : i - 1;  // merge the pair (l, l + 1)
+      if (p->child[l]->n + p->child[l + 1]->n <= kMergeMax) {
+        merge(p->child[l], p->child[l + 1]);
+        remove_entry(p, l + 1);
+        refresh(p, l);
+      } else {
+        refresh(p, i);
+      }
+    } else {
+      refresh(p, i);
+    }
+    child = p;
+  }
+  // A root with one child gives way to it.
+  while (!root_->leaf && root_->n == 1) {
+    Inner* old = static_cast<Inner*>(root_);
+    root_ = old->child[0];
+    delete old;
+    node_bytes_ -= sizeof(Inner);
+  }
+  if (!root_->leaf && root_->n == 0) {
+    delete static_cast<Inner*>(root_);
+    node_bytes_ -= sizeof(Inner);
+    root_ = new Leaf();
+    node_bytes_ += sizeof(Leaf);
+  }
+}
+
+void ZTree::insert(std::string_view member, double score) {
+  const size_t bytes = sizeof(Elem) + member.size();
+  Elem* e = static_cast<Elem*>(std::malloc(bytes));
+  if (!e) throw std::bad_alloc();
+  e->score = score;
+  e->chain = nullptr;
+  e->len = static_cast<uint32_t>(member.size());
+  if (!member.empty()) std::memcpy(e + 1, member.data(), member.size());
+  elem_bytes_ += bytes;
+  hash_add(e);
+  link(e);
+}
+
+void ZTree::rescore(const Elem* ce, double score) {
+  Elem* e = const_cast<Elem*>(ce);
+  unlink(e);
+  e->score = score;
+  link(e);
+}
+
+void ZTree::erase(const Elem* e) {
+  unlink(e);
+  hash_remove(e);
+  elem_bytes_ -= sizeof(Elem) + e->len;
+  std::free(const_cast<Elem*>(e));
+}
+
+size_t ZTree::rank_of(const Elem* e) const {
+  Path path;
+  const Leaf* leaf = descend(e->score, e->member(), &path);
+  size_t rank = 0;
+  for (int k = 0; k < path.depth; ++k)
+    for (int i = 0; i < path.idx[k]; ++i) rank += path.node[k]->count[i];
+  return rank + static_cast<size_t>(
+                    lower_bound(leaf->scores, [&](int k) { return leaf->elems[k]; }, leaf->n, e->score, e->member()));
+}
+
+ZTree::Pos ZTree::at(size_t rank) const {
+  const Node* x = root_;
+  while (!x->leaf) {
+    const Inner* in = static_cast<const Inner*>(x);
+    int i = 0;
+    while (i < in->n - 1 && rank >= in->count[i]) rank -= in->count[i++];
+    x = in->child[i];
+  }
+  return {const_cast<Leaf*>(static_cast<const Leaf*>(x)), static_cast<int>(rank)};
+}
+
+}  // namespace lawnkv::types

@@ -185,6 +185,9 @@ persistence::LoadOptions Snapshots::load_options(ServerState& s, int64_t now_ms)
   o.values.hash_max_listpack_entries = v.hash_max_listpack_entries;
   o.values.hash_max_listpack_value = v.hash_max_listpack_value;
   o.values.set_max_intset_entries = v.set_max_intset_entries;
+  o.values.list_max_listpack_size = v.list_max_listpack_size;
+  o.values.zset_max_listpack_entries = v.zset_max_listpack_entries;
+  o.values.zset_max_listpack_value = v.zset_max_listpack_value;
   return o;
 }
 

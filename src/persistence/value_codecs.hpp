@@ -4,8 +4,9 @@
 // dataset digest (DEBUG DIGEST) reads of it. Strings are not Objects: the
 // writer and loader handle RDB_TYPE_STRING themselves.
 //
-// Adding a type (lists, sorted sets) is one file, persistence/<type>_codec.cpp,
-// defining a TypeCodec, and one line in value_codecs.cpp's table:
+// Adding a type is one file, persistence/<type>_codec.cpp, defining a
+// TypeCodec, its declaration below, one line in value_codecs.cpp's table
+// and the configuration its loader needs in LoadContext:
 //
 //   extern const TypeCodec kListCodec;    // list_codec.cpp
 //   const TypeCodec* const kCodecs[] = {&kHashCodec, &kSetCodec, ..., &kListCodec};
@@ -35,6 +36,9 @@ struct LoadContext {
   int64_t hash_max_listpack_entries = 128;
   int64_t hash_max_listpack_value = 64;
   int64_t set_max_intset_entries = 512;
+  int64_t list_max_listpack_size = -2;
+  int64_t zset_max_listpack_entries = 128;
+  int64_t zset_max_listpack_value = 64;
   std::mt19937_64* rng = nullptr;  // seeds of new hash tables (nullptr: seed 0)
 };
 
@@ -70,5 +74,7 @@ const TypeCodec* codec_for_rdb(uint8_t rdb_type);
 extern const TypeCodec kHashCodec;        // hash_codec.cpp
 extern const TypeCodec kSetCodec;         // set_codec.cpp
 extern const TypeCodec kDehydratorCodec;  // dehydrator_codec.cpp
+extern const TypeCodec kListCodec;        // list_codec.cpp
+extern const TypeCodec kZSetCodec;        // zset_codec.cpp
 
 }  // namespace lawnkv::persistence

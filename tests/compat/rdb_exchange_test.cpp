@@ -74,6 +74,12 @@ void fill(RawClient& c) {
   must(c, {"SADD", "set_strings", "a", "b", "c", std::string("\0\x01", 2)});
   for (int i = 0; i < 700; ++i) must(c, {"SADD", "set_large_ints", std::to_string(i * 7)});
   for (int i = 0; i < 100; ++i) must(c, {"SADD", "set_mixed", i % 3 ? std::to_string(i) : "m" + std::to_string(i)});
+  must(c, {"RPUSH", "list_small", "a", "12", "-7", "", "5000000000"});
+  for (int i = 0; i < 3000; ++i) must(c, {"RPUSH", "list_long", i % 3 ? std::to_string(i) : std::string(40, 'x')});
+  must(c, {"RPUSH", "list_big_element", std::string(20000, 'b'), "small"});
+  must(c, {"ZADD", "zset_small", "1", "a", "-2.5", "b", "inf", "c", "-inf", "d", "0", "e"});
+  for (int i = 0; i < 300; ++i) must(c, {"ZADD", "zset_large", std::to_string(i / 3.0), "m" + std::to_string(i)});
+  must(c, {"ZADD", "zset_long_member", "1", std::string(100, 'z')});
   must(c, {"SELECT", "3"});
   must(c, {"SET", "in_db3", "x", "EX", "86400"});
   must(c, {"SADD", "set_db3", "q"});
@@ -120,6 +126,10 @@ void compare(RawClient& ref, RawClient& other, const std::string& label) {
         // An intset lists its members in order: the same order.
         if (ref.call({"OBJECT", "ENCODING", key}) == "$6\r\nintset\r\n")
           CHECK(other.call({"SMEMBERS", key}) == ref.call({"SMEMBERS", key}));
+      } else if (type == "+list\r\n") {
+        CHECK(other.call({"LRANGE", key, "0", "-1"}) == ref.call({"LRANGE", key, "0", "-1"}));
+      } else if (type == "+zset\r\n") {
+        CHECK(other.call({"ZRANGE", key, "0", "-1", "WITHSCORES"}) == ref.call({"ZRANGE", key, "0", "-1", "WITHSCORES"}));
       } else {
         FAIL("unexpected type " << type);
       }

@@ -3,7 +3,8 @@
 # tests/fuzz/corpus/rdb_load/: dump.rdb files written by redis-server 7.0.15
 # and by lawnkv (build/lawnkv-server) for small datasets of every encoding
 # they have (int and LZF strings, listpack/hashtable hashes, intsets and
-# hashtable sets, expiries, several dbs; lawnkv: field TTLs, dehydrators).
+# hashtable sets, quicklists, listpack and skiplist sorted sets, expiries,
+# several dbs; lawnkv: field TTLs, dehydrators).
 # Servers run on free ports in a temporary directory and are stopped by PID.
 #   tests/fuzz/make_rdb_seeds.sh
 set -euo pipefail
@@ -32,6 +33,8 @@ dataset() {  # dataset <port> <name>: one small dataset per name
     hashes) $c hset h a 1 b two; for i in $(seq 1 20); do $c hset lh "f$i" "$i"; done
             $c hset long f "$(printf 'x%.0s' $(seq 1 80))" ;;
     sets) $c sadd i 1 2 -3 70000 5000000000; $c sadd s a b c; $c select 2; $c sadd other 1 x ;;
+    lists_zsets) $c rpush l a 1 -2 ""; for i in $(seq 1 30); do $c rpush ll "e$i"; done
+                 $c zadd z 1 a 2.5 b -inf c; for i in $(seq 1 140); do $c zadd zl $i "m$i"; done ;;
     lawnkv_only) $c hset h f v g w; $c hpexpire h 99999999 fields 1 f
                  $c rede.push d 1000 el1 id1; $c rede.push d 5 el2 id2 ;;
   esac >/dev/null
@@ -40,7 +43,7 @@ dataset() {  # dataset <port> <name>: one small dataset per name
 for server in redis lawnkv; do
   bin=redis-server
   [ $server = lawnkv ] && bin=build/lawnkv-server
-  for name in strings hashes sets lawnkv_only; do
+  for name in strings hashes sets lists_zsets lawnkv_only; do
     [ $server = redis ] && [ $name = lawnkv_only ] && continue
     dir=$work/$server-$name
     mkdir -p "$dir"

@@ -131,6 +131,9 @@ void pop_range_reply(Call& call, std::string_view key, List& l, End from, long l
   } else {
     l.drop_back(n);
   }
+  // LPOP/RPOP of what was taken, whichever form took it (LMPOP, BLMPOP).
+  if (call.data.effects.active())
+    call.data.effects.replace_own({from == End::kLeft ? "LPOP" : "RPOP", key, std::to_string(n)});
   popped(call, key, l, from);
 }
 
@@ -368,6 +371,9 @@ void move_element(Call& call, List& src, End from, End to) {
   const ListRef dst = list_for_write(call, dst_key);
   if (dst.wrong_type) return call.error(err::kWrongType);
   const std::string value = pop(src, from);
+  // LMOVE, whichever form moved it (RPOPLPUSH, BLMOVE, BRPOPLPUSH).
+  call.data.effects.replace_own({"LMOVE", src_key, dst_key, from == End::kLeft ? "LEFT" : "RIGHT",
+                                 to == End::kLeft ? "LEFT" : "RIGHT"});
   List* d = dst.list;
   if (!d) {
     // The source itself when src_key == dst_key is never missing here.
@@ -471,6 +477,7 @@ void blocking_pop(Call& call, std::span<const std::string_view> keys, End from, 
     call.reply.array(2);
     call.reply.bulk(key);
     call.reply.bulk(pop(*l, from));
+    call.data.effects.replace_own({from == End::kLeft ? "LPOP" : "RPOP", key});
     return popped(call, key, *l, from);
   }
   call.block({.keys = keys, .timeout_at_ms = timeout_at, .ready_bound_ms = expiry::kNever});

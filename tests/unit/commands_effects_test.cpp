@@ -173,6 +173,36 @@ TEST_CASE("effects: sets record what SPOP drew; hashes their TTLs as deadlines")
   CHECK(s.sink.take() == Lines{"0: HDEL h c"});
 }
 
+TEST_CASE("effects: blocking pops record the plain pop of what they took, served at once or later") {
+  EffectServer s;
+  FakeSession waiter;
+  waiter.id = s.state.clients.next_id();
+  waiter.authenticated = true;
+  s.state.clients.add(waiter);
+  s.run({"rpush", "l", "a", "b", "c"});
+  s.run({"zadd", "z", "1", "m", "2", "n"});
+  s.sink.take();
+  s.run({"blpop", "none", "l", "0"});
+  s.run({"brpoplpush", "l", "l2", "0"});
+  s.run({"blmpop", "0", "1", "l", "RIGHT", "COUNT", "5"});
+  s.run({"bzpopmax", "z", "0"});
+  s.run({"bzmpop", "0", "1", "z", "MIN", "COUNT", "9"});
+  CHECK(s.sink.take() == Lines{"0: LPOP l", "0: LMOVE l l2 RIGHT LEFT", "0: RPOP l 1", "0: ZPOPMAX z 1",
+                               "0: ZPOPMIN z 1"});
+  // Blocked, then served by a push: the pop is recorded after the push.
+  s.run_as(waiter, {"blmove", "q", "dst", "LEFT", "RIGHT", "0"});
+  REQUIRE(waiter.blocked);
+  s.run({"lpush", "q", "x"});
+  s.state.data.blocking.serve(s.state, s.now);
+  CHECK_FALSE(waiter.blocked);
+  CHECK(s.sink.take() == Lines{"0: lpush q x", "0: LMOVE q dst LEFT RIGHT"});
+  s.run_as(waiter, {"bzpopmin", "zz", "0"});
+  s.run({"zadd", "zz", "5", "e"});
+  s.state.data.blocking.serve(s.state, s.now);
+  CHECK(s.sink.take() == Lines{"0: zadd zz 5 e", "0: ZPOPMIN zz 1"});
+  s.state.clients.remove(waiter);
+}
+
 TEST_CASE("effects: a dehydrator records deadlines and the ids taken out") {
   EffectServer s;
   s.run({"rede.push", "d", "1000", "e1", "id1"});
@@ -229,6 +259,8 @@ std::map<std::string, std::string> dump(CommandServer& s) {
         for (const char* f : {"a", "b", "c", "d"}) line += s.run({"hget", k, f});
         line += s.run({"hpexpiretime", k, "FIELDS", "4", "a", "b", "c", "d"});
       }
+      if (type == "+list\r\n") line += s.run({"lrange", k, "0", "-1"});
+      if (type == "+zset\r\n") line += s.run({"zrange", k, "0", "-1", "WITHSCORES"});
       if (type == "+dehy-type\r\n") {
         for (const char* id : {"i0", "i1", "i2", "i3"}) line += s.run({"rede.look", k, id});
         line += s.run({"rede.ttn", k});
@@ -246,7 +278,22 @@ std::vector<std::string> random_command(std::mt19937_64& rng) {
   const std::string k = pick({"k1", "k2", "k3"}), h = pick({"h1", "h2"}), st = pick({"s1", "s2"});
   const std::string f = pick({"a", "b", "c", "d"}), v = std::to_string(rng() % 100);
   const std::string ms = std::to_string(rng() % 300), sec = std::to_string(rng() % 3);
-  switch (rng() % 26) {
+  const std::string l = pick({"l1", "l2"}), z = pick({"z1", "z2"});
+  switch (rng() % 40) {
+    case 26: return {"rpush", l, v, f};
+    case 27: return {"lpop", l, pick({"1", "2"})};
+    case 28: return {"blpop", l, pick({"l1", "l2"}), "0.01"};
+    case 29: return {"blmove", l, pick({"l1", "l2"}), pick({"LEFT", "RIGHT"}), pick({"LEFT", "RIGHT"}), "0.01"};
+    case 30: return {"lmpop", "2", "l1", "l2", pick({"LEFT", "RIGHT"}), "COUNT", "2"};
+    case 31: return {"blmpop", "0.01", "2", "l2", "l1", "RIGHT"};
+    case 32: return {"linsert", l, pick({"BEFORE", "AFTER"}), v, "ins"};
+    case 33: return {"zadd", z, std::to_string(rng() % 20) + ".5", f};
+    case 34: return {"zincrby", z, "0.1", f};
+    case 35: return {"bzpopmin", z, pick({"z1", "z2"}), "0.01"};
+    case 36: return {"zmpop", "2", "z1", "z2", pick({"MIN", "MAX"}), "COUNT", "2"};
+    case 37: return {"bzmpop", "0.01", "1", z, "MAX"};
+    case 38: return {"zpopmax", z};
+    case 39: return {"rename", pick({"l1", "z1"}), pick({"l2", "z2"})};
     case 0: return {"set", k, v};
     case 1: return {"set", k, v, "PX", ms};
     case 2: return {"set", k, v, "EX", sec, "NX"};
@@ -282,6 +329,12 @@ TEST_CASE("effects: the records, replayed on an empty server with the clock at 0
   for (uint64_t seed = 1; seed <= 100; ++seed) {
     CAPTURE(seed);
     EffectServer a;
+    // Blocking commands go from their own client, which waits until a write
+    // or its timeout serves it (blocking.serve, as the loop runs it).
+    FakeSession waiter;
+    waiter.id = a.state.clients.next_id();
+    waiter.authenticated = true;
+    a.state.clients.add(waiter);
     std::mt19937_64 rng(seed);
     std::vector<EffectRecord> records;
     for (int i = 0; i < 400; ++i) {
@@ -293,11 +346,19 @@ TEST_CASE("effects: the records, replayed on an empty server with the clock at 0
         a.run(random_command(rng));
         a.run({"exec"});
       } else {
-        a.run(random_command(rng));
+        std::vector<std::string> cmd = random_command(rng);
+        if (cmd[0][0] != 'b') {
+          a.run(cmd);
+        } else if (!waiter.blocked) {
+          a.run_as(waiter, cmd);
+        }
       }
+      a.state.data.blocking.serve(a.state, a.now);
       for (auto& batch : a.sink.batches) records.insert(records.end(), batch.begin(), batch.end());
       a.sink.batches.clear();
     }
+    a.state.data.blocking.forget(waiter);
+    a.state.clients.remove(waiter);
     a.run({"select", "0"});
     // Whatever fell due goes on both sides before they are compared: reaped
     // here (a keeps recording), dropped after the replay there.

@@ -22,7 +22,7 @@ for _ in $(seq 1 50); do
 done
 [ -n "$port" ] || { echo "no free port" >&2; exit 1; }
 log=$log_dir/load-$port.log
-"$server" --port "$port" --bind 127.0.0.1 >"$log" 2>&1 &
+"$server" --port "$port" --bind 127.0.0.1 --save "" >"$log" 2>&1 &
 pid=$!
 stop() { kill -TERM "$pid" 2>/dev/null || true; }
 trap stop EXIT

@@ -8,6 +8,12 @@
 //                                 (negative: back), so expiry tests need not
 //                                 sleep
 //   DEBUG OBJECT key              a line about the key's value
+//   DEBUG RELOAD [NOSAVE]         saves the snapshot and loads it back
+//                                 (NOSAVE: loads the file as it is); a load
+//                                 that fails leaves the dataset unchanged
+//   DEBUG DIGEST                  a digest of the whole dataset (40 zeros
+//                                 when empty), equal after a save and load
+//   DEBUG DIGEST-VALUE key...     the digest of each key's value
 //   DEBUG HELP
 
 #include <chrono>
@@ -23,6 +29,7 @@
 #include "core/address.hpp"
 #include "core/error_format.hpp"
 #include "core/numbers.hpp"
+#include "persistence/keyspace_digest.hpp"
 
 namespace lawnkv {
 
@@ -50,7 +57,11 @@ void debug_help(Call& call) {
   reply_help(call, "DEBUG",
              {"ADVANCE-TIME <milliseconds>",
               "    lawnkv: move the server clock by <milliseconds> (negative moves it back).",
-              "OBJECT <key>", "    Show low level info about the key and its value.", "SET-ACTIVE-EXPIRE <0|1>",
+              "DIGEST", "    Output a hex signature representing the current DB content.",
+              "DIGEST-VALUE <key> [<key> ...]", "    Output a hex signature of the values of all the specified keys.",
+              "OBJECT <key>", "    Show low level info about the key and its value.",
+              "RELOAD [NOSAVE]", "    Save the RDB on disk and reload it back to memory (NOSAVE: load the file as it is).",
+              "SET-ACTIVE-EXPIRE <0|1>",
               "    Turn the expiry engine off or on; keys then expire only when accessed.", "SLEEP <seconds>",
               "    Stop the server for <seconds> (a decimal number)."});
 }
@@ -90,6 +101,34 @@ void debug_object(Call& call) {
   call.reply.simple(buf);
 }
 
+/* DEBUG RELOAD [NOSAVE] */
+void debug_reload(Call& call) {
+  bool save = true;
+  for (size_t i = 2; i < call.argv.size(); ++i) {
+    if (iequals(call.argv[i], "nosave")) save = false;
+    else if (iequals(call.argv[i], "merge") || iequals(call.argv[i], "noflush"))
+      return call.error("ERR lawnkv's DEBUG RELOAD supports the NOSAVE option only.");
+    else return call.error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+  }
+  Snapshots& snap = call.server.snapshots;
+  if (save && !snap.save(call.server).empty()) return call.error("ERR");
+  const persistence::LoadResult r = snap.reload(call.server, Snapshots::path(call.cfg()), call.now_ms);
+  if (!r.ok()) return call.error("ERR Error trying to load the RDB dump");
+  call.reply.simple("OK");
+}
+
+/* DEBUG DIGEST */
+void debug_digest(Call& call) { call.reply.simple(persistence::keyspace_digest(call.data.keyspace).hex()); }
+
+/* DEBUG DIGEST-VALUE key [key ...] */
+void debug_digest_value(Call& call) {
+  call.reply.array(call.argv.size() - 2);
+  for (size_t i = 2; i < call.argv.size(); ++i) {
+    const store::Entry* e = call.db().lookup_untouched(call.argv[i], call.now_ms);
+    call.reply.simple(e ? persistence::value_digest(*e).hex() : persistence::Digest().hex());
+  }
+}
+
 /* DEBUG subcommand [argument ...] */
 void debug_command(Call& call) {
   if (!debug_allowed(call)) return call.error(kDebugRefused);
@@ -100,6 +139,9 @@ void debug_command(Call& call) {
   if (is_option(sub, "set-active-expire") && argc == 3) return debug_set_active_expire(call);
   if (is_option(sub, "advance-time") && argc == 3) return debug_advance_time(call);
   if (is_option(sub, "object") && argc == 3) return debug_object(call);
+  if (is_option(sub, "reload")) return debug_reload(call);
+  if (is_option(sub, "digest") && argc == 2) return debug_digest(call);
+  if (is_option(sub, "digest-value") && argc >= 2) return debug_digest_value(call);
   call.error(format_error("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try DEBUG HELP.",
                           {sub}));
 }

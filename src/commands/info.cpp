@@ -142,22 +142,27 @@ void memory_section(const Call& call, std::string& out) {
   field(out, "lazyfreed_objects", 0);
 }
 
-// lawnkv keeps no files: what Redis reports when it has never saved.
+// RDB snapshots as commands/snapshots.hpp keeps them; no AOF yet: what
+// Redis reports with appendonly no.
 void persistence_section(const Call& call, std::string& out) {
-  for (std::string_view zero : {"loading", "async_loading", "current_cow_peak", "current_cow_size",
-                                "current_cow_size_age"})
+  const Snapshots& snap = call.server.snapshots;
+  field(out, "loading", snap.loading ? 1 : 0);
+  for (std::string_view zero : {"async_loading", "current_cow_peak", "current_cow_size", "current_cow_size_age"})
     field(out, zero, 0);
   field(out, "current_fork_perc", "0.00");
-  for (std::string_view zero : {"current_save_keys_processed", "current_save_keys_total",
-                                "rdb_changes_since_last_save", "rdb_bgsave_in_progress"})
-    field(out, zero, 0);
-  field(out, "rdb_last_save_time", call.server.facts.start_ms / 1000);
-  field(out, "rdb_last_bgsave_status", "ok");
-  field(out, "rdb_last_bgsave_time_sec", -1);
-  field(out, "rdb_current_bgsave_time_sec", -1);
-  for (std::string_view zero : {"rdb_saves", "rdb_last_cow_size", "rdb_last_load_keys_expired",
-                                "rdb_last_load_keys_loaded", "aof_enabled", "aof_rewrite_in_progress",
-                                "aof_rewrite_scheduled"})
+  for (std::string_view zero : {"current_save_keys_processed", "current_save_keys_total"}) field(out, zero, 0);
+  field(out, "rdb_changes_since_last_save", static_cast<int64_t>(snap.changes_since_save(call.server)));
+  field(out, "rdb_bgsave_in_progress", snap.in_progress() ? 1 : 0);
+  field(out, "rdb_last_save_time", snap.lastsave_s);
+  field(out, "rdb_last_bgsave_status", snap.last_bgsave_ok ? "ok" : "err");
+  field(out, "rdb_last_bgsave_time_sec", snap.last_bgsave_time_s);
+  field(out, "rdb_current_bgsave_time_sec",
+        snap.in_progress() ? (call.server.clock.now_ms() - snap.bgsave_started_ms()) / 1000 : -1);
+  field(out, "rdb_saves", static_cast<int64_t>(snap.saves));
+  field(out, "rdb_last_cow_size", 0);
+  field(out, "rdb_last_load_keys_expired", static_cast<int64_t>(snap.last_load_keys_expired));
+  field(out, "rdb_last_load_keys_loaded", static_cast<int64_t>(snap.last_load_keys_loaded));
+  for (std::string_view zero : {"aof_enabled", "aof_rewrite_in_progress", "aof_rewrite_scheduled"})
     field(out, zero, 0);
   field(out, "aof_last_rewrite_time_sec", -1);
   field(out, "aof_current_rewrite_time_sec", -1);

@@ -2,11 +2,7 @@
 // FLUSHALL, TIME, LASTSAVE, SAVE, BGSAVE, SHUTDOWN. The family's other
 // commands live one per file (info.cpp, config_command.cpp,
 // command_command.cpp, debug.cpp, memory.cpp); register_server_commands
-// gathers them.
-//
-// lawnkv keeps no files: LASTSAVE reports the start-up time (as Redis does
-// before its first save), SAVE and BGSAVE reply an error saying nothing is
-// saved, and SHUTDOWN SAVE stops like SHUTDOWN NOSAVE.
+// gathers them. Snapshots themselves: commands/snapshots.hpp.
 
 #include <cstdio>
 
@@ -20,7 +16,8 @@ namespace lawnkv {
 
 namespace {
 
-constexpr std::string_view kNoFiles = "ERR lawnkv keeps no files: there is nothing to save";
+constexpr std::string_view kBgsaveInProgress = "ERR Background save already in progress";
+constexpr std::string_view kShutdownErrors = "ERR Errors trying to SHUTDOWN. Check logs.";
 constexpr std::string_view kNoShutdownInProgress = "ERR No shutdown in progress.";
 
 // FLUSHDB / FLUSHALL take nothing, SYNC or ASYNC (both flush at once here).
@@ -35,12 +32,14 @@ bool flush_mode_ok_or_reply(Call& call) {
 }
 
 // Empties db. WATCHers of a key alive in it see it change (Redis's
-// touchAllWatchedKeysInDb); keys already expired are not a change.
-void op_flush_db(ServerState& server, int db, int64_t now_ms) {
+// touchAllWatchedKeysInDb); keys already expired are not a change. Each key
+// removed counts as a change (Redis's server.dirty); returns how many.
+size_t op_flush_db(ServerState& server, int db, int64_t now_ms) {
   store::Db& d = server.data.keyspace.db(db);
-  server.data.changed();
   server.data.keyspace.watches().touch_db(db, [&](std::string_view key) { return d.contains_live(key, now_ms); });
-  d.clear();
+  const size_t removed = d.clear();
+  server.data.dirty += removed;
+  return removed;
 }
 
 /* DBSIZE */
@@ -49,7 +48,8 @@ void dbsize_command(Call& call) { call.reply.integer(static_cast<int64_t>(call.d
 /* FLUSHDB [ASYNC | SYNC] */
 void flushdb_command(Call& call) {
   if (!flush_mode_ok_or_reply(call)) return;
-  op_flush_db(call.server, call.session.db, call.now_ms);
+  // Even a flush of nothing is a change: it is recorded (effects.hpp).
+  if (op_flush_db(call.server, call.session.db, call.now_ms) == 0) call.data.changed();
   allocator::purge();
   call.reply.simple("OK");
 }
@@ -57,7 +57,10 @@ void flushdb_command(Call& call) {
 /* FLUSHALL [ASYNC | SYNC] */
 void flushall_command(Call& call) {
   if (!flush_mode_ok_or_reply(call)) return;
-  for (int db = 0; db < call.data.keyspace.databases(); ++db) op_flush_db(call.server, db, call.now_ms);
+  size_t removed = 0;
+  for (int db = 0; db < call.data.keyspace.databases(); ++db) removed += op_flush_db(call.server, db, call.now_ms);
+  if (removed == 0) call.data.changed();
+  call.server.snapshots.after_flushall(call.server);
   allocator::purge();
   call.reply.simple("OK");
 }
@@ -71,36 +74,54 @@ void time_command(Call& call) {
 }
 
 /* LASTSAVE */
-void lastsave_command(Call& call) { call.reply.integer(call.server.facts.start_ms / 1000); }
+void lastsave_command(Call& call) { call.reply.integer(call.server.snapshots.lastsave_s); }
 
 /* SAVE */
-void save_command(Call& call) { call.error(kNoFiles); }
+void save_command(Call& call) {
+  if (call.server.snapshots.in_progress()) return call.error(kBgsaveInProgress);
+  if (!call.server.snapshots.save(call.server).empty()) return call.error("ERR");
+  call.reply.simple("OK");
+}
 
-/* BGSAVE [SCHEDULE] */
+/* BGSAVE [SCHEDULE]
+ * As Redis 7.0: inside EXEC the save is scheduled (it starts from the
+ * server's timer); while one runs, another is refused, SCHEDULE or not. */
 void bgsave_command(Call& call) {
   if (call.argv.size() > 2 || (call.argv.size() == 2 && !iequals(call.argv[1], "schedule"))) {
     call.error(err::kSyntax);
     return;
   }
-  call.error(kNoFiles);
+  Snapshots& snap = call.server.snapshots;
+  if (snap.in_progress()) return call.error(kBgsaveInProgress);
+  if (call.session.in_exec) {
+    snap.schedule();
+    return call.reply.simple("Background saving scheduled");
+  }
+  if (snap.start_bgsave(call.server) != Snapshots::Bg::kStarted) return call.error("ERR");
+  call.reply.simple("Background saving started");
 }
 
 /* SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT]
  * On success nothing is replied: the server stops and closes the
  * connection, as redis-server does. */
 void shutdown_command(Call& call) {
-  bool nosave = false, save = false, other = false, abort = false;
+  bool nosave = false, save = false, other = false, force = false, abort = false;
   for (size_t i = 1; i < call.argv.size(); ++i) {
     const std::string_view a = call.argv[i];
     if (iequals(a, "nosave")) nosave = true;
     else if (iequals(a, "save")) save = true;
-    else if (iequals(a, "now") || iequals(a, "force")) other = true;
+    else if (iequals(a, "now")) other = true;
+    else if (iequals(a, "force")) other = force = true;
     else if (iequals(a, "abort")) abort = true;
     else return call.error(err::kSyntax);
   }
   if ((abort && (nosave || save || other)) || (nosave && save)) return call.error(err::kSyntax);
   // A shutdown here is immediate, so none is ever in progress to abort.
   if (abort) return call.error(kNoShutdownInProgress);
+  // Saves when asked, or when save rules are set (unless NOSAVE); a failed
+  // save keeps the server up unless FORCE.
+  const std::string error = call.server.snapshots.on_shutdown(call.server, save, nosave);
+  if (!error.empty() && !force) return call.error(kShutdownErrors);
   call.server.shutdown_requested = true;
 }
 
@@ -133,7 +154,7 @@ void register_server_commands(CommandTable& t) {
     {.name = "bgsave", .arity = -1, .flags = kAdmin | kNoscript | kNoAsyncLoading,
      .acl = "@admin @slow @dangerous",
      .group = "server", .since = "1.0.0", .complexity = "O(1)",
-     .summary = "Not supported: lawnkv keeps no files",
+     .summary = "Asynchronously saves the database(s) to disk",
      .handler = bgsave_command},
     {.name = "dbsize", .arity = 1, .flags = kReadonly | kFast,
      .acl = "@keyspace @read @fast",
@@ -156,13 +177,13 @@ void register_server_commands(CommandTable& t) {
     {.name = "lastsave", .arity = 1, .flags = kLoading | kStale | kFast,
      .acl = "@admin @fast @dangerous",
      .group = "server", .since = "1.0.0", .complexity = "O(1)",
-     .summary = "Returns the Unix time of the last save (lawnkv: its start)",
+     .summary = "Returns the Unix timestamp of the last successful save to disk",
      .tips = "nondeterministic_output",
      .handler = lastsave_command},
     {.name = "save", .arity = 1, .flags = kAdmin | kNoscript | kNoAsyncLoading | kNoMulti,
      .acl = "@admin @slow @dangerous",
      .group = "server", .since = "1.0.0", .complexity = "O(1)",
-     .summary = "Not supported: lawnkv keeps no files",
+     .summary = "Synchronously saves the database(s) to disk",
      .handler = save_command},
     {.name = "shutdown", .arity = -1, .flags = kAdmin | kNoscript | kLoading | kStale | kSentinel | kNoMulti | kAllowBusy,
      .acl = "@admin @slow @dangerous",

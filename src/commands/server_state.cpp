@@ -33,6 +33,7 @@ std::unique_ptr<ServerState> make_server_state(config::Config cfg) {
   register_all_commands(state->commands);
   state->data.eviction.configure(state->config.values(), state->data);
   state->facts.start_ms = state->clock.now_ms();
+  state->snapshots.lastsave_s = state->facts.start_ms / 1000;
   state->facts.run_id = random_run_id();
   state->facts.used_memory_startup = allocator::used_bytes();
   return state;

@@ -18,6 +18,7 @@
 #include "commands/clients.hpp"
 #include "commands/effects.hpp"
 #include "commands/evictor.hpp"
+#include "commands/snapshots.hpp"
 #include "commands/table.hpp"
 #include "config/config.hpp"
 #include "core/clock.hpp"
@@ -41,7 +42,8 @@ struct Dataset {
   uint64_t dirty = 0;
 
   // key in db changed: WATCH sees it (Redis's signalModifiedKey) and the
-  // clients blocked on it are tried again (signalKeyAsReady).
+  // clients blocked on it are tried again (signalKeyAsReady). Counts as one
+  // unsaved change.
   void modified(int db, std::string_view key) {
     ++dirty;
     keyspace.modified(db, key);
@@ -85,6 +87,7 @@ struct ServerState {
   Dataset data;
   Clients clients;
   ServerFacts facts;
+  Snapshots snapshots;
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
 };
 

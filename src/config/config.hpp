@@ -61,8 +61,13 @@ struct Values {
   std::string dir = ".";
   std::string dbfilename = "dump.rdb";
   std::string appendfilename = "appendonly.aof";
-  // Accepted so existing configs work; lawnkv keeps no files.
-  std::string save;
+  // save rules, "<seconds> <changes> ..." ("" = none): a BGSAVE starts once
+  // that many seconds passed with at least that many changes.
+  std::string save = "3600 1 300 100 60 10000";
+  bool save_read_from_file = false;  // a file's first save line replaces the default
+  bool rdbcompression = true;
+  bool rdbchecksum = true;
+  // Accepted so existing configs work; no append-only file yet.
   bool appendonly = false;
   // lawnkv's own: how long one expiry drain may run per loop iteration.
   int64_t expiry_budget_us = 1000;

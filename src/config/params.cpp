@@ -54,7 +54,8 @@ std::string set_bind(Values& v, Words words, bool) {
 }
 std::string get_bind(const Values& v) { return join(v.bind); }
 
-// save <seconds> <changes> [...] | save "": validated, kept, never acted on.
+// save <seconds> <changes> [...] | save "": the snapshot rules
+// (commands/snapshots.hpp acts on them).
 std::string set_save(Values& v, Words words, bool from_file) {
   size_t n = words.size();
   const bool clear = n == 1 && words[0].empty();
@@ -68,13 +69,14 @@ std::string set_save(Values& v, Words words, bool from_file) {
     if (!text.empty()) text += ' ';
     text += std::to_string(val);
   }
-  // In a file, save lines add up (Redis: each line is one more rule).
-  if (from_file && !clear && !v.save.empty()) text = v.save + " " + text;
+  // In a file, the first save line replaces the default rules and later
+  // lines add to it (Redis: each line is one more rule).
+  if (from_file && v.save_read_from_file && !clear && !v.save.empty()) text = v.save + " " + text;
+  if (from_file) v.save_read_from_file = true;
   v.save = text;
   return {};
 }
-// lawnkv keeps no files: no snapshot rule is in effect.
-std::string get_save(const Values&) { return ""; }
+std::string get_save(const Values& v) { return v.save; }
 
 // appendonly yes|no: validated, kept, never acted on.
 std::string set_appendonly(Values& v, Words words, bool) {
@@ -135,8 +137,8 @@ std::string set_notify(Values& v, Words words, bool) {
 }
 std::string get_notify(const Values& v) { return format_notify_flags(v.notify_keyspace_events); }
 
-// dir must be an existing directory (Redis chdirs there; lawnkv writes no
-// files, so it only checks).
+// dir must be an existing directory: snapshots are written there (lawnkv
+// does not chdir; it joins dir and dbfilename).
 std::string set_dir(Values& v, Words words, bool) {
   if (words.size() != 1) return "wrong number of arguments";
   struct stat st;
@@ -270,18 +272,23 @@ const Param kParams[] = {
      .doc = "lawnkv: most microseconds one expiry drain may run per loop iteration; a backlog continues on the "
             "next iteration."},
 
-    // --- Persistence: accepted so existing configs load; lawnkv keeps no files.
-    {.name = "save", .kind = kSpecial, .multi_arg = true, .def = "", .special_set = set_save,
-     .special_get = get_save,
-     .doc = "Accepted and validated, never acted on: lawnkv keeps no files, so CONFIG GET save is \"\"."},
+    // --- Persistence: RDB snapshots (commands/snapshots.hpp).
+    {.name = "save", .kind = kSpecial, .multi_arg = true, .def = "3600 1 300 100 60 10000",
+     .special_set = set_save, .special_get = get_save,
+     .doc = "Snapshot rules: <seconds> <changes> pairs; a BGSAVE starts when that many seconds passed since the "
+            "last save with at least that many changes. \"\" = no automatic snapshots."},
     {.name = "appendonly", .kind = kSpecial, .def = "no", .special_set = set_appendonly,
      .special_get = get_appendonly,
      .doc = "Accepted (yes or no), never acted on: lawnkv keeps no files, so CONFIG GET appendonly is no."},
     {.name = "dir", .kind = kSpecial, .access = kProtected, .def = ".", .special_set = set_dir,
      .special_get = get_dir,
-     .doc = "Must be an existing directory; reported (absolute), not used: lawnkv writes no files."},
+     .doc = "The directory snapshots are written to and loaded from (must exist)."},
     {.name = "dbfilename", .access = kProtected, .def = "dump.rdb", .field = &Values::dbfilename,
-     .validate = db_filename, .doc = "Reported, not used: lawnkv writes no snapshot."},
+     .validate = db_filename, .doc = "The snapshot's file name, in dir: loaded at start, written by SAVE/BGSAVE."},
+    {.name = "rdbcompression", .kind = kBool, .def = "yes", .field = &Values::rdbcompression,
+     .doc = "LZF-compress strings longer than 20 bytes in snapshots."},
+    {.name = "rdbchecksum", .kind = kBool, .access = kImmutable, .def = "yes", .field = &Values::rdbchecksum,
+     .doc = "End snapshots with a CRC-64, and check it when loading (no: write 0, do not check)."},
     {.name = "appendfilename", .access = kImmutable, .def = "appendonly.aof", .field = &Values::appendfilename,
      .validate = aof_filename, .doc = "Reported, not used: lawnkv writes no append-only file."},
 
@@ -391,13 +398,10 @@ const Param kParams[] = {
     {.name = "aof-rewrite-incremental-fsync", .kind = kBool, .used = false, .def = "yes",
      .doc = "Unused: no files."},
     {.name = "stop-writes-on-bgsave-error", .kind = kBool, .used = false, .def = "yes",
-     .doc = "Unused: no snapshots."},
-    {.name = "rdbcompression", .kind = kBool, .used = false, .def = "yes", .doc = "Unused: no snapshots."},
-    {.name = "rdbchecksum", .kind = kBool, .access = kImmutable, .used = false, .def = "yes",
-     .doc = "Unused: no snapshots."},
-    {.name = "rdb-del-sync-files", .kind = kBool, .used = false, .def = "no", .doc = "Unused: no snapshots."},
+     .doc = "Unused: a failed BGSAVE does not stop writes (INFO's rdb_last_bgsave_status tells)."},
+    {.name = "rdb-del-sync-files", .kind = kBool, .used = false, .def = "no", .doc = "Unused: no replication."},
     {.name = "rdb-save-incremental-fsync", .kind = kBool, .used = false, .def = "yes",
-     .doc = "Unused: no snapshots."},
+     .doc = "Unused: snapshots are fsynced once, at the end."},
     // Replication tuning: harmless without replicaof, which lawnkv refuses.
     {.name = "replica-serve-stale-data", .alias = "slave-serve-stale-data", .kind = kBool, .used = false,
      .def = "yes", .doc = "Unused: no replication."},

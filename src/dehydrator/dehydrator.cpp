@@ -45,6 +45,37 @@ std::unique_ptr<store::Object> Dehydrator::clone() const {
   return copy;
 }
 
+std::vector<Dehydrator::Saved> Dehydrator::saved_order() const {
+  std::vector<Saved> out;
+  out.reserve(by_id_.size());
+  for (const Element* e = due_head_; e; e = e->due_next) out.push_back({e->id(), e->value(), e->timer.deadline, true});
+  std::vector<const Element*> pending;
+  pending.reserve(by_id_.size() - out.size());
+  by_id_.for_each([&](const Element* e) {
+    if (!e->due()) pending.push_back(e);
+  });
+  std::sort(pending.begin(), pending.end(), [](const Element* a, const Element* b) {
+    return a->timer.deadline != b->timer.deadline ? a->timer.deadline < b->timer.deadline : a->seq < b->seq;
+  });
+  for (const Element* e : pending) out.push_back({e->id(), e->value(), e->timer.deadline, false});
+  return out;
+}
+
+bool Dehydrator::restore(std::string_view id, std::string_view value, int64_t deadline, bool due) {
+  if (contains(id)) return false;
+  deadline = std::clamp<int64_t>(deadline, 0, kMaxDeadline);
+  Element* e = Element::make(id, value, next_seq_++);
+  by_id_.insert(e);
+  if (due) {
+    e->timer.deadline = deadline;
+    append_due(e);
+  } else {
+    index_.add(&e->timer, deadline, 0);
+    earliest_ = std::min(earliest_, deadline);
+  }
+  return true;
+}
+
 std::optional<int64_t> Dehydrator::deadline_for(int64_t ttl_ms, int64_t now_ms) {
   const std::optional<int64_t> at = deadline_after(now_ms, ttl_ms);
   if (!at || *at < 0 || *at > kMaxDeadline) return std::nullopt;

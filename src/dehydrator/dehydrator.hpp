@@ -99,6 +99,24 @@ class Dehydrator final : public store::Object {
 
   size_t size() const { return by_id_.size(); }
 
+  // Saving and loading (persistence/dehydrator_codec.cpp).
+  // One element as saved: due says it waits on the due list.
+  struct Saved {
+    std::string_view id;
+    std::string_view value;
+    int64_t deadline;
+    bool due;
+  };
+  // Every element in the order it would come out: the due list in order,
+  // then the pending ones by deadline (push order among equal deadlines).
+  // Views are valid until the dehydrator changes.
+  std::vector<Saved> saved_order() const;
+  // Adds an element as saved_order listed it (call in that order): a due
+  // one joins the due list's tail, a pending one is scheduled at deadline
+  // (one that passed meanwhile is due at the next look, never dropped).
+  // False if id is already here.
+  bool restore(std::string_view id, std::string_view value, int64_t deadline, bool due);
+
  private:
   // Moves every element found due at now_ms from the index to the due list,
   // in due order.

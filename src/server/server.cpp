@@ -13,6 +13,7 @@ namespace lawnkv::server {
 
 namespace {
 
+constexpr uint64_t kSnapshotTickMs = 100;
 constexpr std::string_view kMaxClients = "-ERR max number of clients reached\r\n";
 constexpr std::string_view kProtectedMode =
     "-DENIED lawnkv is running in protected mode because protected mode is enabled and no password "
@@ -34,6 +35,11 @@ Server::Server(ServerState& state, Logger& log) : state_(state), log_(log) {
   uv_signal_init(&loop_, &sigint_);
   sigterm_.data = this;
   sigint_.data = this;
+  uv_signal_init(&loop_, &sigchld_);
+  sigchld_.data = this;
+  uv_timer_init(&loop_, &snapshot_timer_);
+  snapshot_timer_.data = this;
+  state_.snapshots.set_logger(&log_);
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
 }
@@ -99,12 +105,21 @@ int Server::run() {
     rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
     setrlimit(RLIMIT_NOFILE, &rl);
   }
+  const persistence::LoadResult loaded = state_.snapshots.load_at_start(state_);
+  if (!loaded.ok()) {
+    log_.log(LogLevel::kWarning, loaded.error);
+    log_.log(LogLevel::kWarning, "Fatal error loading the DB: " + Snapshots::path(state_.config.values()) +
+                                     ". Exiting.");
+    return 1;
+  }
   if (!listen()) return 1;
   uv_prepare_start(&prepare_, on_prepare);
   uv_signal_start(&sigterm_, on_signal, SIGTERM);
   uv_signal_start(&sigint_, on_signal, SIGINT);
+  uv_signal_start(&sigchld_, on_child, SIGCHLD);
   uv_unref(reinterpret_cast<uv_handle_t*>(&sigterm_));
   uv_unref(reinterpret_cast<uv_handle_t*>(&sigint_));
+  uv_unref(reinterpret_cast<uv_handle_t*>(&sigchld_));
   log_.log(LogLevel::kNotice, "Ready to accept connections tcp");
   uv_run(&loop_, UV_RUN_DEFAULT);
   log_.log(LogLevel::kWarning, "lawnkv is now ready to exit, bye bye...");
@@ -176,7 +191,22 @@ void Server::on_prepare(uv_prepare_t* h) {
   if (!self->stopping_) {
     self->expiry_->arm();
     self->clients_cron_->arm();
+    const bool active = uv_is_active(reinterpret_cast<uv_handle_t*>(&self->snapshot_timer_));
+    if (st.snapshots.wants_cron(st) != active) {
+      if (active) uv_timer_stop(&self->snapshot_timer_);
+      else uv_timer_start(&self->snapshot_timer_, on_snapshot_timer, kSnapshotTickMs, kSnapshotTickMs);
+    }
   }
+}
+
+void Server::on_child(uv_signal_t* h, int) {
+  auto* self = static_cast<Server*>(h->data);
+  self->state_.snapshots.reap(self->state_);
+}
+
+void Server::on_snapshot_timer(uv_timer_t* h) {
+  auto* self = static_cast<Server*>(h->data);
+  self->state_.snapshots.cron(self->state_);
 }
 
 void Server::on_evict_idle(uv_idle_t* h) {
@@ -190,8 +220,15 @@ void Server::on_signal(uv_signal_t* h, int signum) {
   auto* self = static_cast<Server*>(h->data);
   self->log_.log(LogLevel::kWarning, signum == SIGINT ? "Received SIGINT scheduling shutdown..."
                                                       : "Received SIGTERM scheduling shutdown...");
+  if (self->stopping_) return;
+  if (!self->state_.snapshots.on_shutdown(self->state_, false, false).empty()) {
+    self->log_.log(LogLevel::kWarning, std::string(signum == SIGINT ? "SIGINT" : "SIGTERM") +
+                                           " received but errors trying to shut down the server, check the logs "
+                                           "for more information");
+    return;
+  }
   self->state_.shutdown_requested = true;
-  if (!self->stopping_) self->shut_down();
+  self->shut_down();
 }
 
 void Server::shut_down() {
@@ -210,6 +247,8 @@ void Server::shut_down() {
   uv_close(reinterpret_cast<uv_handle_t*>(&evict_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&sigchld_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&snapshot_timer_), nullptr);
 }
 
 }  // namespace lawnkv::server

@@ -9,6 +9,13 @@
 // (idle clients, soft output limits; only while it has work) -> prepare
 // (serve blocked clients, flush every connection with pending output, act on
 // SHUTDOWN, arm the expiry wake-up and the clients cron) -> poll again.
+//
+// Snapshots (commands/snapshots.hpp): the dataset is loaded from dir/
+// dbfilename before listening (a bad file stops the server); a BGSAVE child
+// is reaped on SIGCHLD and by the snapshot timer, which runs every 100 ms
+// only while there is something to watch (a child, a scheduled BGSAVE, or
+// unsaved changes under save rules) and starts the BGSAVEs the rules ask
+// for. SIGTERM and SIGINT save first when save rules are set, as Redis.
 
 #include <uv.h>
 
@@ -50,6 +57,8 @@ class Server {
   static void on_connection(uv_stream_t* listener, int status);
   static void on_prepare(uv_prepare_t* h);
   static void on_signal(uv_signal_t* h, int signum);
+  static void on_child(uv_signal_t* h, int signum);
+  static void on_snapshot_timer(uv_timer_t* h);
   // Evicts the next slice while an eviction is pending (commands/evictor.hpp).
   static void on_evict_idle(uv_idle_t* h);
 
@@ -66,6 +75,8 @@ class Server {
   uv_idle_t evict_idle_;  // active while an eviction is pending: poll does not block
   uv_signal_t sigterm_;
   uv_signal_t sigint_;
+  uv_signal_t sigchld_;
+  uv_timer_t snapshot_timer_;
   std::unique_ptr<ExpiryCycle> expiry_;
   std::unique_ptr<ClientsCron> clients_cron_;
   std::vector<uint64_t> flush_ids_;

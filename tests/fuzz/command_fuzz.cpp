@@ -41,6 +41,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <stdlib.h>
 #include <map>
 #include <memory>
 #include <set>
@@ -219,6 +221,25 @@ struct Client : test::FakeSession {
   void close_soon() override { close_after_reply = true; }
 };
 
+// A temporary directory for the snapshots of this process's runs, made once
+// and removed at exit.
+const std::string& snapshot_dir() {
+  struct Dir {
+    std::string path;
+    Dir() {
+      char tmpl[] = "/tmp/command-fuzz-rdb-XXXXXX";
+      if (!::mkdtemp(tmpl)) fail("cannot make a directory for snapshots");
+      path = tmpl;
+    }
+    ~Dir() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
+}
+
 // Key deadlines, by (db, key), as they were before the operation.
 using Deadlines = std::map<std::pair<int, std::string>, int64_t>;
 
@@ -230,6 +251,10 @@ class Harness : public store::ExpiryListener {
     // Four databases are enough for SELECT, MOVE and SWAPDB, and each costs
     // an expiry index to build and tear down per input.
     cfg.mutable_values().databases = 4;
+    // SAVE, BGSAVE and SHUTDOWN write their snapshot into a directory of the
+    // run's own, and no save rule starts one by itself.
+    cfg.mutable_values().save = "";
+    cfg.mutable_values().dir = snapshot_dir();
     // Strings up to 1 MB (Redis's smallest proto-max-bulk-len) rather than
     // 512 MB: SETRANGE k 500000000 x would spend each run in page faults.
     cfg.mutable_values().proto_max_bulk_len = 1024 * 1024;
@@ -245,6 +270,8 @@ class Harness : public store::ExpiryListener {
   }
 
   ~Harness() override {
+    // A BGSAVE child still running is stopped and reaped (nothing saved).
+    state_->snapshots.on_shutdown(*state_, false, true);
     for (auto& c : clients_) disconnect(*c);
     state_.reset();
     if (arena::bytes_in_use() != arena_before_)

@@ -54,7 +54,9 @@ const std::vector<std::string> kRedisDefaults{"--save", "",   "--appendonly", "n
 
 ServerProcess ServerProcess::lawnkv(std::vector<std::string> extra_args) {
   std::string binary = env_or("LAWNKV_SERVER", (build_dir() / "lawnkv-server").string());
-  std::vector<std::string> defaults{"--enable-debug-command", "yes"};
+  // No save rules (the default has some): a test server writes no file unless
+  // the test asks for one.
+  std::vector<std::string> defaults{"--enable-debug-command", "yes", "--save", ""};
   if (names_redis_server(binary)) defaults = kRedisDefaults;
   return ServerProcess("lawnkv", redis_like_argv(binary, defaults, std::move(extra_args)));
 }

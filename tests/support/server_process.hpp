@@ -27,7 +27,7 @@ class ServerProcess {
 
   // lawnkv-server beside the test binary (build/ or build-asan/; env
   // LAWNKV_SERVER overrides) with
-  //   [config-file] --port P --bind 127.0.0.1 --enable-debug-command yes <extra>
+  //   [config-file] --port P --bind 127.0.0.1 --enable-debug-command yes --save "" <extra>
   // A first extra argument that does not start with "--" is the config file
   // and goes first, as the command line requires. Later directives win, so
   // extra args can override the defaults. When LAWNKV_SERVER names a

@@ -54,7 +54,7 @@ TEST_CASE("config table: names, defaults and round trips") {
     }
     CHECK(!p.doc.empty());
     // The documented default is what an untouched Values prints (dir prints
-    // its absolute form, save and appendonly their effective "" / no).
+    // its absolute form).
     if (p.name != "dir") CHECK(get_param(p, defaults) == p.def);
     // Setting a parameter to what it prints changes nothing.
     if (p.name == "dir" || p.name == "save") continue;
@@ -174,7 +174,7 @@ TEST_CASE("config file: values, comments, quoting, repeated directives") {
   CHECK(v.save == "900 1 300 10");
   CHECK(v.hz == 500);
   CHECK(get1(c, "notify-keyspace-events") == "AKE");
-  CHECK(get1(c, "save") == "");
+  CHECK(get1(c, "save") == "900 1 300 10");  // the file's lines replace the default rules
   CHECK(get1(c, "appendonly") == "no");
   CHECK(get1(c, "replica-read-only") == "no");
   CHECK(get1(c, "client-output-buffer-limit") ==
@@ -349,7 +349,7 @@ TEST_CASE("CONFIG SET: Redis 7.0's errors, all or nothing") {
   CHECK(get1(c, "replica-read-only") == "no");
   REQUIRE(c.set({{"save", "3600 1 300 100"}, {"appendonly", "yes"}}).ok());
   CHECK(c.values().save == "3600 1 300 100");
-  CHECK(get1(c, "save") == "");
+  CHECK(get1(c, "save") == "3600 1 300 100");
   CHECK(get1(c, "appendonly") == "no");
   REQUIRE(c.set({{"client-output-buffer-limit", "normal 1mb 2mb 3 pubsub 1 2 3"}}).ok());
   CHECK(get1(c, "client-output-buffer-limit") == "normal 1048576 2097152 3 slave 268435456 67108864 60 pubsub 1 2 3");
@@ -379,7 +379,7 @@ TEST_CASE("CONFIG GET: globs, typed names, aliases, each name once") {
   CHECK(get1(c, "port") == "6379");
   CHECK(get1(c, "maxmemory") == "0");
   CHECK(get1(c, "proto-max-bulk-len") == "536870912");
-  CHECK(get1(c, "save") == "");
+  CHECK(get1(c, "save") == "3600 1 300 100 60 10000");  // Redis 7.0's default rules
   CHECK(get1(c, "appendonly") == "no");
   CHECK(get1(c, "dir") == std::filesystem::current_path().string());
 }

@@ -55,6 +55,8 @@ free_port() {
 # (the port was taken meanwhile). Polls PING, with a 10 s deadline.
 start_server() {
   local extra=() pid
+  # No save rules for either server (lawnkv's default has some, as Redis's).
+  extra=(--save "")
   [ "$reference" = 1 ] && extra=(--save "" --appendonly no)
   for _ in 1 2 3 4 5; do
     port=$(free_port)

@@ -1,0 +1,60 @@
+#pragma once
+// Loading an RDB file (versions 1 to 12; rdb_format.hpp) into a keyspace.
+//
+// What is refused, with a message naming the offset: a file that is not
+// RDB, a version past 12, a checksum that does not match (unless the file
+// carries 0, or checking is off), anything truncated or malformed, a db
+// number past the configured databases, a key listed twice, functions and
+// module data of other modules, and any value of a type lawnkv does not
+// serve: "key 'events' (db 0) has type stream (RDB type 21), which lawnkv
+// does not serve".
+//
+// Deadlines across a restart: a key whose deadline has passed is dropped as
+// it is read (not loaded, no `expired` event: it expired while nothing was
+// serving it), and so is a hash field; a dehydrator's elements keep their
+// deadlines, so those whose time passed are due at once.
+//
+// Values are loaded one by one into the keyspace given, so a failure leaves
+// it partly filled: load into a fresh keyspace and move the keys over on
+// success (move_keys), as DEBUG RELOAD does, or give up the process, as
+// start-up does.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "persistence/value_codecs.hpp"
+#include "store/keyspace.hpp"
+
+namespace lawnkv::persistence {
+
+struct LoadOptions {
+  LoadContext values;
+  bool verify_checksum = true;  // rdbchecksum
+  // The RDB image may be followed by other bytes (an AOF's RDB preamble):
+  // loading stops after its checksum and LoadResult::end says where.
+  bool allow_trailing = false;
+};
+
+struct LoadResult {
+  std::string error;            // "" on success
+  size_t keys_loaded = 0;
+  size_t keys_expired = 0;      // dropped: their deadline had passed
+  int version = 0;
+  size_t end = 0;               // bytes the RDB image took (allow_trailing)
+  bool ok() const { return error.empty(); }
+};
+
+// Loads the RDB image data into ks.
+LoadResult load_rdb(std::string_view data, store::Keyspace& ks, const LoadOptions& opts);
+
+// Reads path and loads it. *missing is set (and nothing loaded) when the
+// file does not exist.
+LoadResult load_rdb_file(const std::string& path, store::Keyspace& ks, const LoadOptions& opts, bool* missing);
+
+// Moves every key of from into the same db of to (which must not hold any
+// of them), with its deadline and its value's timed parts.
+void move_keys(store::Keyspace& from, store::Keyspace& to);
+
+}  // namespace lawnkv::persistence

@@ -42,6 +42,18 @@ void config_set_command(Call& call) {
   // lower limit starts evicting now (the rest goes on in the event loop).
   call.data.eviction.configure(call.cfg(), call.data);
   call.data.eviction.perform(call.data, call.cfg());
+  // appendonly and appendfsync act at once, as Redis's: yes writes a base
+  // from the dataset (a rewrite) and logs from now on.
+  AppendOnly& aof = call.server.aof;
+  aof.apply_fsync_policy(call.cfg().appendfsync);
+  if (call.cfg().appendonly && !aof.enabled()) {
+    if (const std::string why = aof.turn_on(call.server); !why.empty()) {
+      call.server.config.mutable_values().appendonly = false;
+      return call.error("ERR CONFIG SET failed (possibly related to argument 'appendonly') - " + why);
+    }
+  } else if (!call.cfg().appendonly && aof.enabled()) {
+    aof.turn_off(call.server);
+  }
   call.reply.simple("OK");
 }
 

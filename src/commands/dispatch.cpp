@@ -118,7 +118,9 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
   if (!r.spec) return reject(r.error);
   const CommandSpec& spec = *r.spec;
   if (!session.authenticated && !spec.has(kNoAuth)) return reject(err::kNoAuth);
-  if (server.config.values().maxmemory != 0 && out_of_memory(server, session, spec)) return reject(err::kOom);
+  // Nothing is evicted while a file loads: the dataset is what it holds.
+  if (server.config.values().maxmemory != 0 && !server.snapshots.loading && out_of_memory(server, session, spec))
+    return reject(err::kOom);
   if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {
     return reject("ERR Can't execute '" + spec.name +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");

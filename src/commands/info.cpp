@@ -142,8 +142,8 @@ void memory_section(const Call& call, std::string& out) {
   field(out, "lazyfreed_objects", 0);
 }
 
-// RDB snapshots as commands/snapshots.hpp keeps them; no AOF yet: what
-// Redis reports with appendonly no.
+// RDB snapshots as commands/snapshots.hpp keeps them, the append-only file
+// as commands/append_only.hpp does.
 void persistence_section(const Call& call, std::string& out) {
   const Snapshots& snap = call.server.snapshots;
   field(out, "loading", snap.loading ? 1 : 0);
@@ -162,17 +162,7 @@ void persistence_section(const Call& call, std::string& out) {
   field(out, "rdb_last_cow_size", 0);
   field(out, "rdb_last_load_keys_expired", static_cast<int64_t>(snap.last_load_keys_expired));
   field(out, "rdb_last_load_keys_loaded", static_cast<int64_t>(snap.last_load_keys_loaded));
-  for (std::string_view zero : {"aof_enabled", "aof_rewrite_in_progress", "aof_rewrite_scheduled"})
-    field(out, zero, 0);
-  field(out, "aof_last_rewrite_time_sec", -1);
-  field(out, "aof_current_rewrite_time_sec", -1);
-  field(out, "aof_last_bgrewrite_status", "ok");
-  field(out, "aof_rewrites", 0);
-  field(out, "aof_rewrites_consecutive_failures", 0);
-  field(out, "aof_last_write_status", "ok");
-  field(out, "aof_last_cow_size", 0);
-  field(out, "module_fork_in_progress", 0);
-  field(out, "module_fork_last_cow_size", 0);
+  out += call.server.aof.info_fields(call.server);
 }
 
 void stats_section(const Call& call, std::string& out) {

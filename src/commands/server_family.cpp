@@ -93,12 +93,36 @@ void bgsave_command(Call& call) {
   }
   Snapshots& snap = call.server.snapshots;
   if (snap.in_progress()) return call.error(kBgsaveInProgress);
+  // One child at a time (Redis's hasActiveChildProcess).
+  if (call.server.aof.rewrite_in_progress()) {
+    if (call.argv.size() == 1)
+      return call.error("ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE in "
+                        "order to schedule a BGSAVE whenever possible.");
+    snap.schedule();
+    return call.reply.simple("Background saving scheduled");
+  }
   if (call.session.in_exec) {
     snap.schedule();
     return call.reply.simple("Background saving scheduled");
   }
   if (snap.start_bgsave(call.server) != Snapshots::Bg::kStarted) return call.error("ERR");
   call.reply.simple("Background saving started");
+}
+
+/* BGREWRITEAOF
+ * The append-only file's new base, written by a forked child
+ * (commands/append_only.hpp); scheduled while a BGSAVE runs. */
+void bgrewriteaof_command(Call& call) {
+  switch (call.server.aof.start_rewrite(call.server)) {
+    case AppendOnly::Rewrite::kStarted: return call.reply.simple("Background append only file rewriting started");
+    case AppendOnly::Rewrite::kScheduled:
+      return call.reply.simple("Background append only file rewriting scheduled");
+    case AppendOnly::Rewrite::kInProgress:
+      return call.error("ERR Background append only file rewriting already in progress");
+    case AppendOnly::Rewrite::kFailed:
+      return call.error("ERR Can't execute an AOF background rewriting. Please check the server logs for more "
+                        "information.");
+  }
 }
 
 /* SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT]
@@ -151,6 +175,11 @@ std::string bytes_to_human(uint64_t n) {
 
 void register_server_commands(CommandTable& t) {
   t.add({
+    {.name = "bgrewriteaof", .arity = 1, .flags = kAdmin | kNoscript | kNoAsyncLoading,
+     .acl = "@admin @slow @dangerous",
+     .group = "server", .since = "1.0.0", .complexity = "O(1)",
+     .summary = "Asynchronously rewrites the append-only file to disk",
+     .handler = bgrewriteaof_command},
     {.name = "bgsave", .arity = -1, .flags = kAdmin | kNoscript | kNoAsyncLoading,
      .acl = "@admin @slow @dangerous",
      .group = "server", .since = "1.0.0", .complexity = "O(1)",

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "commands/append_only.hpp"
 #include "commands/blocking.hpp"
 #include "commands/clients.hpp"
 #include "commands/effects.hpp"
@@ -88,6 +89,7 @@ struct ServerState {
   Clients clients;
   ServerFacts facts;
   Snapshots snapshots;
+  AppendOnly aof;  // the append-only file, when appendonly is on
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
 };
 

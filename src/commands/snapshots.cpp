@@ -46,13 +46,13 @@ std::string temp_path(const config::Values& v, pid_t pid) {
   return persistence::join_path(v.dir, "temp-" + std::to_string(pid) + ".rdb");
 }
 
-persistence::SaveOptions save_options(const ServerState& s) {
+}  // namespace
+
+persistence::SaveOptions Snapshots::save_options(const ServerState& s) {
   const config::Values& v = s.config.values();
   return {.compress = v.rdbcompression, .checksum = v.rdbchecksum, .now_ms = s.clock.now_ms(),
           .used_memory = allocator::used_bytes()};
 }
-
-}  // namespace
 
 std::string Snapshots::path(const config::Values& v) { return persistence::join_path(v.dir, v.dbfilename); }
 
@@ -134,7 +134,8 @@ bool Snapshots::wants_cron(const ServerState& s) const {
 
 void Snapshots::cron(ServerState& s) {
   reap(s);
-  if (child_ > 0) return;
+  // One child at a time: an AOF rewrite's ends first.
+  if (child_ > 0 || s.aof.rewrite_in_progress()) return;
   if (scheduled_) {
     scheduled_ = false;
     if (start_bgsave(s) == Bg::kStarted) return;
@@ -162,6 +163,8 @@ void Snapshots::kill_child(ServerState& s) {
 }
 
 void Snapshots::after_flushall(ServerState& s) {
+  // A FLUSHALL replayed from the append-only file saves nothing.
+  if (loading) return;
   kill_child(s);
   if (!s.config.values().save.empty()) save(s);
 }

@@ -24,6 +24,7 @@
 #include "config/config.hpp"
 #include "core/log.hpp"
 #include "persistence/rdb_loader.hpp"
+#include "persistence/rdb_writer.hpp"
 
 namespace lawnkv {
 
@@ -87,8 +88,12 @@ class Snapshots {
   size_t last_load_keys_expired = 0;
   int64_t bgsave_started_ms() const { return child_start_ms_; }
 
- private:
+  // How the server's configuration saves and loads (the append-only file's
+  // base is an RDB file too). Loading at now_ms 0 drops no expired key.
+  static persistence::SaveOptions save_options(const ServerState& s);
   persistence::LoadOptions load_options(ServerState& s, int64_t now_ms) const;
+
+ private:
   // A save (either kind) finished well: dirty_before changes are on disk.
   void saved(ServerState& s, uint64_t dirty_before);
   // Stops a running child and removes its temporary file.

@@ -67,8 +67,13 @@ struct Values {
   bool save_read_from_file = false;  // a file's first save line replaces the default
   bool rdbcompression = true;
   bool rdbchecksum = true;
-  // Accepted so existing configs work; no append-only file yet.
+  // The append-only file (commands/append_only.hpp).
   bool appendonly = false;
+  std::string appenddirname = "appendonlydir";
+  std::string appendfsync = "everysec";  // always | everysec | no
+  bool aof_load_truncated = true;
+  int64_t auto_aof_rewrite_percentage = 100;
+  int64_t auto_aof_rewrite_min_size = 64LL << 20;
   // lawnkv's own: how long one expiry drain may run per loop iteration.
   int64_t expiry_budget_us = 1000;
   // Parameters accepted for compatibility and not used (params.hpp rows

@@ -78,16 +78,6 @@ std::string set_save(Values& v, Words words, bool from_file) {
 }
 std::string get_save(const Values& v) { return v.save; }
 
-// appendonly yes|no: validated, kept, never acted on.
-std::string set_appendonly(Values& v, Words words, bool) {
-  if (words.size() != 1) return "wrong number of arguments";
-  if (same_nocase(words[0], "yes")) v.appendonly = true;
-  else if (same_nocase(words[0], "no")) v.appendonly = false;
-  else return "argument must be 'yes' or 'no'";
-  return {};
-}
-std::string get_appendonly(const Values&) { return "no"; }
-
 OutputLimit* output_class(Values& v, std::string_view name) {
   if (same_nocase(name, "normal")) return &v.output_limit_normal;
   if (same_nocase(name, "slave") || same_nocase(name, "replica")) return &v.output_limit_replica;
@@ -277,9 +267,6 @@ const Param kParams[] = {
      .special_set = set_save, .special_get = get_save,
      .doc = "Snapshot rules: <seconds> <changes> pairs; a BGSAVE starts when that many seconds passed since the "
             "last save with at least that many changes. \"\" = no automatic snapshots."},
-    {.name = "appendonly", .kind = kSpecial, .def = "no", .special_set = set_appendonly,
-     .special_get = get_appendonly,
-     .doc = "Accepted (yes or no), never acted on: lawnkv keeps no files, so CONFIG GET appendonly is no."},
     {.name = "dir", .kind = kSpecial, .access = kProtected, .def = ".", .special_set = set_dir,
      .special_get = get_dir,
      .doc = "The directory snapshots are written to and loaded from (must exist)."},
@@ -289,8 +276,27 @@ const Param kParams[] = {
      .doc = "LZF-compress strings longer than 20 bytes in snapshots."},
     {.name = "rdbchecksum", .kind = kBool, .access = kImmutable, .def = "yes", .field = &Values::rdbchecksum,
      .doc = "End snapshots with a CRC-64, and check it when loading (no: write 0, do not check)."},
+
+    // --- Persistence: the append-only file (commands/append_only.hpp).
+    {.name = "appendonly", .kind = kBool, .def = "no", .field = &Values::appendonly,
+     .doc = "Log every write to the append-only file and load it at start (yes at run time writes a base "
+            "from the dataset first)."},
     {.name = "appendfilename", .access = kImmutable, .def = "appendonly.aof", .field = &Values::appendfilename,
-     .validate = aof_filename, .doc = "Reported, not used: lawnkv writes no append-only file."},
+     .validate = aof_filename, .doc = "The prefix of the append-only file's parts and manifest."},
+    {.name = "appenddirname", .access = kImmutable, .def = "appendonlydir", .field = &Values::appenddirname,
+     .validate = aof_dirname, .doc = "The directory, in dir, holding the append-only file's parts."},
+    {.name = "appendfsync", .kind = kEnum, .def = "everysec", .field = &Values::appendfsync,
+     .choices = "everysec, always, no",
+     .doc = "always: a reply to a write leaves after its record is synced (one fdatasync per loop iteration); "
+            "everysec: synced by a background thread once a second; no: when the kernel decides."},
+    {.name = "aof-load-truncated", .kind = kBool, .def = "yes", .field = &Values::aof_load_truncated,
+     .doc = "A last record cut by a crash is cut off with a warning (no: start-up stops)."},
+    {.name = "auto-aof-rewrite-percentage", .kind = kInteger, .def = "100",
+     .field = &Values::auto_aof_rewrite_percentage, .min = 0, .max = kIntMax,
+     .doc = "Rewrite when the files grew this much past the base (0: never by itself)."},
+    {.name = "auto-aof-rewrite-min-size", .kind = kMemory, .def = "67108864",
+     .field = &Values::auto_aof_rewrite_min_size, .min = 0, .max = kLongMax,
+     .doc = "... and are at least this large."},
 
     // --- Accepted for compatibility with existing configs; no effect.
     {.name = "io-threads", .kind = kInteger, .access = kImmutable, .used = false, .def = "1", .min = 1, .max = 128,
@@ -383,20 +389,14 @@ const Param kParams[] = {
     {.name = "stream-node-max-entries", .kind = kInteger, .used = false, .def = "100", .min = 0,
      .max = kLongMax, .doc = "Unused."},
     // Persistence tuning.
-    {.name = "appenddirname", .access = kImmutable, .used = false, .def = "appendonlydir",
-     .validate = aof_dirname, .doc = "Unused: no files."},
-    {.name = "appendfsync", .kind = kEnum, .used = false, .def = "everysec", .choices = "everysec, always, no",
-     .doc = "Unused: no files."},
-    {.name = "no-appendfsync-on-rewrite", .kind = kBool, .used = false, .def = "no", .doc = "Unused: no files."},
-    {.name = "auto-aof-rewrite-percentage", .kind = kInteger, .used = false, .def = "100", .min = 0,
-     .max = kIntMax, .doc = "Unused: no files."},
-    {.name = "auto-aof-rewrite-min-size", .kind = kMemory, .used = false, .def = "67108864", .min = 0,
-     .max = kLongMax, .doc = "Unused: no files."},
-    {.name = "aof-load-truncated", .kind = kBool, .used = false, .def = "yes", .doc = "Unused: no files."},
-    {.name = "aof-use-rdb-preamble", .kind = kBool, .used = false, .def = "yes", .doc = "Unused: no files."},
-    {.name = "aof-timestamp-enabled", .kind = kBool, .used = false, .def = "no", .doc = "Unused: no files."},
+    {.name = "no-appendfsync-on-rewrite", .kind = kBool, .used = false, .def = "no",
+     .doc = "Unused: syncs go on during a rewrite (the child writes another file)."},
+    {.name = "aof-use-rdb-preamble", .kind = kBool, .used = false, .def = "yes",
+     .doc = "Unused: the append-only file's base is always an RDB file."},
+    {.name = "aof-timestamp-enabled", .kind = kBool, .used = false, .def = "no",
+     .doc = "Unused: no timestamp annotations are written."},
     {.name = "aof-rewrite-incremental-fsync", .kind = kBool, .used = false, .def = "yes",
-     .doc = "Unused: no files."},
+     .doc = "Unused: the rewrite's base is synced once, when written."},
     {.name = "stop-writes-on-bgsave-error", .kind = kBool, .used = false, .def = "yes",
      .doc = "Unused: a failed BGSAVE does not stop writes (INFO's rdb_last_bgsave_status tells)."},
     {.name = "rdb-del-sync-files", .kind = kBool, .used = false, .def = "no", .doc = "Unused: no replication."},

@@ -38,7 +38,7 @@ bool AofReader::read_header(char prefix, int64_t max, int64_t* value, bool* eof)
     }
     ++offset_;
     if (c == '\r') break;
-    if (c < '0' || c > '9' || digits > 18) return false;
+    if (c < '0' || c > '9' || digits >= 18) return false;
     v = v * 10 + (c - '0');
     ++digits;
   }

@@ -141,7 +141,15 @@ void Connection::process_input() {
     }
   }
   in_.consume(start);
-  flush();
+  // With records for the append-only file pending, the replies wait for the
+  // loop's write of them (and, under appendfsync always, its fdatasync,
+  // which every client of the iteration shares): Server::on_prepare.
+  if (!st.aof.holds_replies()) {
+    flush();
+  } else if (!queued_for_flush_) {
+    queued_for_flush_ = true;
+    server_.queue_flush(this);
+  }
 }
 
 void Connection::flush() {

@@ -40,6 +40,7 @@ Server::Server(ServerState& state, Logger& log) : state_(state), log_(log) {
   uv_timer_init(&loop_, &snapshot_timer_);
   snapshot_timer_.data = this;
   state_.snapshots.set_logger(&log_);
+  state_.aof.set_logger(&log_);
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
 }
@@ -105,12 +106,22 @@ int Server::run() {
     rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
     setrlimit(RLIMIT_NOFILE, &rl);
   }
-  const persistence::LoadResult loaded = state_.snapshots.load_at_start(state_);
-  if (!loaded.ok()) {
-    log_.log(LogLevel::kWarning, loaded.error);
-    log_.log(LogLevel::kWarning, "Fatal error loading the DB: " + Snapshots::path(state_.config.values()) +
-                                     ". Exiting.");
-    return 1;
+  // With appendonly yes the append-only file is the dataset (or, before
+  // there is one, the snapshot it starts from).
+  if (state_.config.values().appendonly) {
+    if (const std::string error = state_.aof.start(state_); !error.empty()) {
+      log_.log(LogLevel::kWarning, error);
+      log_.log(LogLevel::kWarning, "Fatal error loading the append only file. Exiting.");
+      return 1;
+    }
+  } else {
+    const persistence::LoadResult loaded = state_.snapshots.load_at_start(state_);
+    if (!loaded.ok()) {
+      log_.log(LogLevel::kWarning, loaded.error);
+      log_.log(LogLevel::kWarning, "Fatal error loading the DB: " + Snapshots::path(state_.config.values()) +
+                                       ". Exiting.");
+      return 1;
+    }
   }
   if (!listen()) return 1;
   uv_prepare_start(&prepare_, on_prepare);
@@ -184,6 +195,9 @@ void Server::on_prepare(uv_prepare_t* h) {
   auto* self = static_cast<Server*>(h->data);
   ServerState& st = self->state_;
   if (!st.data.blocking.empty()) st.data.blocking.serve(st, st.clock.now_ms());
+  // The iteration's writes reach the append-only file before its replies
+  // leave (under appendfsync always, synced too).
+  st.aof.flush();
   self->flush_pending();
   if (st.data.eviction.pending() && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
   st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
@@ -192,7 +206,7 @@ void Server::on_prepare(uv_prepare_t* h) {
     self->expiry_->arm();
     self->clients_cron_->arm();
     const bool active = uv_is_active(reinterpret_cast<uv_handle_t*>(&self->snapshot_timer_));
-    if (st.snapshots.wants_cron(st) != active) {
+    if ((st.snapshots.wants_cron(st) || st.aof.wants_cron()) != active) {
       if (active) uv_timer_stop(&self->snapshot_timer_);
       else uv_timer_start(&self->snapshot_timer_, on_snapshot_timer, kSnapshotTickMs, kSnapshotTickMs);
     }
@@ -202,11 +216,13 @@ void Server::on_prepare(uv_prepare_t* h) {
 void Server::on_child(uv_signal_t* h, int) {
   auto* self = static_cast<Server*>(h->data);
   self->state_.snapshots.reap(self->state_);
+  self->state_.aof.reap(self->state_);
 }
 
 void Server::on_snapshot_timer(uv_timer_t* h) {
   auto* self = static_cast<Server*>(h->data);
   self->state_.snapshots.cron(self->state_);
+  self->state_.aof.cron(self->state_);
 }
 
 void Server::on_evict_idle(uv_idle_t* h) {
@@ -234,6 +250,7 @@ void Server::on_signal(uv_signal_t* h, int signum) {
 void Server::shut_down() {
   stopping_ = true;
   log_.log(LogLevel::kWarning, "User requested shutdown...");
+  state_.aof.on_shutdown(state_);
   for (auto& l : listeners_)
     uv_close(reinterpret_cast<uv_handle_t*>(l.release()),
              [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });

@@ -25,22 +25,13 @@
 #include "../support/raw_client.hpp"
 #include "../support/resp_reply.hpp"
 #include "../support/server_process.hpp"
+#include "../support/temp_dir.hpp"
 
 namespace lawnkv::test {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/lawnkv-rdbx-XXXXXX";
-    REQUIRE(::mkdtemp(tmpl) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 std::vector<std::string> in_dir(const TempDir& d) { return {"--dir", d.path.string()}; }
 

@@ -25,6 +25,7 @@
 #include "../support/raw_client.hpp"
 #include "../support/server_process.hpp"
 #include "itest.hpp"
+#include "../support/temp_dir.hpp"
 
 namespace lawnkv::itest {
 namespace {
@@ -32,16 +33,7 @@ namespace {
 using namespace std::chrono_literals;
 using test::ServerProcess;
 namespace fs = std::filesystem;
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/lawnkv-persist-XXXXXX";
-    REQUIRE(::mkdtemp(tmpl) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 ServerProcess start_in(const TempDir& dir, std::vector<std::string> extra = {}) {
   std::vector<std::string> args{"--dir", dir.path.string()};

@@ -12,21 +12,13 @@
 #include <string>
 
 #include "command_fixture.hpp"
+#include "../support/temp_dir.hpp"
 
 namespace lawnkv {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/lawnkv-rdb-XXXXXX";
-    REQUIRE(::mkdtemp(tmpl) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 config::Config config_in(const TempDir& dir, const std::string& save_rules = "") {
   config::Config cfg;

@@ -175,7 +175,7 @@ TEST_CASE("config file: values, comments, quoting, repeated directives") {
   CHECK(v.hz == 500);
   CHECK(get1(c, "notify-keyspace-events") == "AKE");
   CHECK(get1(c, "save") == "900 1 300 10");  // the file's lines replace the default rules
-  CHECK(get1(c, "appendonly") == "no");
+  CHECK(get1(c, "appendonly") == "yes");  // acted on since the append-only file landed
   CHECK(get1(c, "replica-read-only") == "no");
   CHECK(get1(c, "client-output-buffer-limit") ==
         "normal 0 0 0 slave 268435456 67108864 60 pubsub 1048576 2048 3");
@@ -350,7 +350,7 @@ TEST_CASE("CONFIG SET: Redis 7.0's errors, all or nothing") {
   REQUIRE(c.set({{"save", "3600 1 300 100"}, {"appendonly", "yes"}}).ok());
   CHECK(c.values().save == "3600 1 300 100");
   CHECK(get1(c, "save") == "3600 1 300 100");
-  CHECK(get1(c, "appendonly") == "no");
+  CHECK(get1(c, "appendonly") == "yes");
   REQUIRE(c.set({{"client-output-buffer-limit", "normal 1mb 2mb 3 pubsub 1 2 3"}}).ok());
   CHECK(get1(c, "client-output-buffer-limit") == "normal 1048576 2097152 3 slave 268435456 67108864 60 pubsub 1 2 3");
   REQUIRE(c.set({{"expiry-budget-us", "250"}}).ok());

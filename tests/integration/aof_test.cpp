@@ -1,0 +1,254 @@
+// The append-only file across real restarts: writes answered are on disk
+// (the process killed with SIGKILL loses none), the dataset comes back with
+// the same DEBUG DIGEST, what expired while down is not served, a last
+// command cut by a crash is truncated with a warning, BGREWRITEAOF replaces
+// the base and deletes the old files, CONFIG SET appendonly yes at run time
+// writes a base from the dataset, and appendfsync always makes a reply wait
+// for its record.
+
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "../support/poll_until.hpp"
+#include "../support/server_process.hpp"
+#include "../support/temp_dir.hpp"
+#include "itest.hpp"
+
+namespace lawnkv::itest {
+namespace {
+
+using namespace std::chrono_literals;
+using test::ServerProcess;
+using test::TempDir;
+namespace fs = std::filesystem;
+
+ServerProcess start_aof(const TempDir& dir, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args{"--dir", dir.path.string(), "--appendonly", "yes"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return ServerProcess::lawnkv(args);
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+fs::path aof_dir(const TempDir& dir) { return dir.path / "appendonlydir"; }
+
+// Kills the server as a crash would: no shutdown, no final write.
+void crash(ServerProcess& s) {
+  s.signal(SIGKILL);
+  REQUIRE(s.wait_exit(10s).has_value());
+}
+
+// A mixed dataset over every type, and some expiry.
+void write_dataset(Client& c) {
+  for (int i = 0; i < 300; ++i) {
+    const std::string n = std::to_string(i);
+    c.append({"SET", "k" + n, n, "EX", std::to_string(100000 + i)});
+    c.append({"HSET", "h" + std::to_string(i % 7), "f" + n, n});
+    c.append({"SADD", "s" + std::to_string(i % 5), i % 2 ? n : "m" + n});
+    c.append({"INCRBYFLOAT", "f", "0.1"});
+  }
+  for (int i = 0; i < 1200; ++i) c.read();
+  REQUIRE(c.call({"HPEXPIRE", "h1", "100000000", "FIELDS", "1", "f1"}).elements.size() == 1);
+  REQUIRE(c.call({"REDE.PUSH", "q", "3600000", "e", "id1"}) == status("OK"));
+  REQUIRE(c.call({"SPOP", "s1"}).type == '$');
+  REQUIRE(c.call({"MULTI"}) == status("OK"));
+  REQUIRE(c.call({"SELECT", "3"}) == status("QUEUED"));
+  REQUIRE(c.call({"SET", "in3", "v"}) == status("QUEUED"));
+  REQUIRE(c.call({"EXEC"}).elements.size() == 2);
+}
+
+}  // namespace
+
+TEST_CASE("AOF: every write answered survives SIGKILL; the digest comes back") {
+  for (const char* policy : {"always", "everysec", "no"}) {
+    CAPTURE(policy);
+    TempDir dir;
+    std::string digest;
+    {
+      ServerProcess a = start_aof(dir, {"--appendfsync", policy});
+      Client c(a.port());
+      write_dataset(c);
+      digest = c.call({"DEBUG", "DIGEST"}).text;
+      crash(a);
+    }
+    CHECK(fs::exists(aof_dir(dir) / "appendonly.aof.manifest"));
+    ServerProcess b = start_aof(dir);
+    Client c(b.port());
+    CHECK(c.call({"DEBUG", "DIGEST"}).text == digest);
+    CHECK(c.call({"INFO", "persistence"}).text.find("aof_enabled:1") != std::string::npos);
+  }
+}
+
+TEST_CASE("AOF: keys and fields whose time passed while down are not served; due elements are") {
+  TempDir dir;
+  {
+    ServerProcess a = start_aof(dir);
+    Client c(a.port());
+    REQUIRE(c.call({"SET", "lives", "v", "EX", "100000"}) == status("OK"));
+    // Deadlines 100 s back in real time: past when b starts.
+    REQUIRE(c.call({"DEBUG", "ADVANCE-TIME", "-100000"}) == status("OK"));
+    REQUIRE(c.call({"SET", "gone", "v", "PX", "50000"}) == status("OK"));
+    REQUIRE(c.call({"APPEND", "gone", "x"}) == integer(2));
+    REQUIRE(c.call({"HSET", "h", "keep", "1", "drop", "2"}) == integer(2));
+    REQUIRE(c.call({"HPEXPIRE", "h", "50000", "FIELDS", "1", "drop"}).elements.size() == 1);
+    REQUIRE(c.call({"REDE.PUSH", "q", "50000", "due", "id-due"}) == status("OK"));
+    REQUIRE(c.call({"DEBUG", "ADVANCE-TIME", "100000"}) == status("OK"));
+    crash(a);
+  }
+  ServerProcess b = start_aof(dir, {"--notify-keyspace-events", "Ex"});
+  Client c(b.port());
+  CHECK(c.call({"EXISTS", "gone"}) == integer(0));
+  CHECK(info_int(c.call({"INFO", "stats"}).text, "expired_keys") == 0);
+  CHECK(c.call({"GET", "lives"}) == bulk("v"));
+  CHECK(c.call({"HKEYS", "h"}).elements == std::vector<Reply>{bulk("keep")});
+  CHECK(c.call({"REDE.POLL", "q"}).elements == std::vector<Reply>{bulk("due")});
+}
+
+TEST_CASE("AOF: a last command cut by a crash is truncated with a warning; a cut elsewhere stops start-up") {
+  TempDir dir;
+  {
+    ServerProcess a = start_aof(dir);
+    Client c(a.port());
+    REQUIRE(c.call({"SET", "a", "1"}) == status("OK"));
+    REQUIRE(c.call({"SET", "b", "2"}) == status("OK"));
+    crash(a);
+  }
+  const fs::path incr = aof_dir(dir) / "appendonly.aof.1.incr.aof";
+  std::string bytes = read_file(incr);
+  REQUIRE(bytes.size() > 10);
+  std::ofstream(incr, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 5);
+  {
+    ServerProcess b = start_aof(dir);
+    Client c(b.port());
+    CHECK(c.call({"GET", "a"}) == bulk("1"));
+    CHECK(c.call({"EXISTS", "b"}) == integer(0));
+    CHECK(b.log().find("short read while loading the AOF file") != std::string::npos);
+    REQUIRE(c.call({"SET", "c", "3"}) == status("OK"));  // appended after the cut, not inside it
+    crash(b);
+  }
+  {
+    ServerProcess b = start_aof(dir);
+    Client c(b.port());
+    CHECK(c.call({"MGET", "a", "b", "c"}).elements == std::vector<Reply>{bulk("1"), nil(), bulk("3")});
+  }
+  // aof-load-truncated no: a cut file stops start-up.
+  bytes = read_file(incr);
+  std::ofstream(incr, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 3);
+  bool threw = false;
+  try {
+    ServerProcess c3 = start_aof(dir, {"--aof-load-truncated", "no"});
+  } catch (const std::exception& e) {
+    threw = true;
+  }
+  CHECK(threw);
+}
+
+TEST_CASE("AOF: BGREWRITEAOF makes a new base from the dataset and deletes the old files") {
+  TempDir dir;
+  std::string digest;
+  {
+    ServerProcess a = start_aof(dir);
+    Client c(a.port());
+    write_dataset(c);
+    CHECK(c.call({"BGREWRITEAOF"}) == status("Background append only file rewriting started"));
+    Client writer(a.port());
+    int written = 0;
+    // Writes go on while the child writes the base; they land in the new increment.
+    REQUIRE(test::poll_until(std::chrono::steady_clock::now() + 30s, [&] {
+      REQUIRE(writer.call({"SET", "during:" + std::to_string(written++), "x"}) == status("OK"));
+      return info_int(c.call({"INFO", "persistence"}).text, "aof_rewrite_in_progress") == 0;
+    }));
+    const std::string info = c.call({"INFO", "persistence"}).text;
+    CHECK(info.find("aof_last_bgrewrite_status:ok") != std::string::npos);
+    CHECK(info_int(info, "aof_rewrites") == 1);
+    CHECK(read_file(aof_dir(dir) / "appendonly.aof.manifest") ==
+          "file appendonly.aof.2.base.rdb seq 2 type b\nfile appendonly.aof.2.incr.aof seq 2 type i\n");
+    CHECK_FALSE(fs::exists(aof_dir(dir) / "appendonly.aof.1.base.rdb"));
+    CHECK_FALSE(fs::exists(aof_dir(dir) / "appendonly.aof.1.incr.aof"));
+    REQUIRE(c.call({"SET", "after", "v"}) == status("OK"));
+    digest = c.call({"DEBUG", "DIGEST"}).text;
+    crash(a);
+  }
+  ServerProcess b = start_aof(dir);
+  Client c(b.port());
+  CHECK(c.call({"DEBUG", "DIGEST"}).text == digest);
+}
+
+TEST_CASE("AOF: CONFIG SET appendonly yes writes a base from the dataset; no stops appending") {
+  TempDir dir;
+  std::string digest;
+  {
+    ServerProcess a = ServerProcess::lawnkv({"--dir", dir.path.string()});
+    Client c(a.port());
+    write_dataset(c);
+    REQUIRE(c.call({"CONFIG", "SET", "appendonly", "yes"}) == status("OK"));
+    CHECK(c.call({"CONFIG", "GET", "appendonly"}).elements.back() == bulk("yes"));
+    REQUIRE(c.call({"SET", "after", "v"}) == status("OK"));
+    REQUIRE(test::poll_until(std::chrono::steady_clock::now() + 30s, [&] {
+      return fs::exists(aof_dir(dir) / "appendonly.aof.manifest");
+    }));
+    digest = c.call({"DEBUG", "DIGEST"}).text;
+    crash(a);
+  }
+  {
+    ServerProcess b = start_aof(dir);
+    Client c(b.port());
+    CHECK(c.call({"DEBUG", "DIGEST"}).text == digest);
+    REQUIRE(c.call({"CONFIG", "SET", "appendonly", "no"}) == status("OK"));
+    REQUIRE(c.call({"SET", "unlogged", "v"}) == status("OK"));
+    CHECK(c.call({"INFO", "persistence"}).text.find("aof_enabled:0") != std::string::npos);
+    crash(b);
+  }
+  ServerProcess b = start_aof(dir);
+  Client c(b.port());
+  CHECK(c.call({"EXISTS", "unlogged"}) == integer(0));
+  CHECK(c.call({"DEBUG", "DIGEST"}).text == digest);
+}
+
+TEST_CASE("AOF: under appendfsync always a write's reply leaves after its record is written") {
+  TempDir dir;
+  ServerProcess a = start_aof(dir, {"--appendfsync", "always"});
+  Client c(a.port());
+  const fs::path incr = aof_dir(dir) / "appendonly.aof.1.incr.aof";
+  for (int i = 0; i < 50; ++i) {
+    const auto before = fs::file_size(incr);
+    REQUIRE(c.call({"SET", "k", std::to_string(i)}) == status("OK"));
+    CHECK(fs::file_size(incr) > before);
+  }
+  // Pipelined writes share the loop iteration's fdatasync.
+  for (int i = 0; i < 1000; ++i) c.append({"INCR", "n"});
+  for (int i = 0; i < 1000; ++i) c.read();
+  CHECK(read_file(incr).find("INCR") != std::string::npos);
+}
+
+TEST_CASE("AOF: BGREWRITEAOF and BGSAVE take turns, as Redis") {
+  TempDir dir;
+  ServerProcess a = start_aof(dir);
+  Client c(a.port());
+  for (int i = 0; i < 200000; ++i) c.append({"SET", "key:" + std::to_string(i), std::string(100, 'v')});
+  for (int i = 0; i < 200000; ++i) c.read();
+  REQUIRE(c.call({"BGREWRITEAOF"}) == status("Background append only file rewriting started"));
+  const Reply again = c.call({"BGREWRITEAOF"});
+  const Reply save = c.call({"BGSAVE"});
+  const std::string info = c.call({"INFO", "persistence"}).text;
+  if (info_int(info, "aof_rewrite_in_progress") == 1) {
+    CHECK(again == error("ERR Background append only file rewriting already in progress"));
+    CHECK(save == error("ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE "
+                        "in order to schedule a BGSAVE whenever possible."));
+  }
+  REQUIRE(test::poll_until(std::chrono::steady_clock::now() + 60s, [&] {
+    return info_int(c.call({"INFO", "persistence"}).text, "aof_rewrite_in_progress") == 0;
+  }));
+}
+
+}  // namespace lawnkv::itest

@@ -248,11 +248,13 @@ std::string AppendOnly::replay(ServerState& s, const std::string& path, bool las
         error = "Unknown command '" + argv[0] + "' reading the append only file " + path;
         break;
       }
-      // Only what an append-only file holds runs: writes, SELECT, and the
-      // transaction around them. Anything else (a hand-edited file) is
-      // skipped, so no file can fork, sleep or stop the server.
+      // Only what an append-only file holds runs: writes that cannot block,
+      // SELECT, and the transaction around them. Anything else (a
+      // hand-edited file) is skipped, so no file can fork, sleep, block the
+      // loader or stop the server.
       const CommandSpec* spec = r.spec;
-      if (spec != nullptr && !spec->has(kWrite) && !spec->has(kTransactionControl) && spec->name != "select") {
+      if (spec != nullptr && ((!spec->has(kWrite) && !spec->has(kTransactionControl) && spec->name != "select") ||
+                              spec->has(kBlocking))) {
         ++skipped;
         continue;
       }

@@ -304,11 +304,7 @@ void hscan_command(Call& call) {
   bool wrong_type;
   Hash* h = hash_for_read(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
-  if (!h) {
-    call.reply.array(2);
-    call.reply.bulk("0");
-    return call.reply.array(0);
-  }
+  if (!h) return reply_empty_scan(call);
   ScanOptions opts;
   if (!scan_options_or_reply(call, 3, /*allow_type=*/false, &opts)) return;
   std::vector<std::pair<std::string, std::string>> found;

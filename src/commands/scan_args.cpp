@@ -59,4 +59,10 @@ bool scan_options_or_reply(Call& call, size_t first, bool allow_type, ScanOption
   return true;
 }
 
+void reply_empty_scan(Call& call) {
+  call.reply.array(2);
+  call.reply.bulk("0");
+  call.reply.array(0);
+}
+
 }  // namespace lawnkv

@@ -21,4 +21,8 @@ bool scan_cursor_or_reply(Call& call, std::string_view arg, uint64_t* out);
 // allow_type (SCAN only: on a value's scan it is a syntax error, as Redis).
 bool scan_options_or_reply(Call& call, size_t first, bool allow_type, ScanOptions* opts);
 
+// HSCAN, SSCAN, ZSCAN of a missing key: cursor 0 and no elements, whatever
+// the options (Redis looks the key up before it reads them).
+void reply_empty_scan(Call& call);
+
 }  // namespace lawnkv

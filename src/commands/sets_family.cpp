@@ -364,11 +364,7 @@ void sscan_command(Call& call) {
   if (!scan_cursor_or_reply(call, call.argv[2], &cursor)) return;
   const SetRef found = set_for_read(call, call.argv[1]);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.set) {
-    call.reply.array(2);
-    call.reply.bulk("0");
-    return call.reply.array(0);
-  }
+  if (!found.set) return reply_empty_scan(call);
   ScanOptions opts;
   if (!scan_options_or_reply(call, 3, false, &opts)) return;
   const Set& s = *found.set;

@@ -33,32 +33,6 @@ std::string_view trim(std::string_view s) {
   return s.substr(b, s.find_last_not_of(kBlank) - b + 1);
 }
 
-// sdscatrepr: s in double quotes with Redis's escapes, so that split_args
-// reads it back as the same bytes.
-std::string quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      default:
-        if (std::isprint(c)) {
-          out += static_cast<char>(c);
-        } else {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-          out += buf;
-        }
-    }
-  }
-  return out + "\"";
-}
-
 // redis-server's fatal config error, for a bad line or (line 0) none.
 Status fatal(int line, std::string_view text, std::string_view reason) {
   std::string msg = "\n*** FATAL CONFIG FILE ERROR (Redis " + std::string(kRedisVersion) + ") ***\n";
@@ -191,7 +165,7 @@ Status Config::load_args(const std::vector<std::string>& args) {
         had_value = true;  // "--port 6380" as one argument
       }
     } else {
-      options += quote(a);
+      options += repr_quoted(a);
       options += ' ';
       had_value = true;
     }

@@ -1,5 +1,7 @@
 #include "core/split_args.hpp"
 
+#include <cctype>
+#include <cstdio>
 #include <cstring>
 
 namespace lawnkv {
@@ -98,6 +100,30 @@ std::optional<std::vector<std::string>> split_args(std::string_view line) {
     }
     args.push_back(std::move(current));
   }
+}
+
+std::string repr_quoted(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      default:
+        if (std::isprint(c)) {
+          out += static_cast<char>(c);
+        } else {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+          out += buf;
+        }
+    }
+  }
+  return out + "\"";
 }
 
 }  // namespace lawnkv

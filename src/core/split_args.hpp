@@ -26,6 +26,11 @@ namespace lawnkv {
 // line gives an empty vector.
 std::optional<std::vector<std::string>> split_args(std::string_view line);
 
+// sdscatrepr: s in double quotes with Redis's escapes (\\ \" \n \r \t \a \b,
+// \xHH for other bytes that are not printable), which split_args reads back
+// as the same bytes.
+std::string repr_quoted(std::string_view s);
+
 // The bytes that sdssplitargs skips between arguments (C isspace).
 inline bool is_split_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';

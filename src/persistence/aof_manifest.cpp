@@ -7,38 +7,6 @@
 
 namespace lawnkv::persistence {
 
-namespace {
-
-// A name as Redis writes it: bare when it is plain, else quoted with escapes.
-std::string quoted_if_needed(std::string_view name) {
-  const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return c > 0x20 && c < 0x7f && c != '"' && c != '\'' && c != '\\';
-  });
-  if (plain) return std::string(name);
-  std::string out = "\"";
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (unsigned char c : name) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c >= 0x20 && c < 0x7f) {
-          out += static_cast<char>(c);
-        } else {
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        }
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
-
 const AofManifest::File* AofManifest::base() const {
   for (const File& f : files)
     if (f.type == 'b') return &f;
@@ -60,7 +28,10 @@ int64_t AofManifest::base_seq() const {
 std::string AofManifest::to_text() const {
   std::string out;
   for (const File& f : files) {
-    out += "file " + quoted_if_needed(f.name) + " seq " + std::to_string(f.seq) + " type ";
+    const bool plain = !f.name.empty() && std::all_of(f.name.begin(), f.name.end(), [](char c) {
+      return c > 0x20 && c < 0x7f && c != '"' && c != '\'' && c != '\\';
+    });
+    out += "file " + (plain ? f.name : repr_quoted(f.name)) + " seq " + std::to_string(f.seq) + " type ";
     out += f.type;
     out += '\n';
   }

@@ -100,23 +100,17 @@ RPUSH k v
 TEST_CASE("compat: keyspace notifications of the list commands, lawnkv against redis-server") {
   ServerProcess lawnkv = ServerProcess::lawnkv();
   ServerProcess redis = ServerProcess::redis();
-  int steps = 0, mismatches = 0, frames = 0;
+  ScenarioCounts total;
   for (const char* flags : {"KEA", "KEn", "Kl", "Eg", "El$"}) {
     const Scenario scenarios[] = {
         {"lists", flags, {3}, kLists},
         {"lists, self-notify (RESP3)", flags, {1}, kListsSelfNotify},
     };
-    for (const Scenario& s : scenarios) {
-      const ScenarioCounts c = run_scenario(lawnkv, redis, s);
-      steps += c.steps;
-      mismatches += c.mismatches;
-      frames += c.frames;
-      REQUIRE_MESSAGE(lawnkv.running(), "lawnkv exited during " << s.name << " with " << flags);
-    }
+    run_scenarios(lawnkv, redis, scenarios, &total);
   }
-  CHECK(frames > 500);
-  MESSAGE("list keyspace notifications compat: " << steps << " steps, " << frames << " frames from redis-server, "
-                                                  << mismatches << " mismatches");
+  CHECK(total.frames > 500);
+  MESSAGE("list keyspace notifications compat: " << total.steps << " steps, " << total.frames
+                << " frames from redis-server, " << total.mismatches << " mismatches");
 }
 
 }  // namespace lawnkv::test

@@ -371,7 +371,7 @@ TEST_CASE("compat: keyspace notifications, lawnkv against redis-server") {
   ServerProcess redis = ServerProcess::redis();
   const std::string lazy = lazy_script();
   const std::string set_lazy = set_lazy_script();
-  int steps = 0, mismatches = 0, frames = 0;
+  ScenarioCounts total;
   // KEA: everything A holds; KEn: only `new` (not part of A); KEAm: keymiss
   // too; one channel kind at a time; single classes.
   for (const char* flags : {"KEA", "KEn", "KEAnm", "Kg", "E$", "Ex", "Kgx", "Ks"}) {
@@ -384,16 +384,10 @@ TEST_CASE("compat: keyspace notifications, lawnkv against redis-server") {
         {"sets", flags, resp3_sub, kSets}, {"sets, lazy expiry", flags, resp3_sub, set_lazy},
         {"sets, self-notify (RESP3)", flags, {1}, kSetsSelfNotify},
     };
-    for (const Scenario& s : scenarios) {
-      const ScenarioCounts c = run_scenario(lawnkv, redis, s);
-      steps += c.steps;
-      mismatches += c.mismatches;
-      frames += c.frames;
-      REQUIRE_MESSAGE(lawnkv.running(), "lawnkv exited during " << s.name << " with " << flags);
-    }
+    run_scenarios(lawnkv, redis, scenarios, &total);
   }
-  MESSAGE("keyspace notifications compat: " << steps << " steps, " << frames << " frames from redis-server, "
-                                             << mismatches << " mismatches");
+  MESSAGE("keyspace notifications compat: " << total.steps << " steps, " << total.frames
+                << " frames from redis-server, " << total.mismatches << " mismatches");
 }
 
 }  // namespace lawnkv::test

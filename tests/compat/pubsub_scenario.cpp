@@ -206,4 +206,16 @@ ScenarioCounts run_scenario(ServerProcess& lawnkv, ServerProcess& redis, const S
   return counts;
 }
 
+void run_scenarios(ServerProcess& lawnkv, ServerProcess& redis, std::span<const Scenario> scenarios,
+                   ScenarioCounts* total) {
+  for (const Scenario& s : scenarios) {
+    const ScenarioCounts c = run_scenario(lawnkv, redis, s);
+    total->steps += c.steps;
+    total->mismatches += c.mismatches;
+    total->frames += c.frames;
+    REQUIRE_MESSAGE(lawnkv.running(), "lawnkv exited during " << s.name << " (notify-keyspace-events "
+                                                              << s.notify_flags << ")");
+  }
+}
+
 }  // namespace lawnkv::test

@@ -27,6 +27,7 @@
 // restored.
 
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -50,5 +51,10 @@ struct ScenarioCounts {
 // Runs s on both servers; every step whose outputs differ is a failed doctest
 // CHECK naming the scenario, the line, the connection and both outputs.
 ScenarioCounts run_scenario(ServerProcess& lawnkv, ServerProcess& redis, const Scenario& s);
+
+// Runs each scenario in turn and adds their counts to *total; stops the
+// test if lawnkv exits (the rest would only fail to connect).
+void run_scenarios(ServerProcess& lawnkv, ServerProcess& redis, std::span<const Scenario> scenarios,
+                   ScenarioCounts* total);
 
 }  // namespace lawnkv::test

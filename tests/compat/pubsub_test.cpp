@@ -174,14 +174,9 @@ TEST_CASE("compat: Pub/Sub frames, lawnkv against redis-server") {
       {"RESP3 subscriber", "", {1, 2}, kResp3},
       {"MULTI", "", {}, kMulti},
   };
-  int steps = 0, mismatches = 0;
-  for (const Scenario& s : scenarios) {
-    const ScenarioCounts c = run_scenario(lawnkv, redis, s);
-    steps += c.steps;
-    mismatches += c.mismatches;
-    REQUIRE_MESSAGE(lawnkv.running(), "lawnkv exited during " << s.name);
-  }
-  MESSAGE("Pub/Sub compat: " << steps << " steps, " << mismatches << " mismatches");
+  ScenarioCounts total;
+  run_scenarios(lawnkv, redis, scenarios, &total);
+  MESSAGE("Pub/Sub compat: " << total.steps << " steps, " << total.mismatches << " mismatches");
 }
 
 }  // namespace lawnkv::test

@@ -124,7 +124,7 @@ TEST_CASE("compat: sorted-set keyspace notifications, lawnkv against redis-serve
   ServerProcess lawnkv = ServerProcess::lawnkv();
   ServerProcess redis = ServerProcess::redis();
   const std::string lazy = lazy_script();
-  int steps = 0, mismatches = 0, frames = 0;
+  ScenarioCounts total;
   for (const char* flags : {"KEA", "KEn", "KEAnm", "Kz", "Eg", "Ez$"}) {
     const std::set<int> resp3_sub{3};
     const Scenario scenarios[] = {
@@ -132,17 +132,11 @@ TEST_CASE("compat: sorted-set keyspace notifications, lawnkv against redis-serve
         {"zsets, lazy expiry", flags, resp3_sub, lazy},
         {"zsets, self-notify (RESP3)", flags, {1}, kZsetsSelfNotify},
     };
-    for (const Scenario& s : scenarios) {
-      const ScenarioCounts c = run_scenario(lawnkv, redis, s);
-      steps += c.steps;
-      mismatches += c.mismatches;
-      frames += c.frames;
-      REQUIRE_MESSAGE(lawnkv.running(), "lawnkv exited during " << s.name << " with " << flags);
-    }
+    run_scenarios(lawnkv, redis, scenarios, &total);
   }
-  CHECK(frames > 0);
-  MESSAGE("sorted-set notifications compat: " << steps << " steps, " << frames << " frames from redis-server, "
-                                               << mismatches << " mismatches");
+  CHECK(total.frames > 0);
+  MESSAGE("sorted-set notifications compat: " << total.steps << " steps, " << total.frames
+                << " frames from redis-server, " << total.mismatches << " mismatches");
 }
 
 }  // namespace lawnkv::test

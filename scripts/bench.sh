@@ -13,6 +13,7 @@
 #   expiry      bench/server/expiry_drain.cpp: BENCH_EXPIRY_KEYS keys due within
 #               one second (SET ... PXAT): time from the last deadline to
 #               DBSIZE 0, and a probe client's GET latency meanwhile
+#   aof         SET -P 16 with appendonly yes, appendfsync everysec and always
 #   fields      the same tool with --hashes 1000: BENCH_EXPIRY_KEYS hash fields
 #               in 1,000 hashes due within one second (HPEXPIREAT): drain time,
 #               probe latency, and the lag of the `hexpired` events. Redis 7.0
@@ -35,7 +36,7 @@
 #               callgrind (instructions per request)
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
-#   BENCH_PARTS="throughput memory expiry fields eviction index notify dehydrator"
+#   BENCH_PARTS="throughput memory expiry fields aof eviction index notify dehydrator"
 #                        (arguments win)
 #   BENCH_QUICK=1        100k requests/keys, one round, a short index bench
 #   BENCH_ROUNDS=3       throughput rounds       BENCH_N=1000000 requests a run
@@ -72,7 +73,7 @@ ROOT=$(pwd)
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
-PARTS=${BENCH_PARTS:-"throughput memory expiry fields eviction index notify dehydrator"}
+PARTS=${BENCH_PARTS:-"throughput memory expiry fields aof eviction index notify dehydrator"}
 [ $# -gt 0 ] && PARTS="$*"
 ROUNDS=${BENCH_ROUNDS:-$d_rounds}
 N=${BENCH_N:-$d_n}
@@ -165,9 +166,12 @@ free_port() {
 }
 
 # Starts a server of KIND (lawnkv|redis|ceiling) on a free loopback port and
-# waits until it answers PING. Sets SRV_PID and SRV_PORT.
-start_server() {  # start_server KIND PART
+# waits until it answers PING; ARGS are more directives (later ones win).
+# Sets SRV_PID and SRV_PORT.
+start_server() {  # start_server KIND PART [ARGS...]
   local kind=$1 part=$2 port _
+  shift 2
+  local extra=("$@")
   for _ in 1 2 3 4 5; do
     port=$(free_port)
     local cmd
@@ -182,6 +186,7 @@ start_server() {  # start_server KIND PART
       baseline) cmd=("$BASELINE_BIN" --port "$port" --bind 127.0.0.1 --save '' --appendonly no
                      --logfile "$WORK/baseline-$port.log") ;;
     esac
+    cmd+=("${extra[@]}")
     "${cmd[@]}" >"$WORK/$kind-$port.out" 2>&1 &
     SRV_PID=$!
     STARTED+=("$SRV_PID")
@@ -413,6 +418,32 @@ part_fields() {
       fi
       log "fields $k round $round: $(grep -E '^(drain_ms|probe_p99_us|event_lag_p99_ms)=' "$RAW/fields-$k-$round.txt" | tr '\n' ' ')"
       stop_server "$SRV_PID"
+    done
+  done
+}
+
+# ----------------------------------------------------------------------- aof
+# SET at -P 16 with appendonly yes, appendfsync everysec and always, each
+# server in a fresh directory, alternated, BENCH_ROUNDS rounds.
+part_aof() {
+  local f=$RAW/aof.tsv policy round i k d ops
+  rm -f "$f" "$RAW/aof.cmds"
+  printf 'policy\tserver\tround\tops\n' >"$f"
+  local kinds=(lawnkv redis)
+  for policy in everysec always; do
+    for round in $(seq "$ROUNDS"); do
+      for i in 0 1; do
+        k=${kinds[$(((i + round - 1) % 2))]}
+        d=$(mktemp -d "$WORK/aof-XXXXXX")
+        start_server "$k" aof --appendonly yes --appendfsync "$policy" --dir "$d"
+        [ "$round" = 1 ] && note_cmd aof redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q
+        ops=$(redis-benchmark -p "$SRV_PORT" -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q 2>/dev/null |
+              tr '\r' '\n' | awk '/requests per second/ { v = $2 } END { print v }')
+        printf '%s\t%s\t%s\t%s\n' "$policy" "$k" "$round" "$ops" >>"$f"
+        log "aof $policy $k round $round: $ops SET/s"
+        stop_server "$SRV_PID"
+        rm -rf "$d"
+      done
     done
   done
 }
@@ -739,7 +770,7 @@ machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|expiry|fields|eviction|index|notify|dehydrator|profile|baseline)
+    throughput|memory|expiry|fields|aof|eviction|index|notify|dehydrator|profile|baseline)
       log "== $part"
       {
         date -u '+%Y-%m-%d %H:%M UTC'
@@ -750,7 +781,7 @@ for part in $PARTS; do
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory expiry fields eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory expiry fields aof eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
   esac
 done
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"

@@ -486,6 +486,35 @@ def fields(raw, out, md):
     md.append(cmds_block(raw, "fields"))
 
 
+# ------------------------------------------------------------------------- aof
+def aof(raw, out, md):
+    path = os.path.join(raw, "aof.tsv")
+    if not os.path.exists(path):
+        return
+    rows = read_tsv(path)
+    if not rows:
+        return
+    md.append(f"## SET with the append-only file{when(raw, 'aof')}\n")
+    md.append("redis-benchmark SET (50 clients, -P 16) against each server started with `appendonly yes` and "
+              "the fsync policy, in a fresh directory, servers alternated. Median over rounds (min–max). "
+              "lawnkv writes an iteration's records once and, under `always`, syncs them with one fdatasync "
+              "shared by every client of the iteration.\n")
+    md.append("| appendfsync | lawnkv SET/s | Redis SET/s | lawnkv/Redis | target |")
+    md.append("|---|---|---|---|---|")
+    for policy in ("everysec", "always"):
+        def vals(server):
+            return [float(r["ops"]) for r in rows if r["policy"] == policy and r["server"] == server and r["ops"]]
+        l, r = vals("lawnkv"), vals("redis")
+        if not l or not r:
+            continue
+        ratios = [a / b for a, b in zip(l, r) if b > 0]
+        cell = lambda xs: kops(med(xs)) if len(xs) == 1 else f"{kops(med(xs))} ({kops(min(xs))}–{kops(max(xs))})"
+        md.append(f"| {policy} | {cell(l)} | {cell(r)} | {fmt_ratio(ratios)} | "
+                  f"≥ 1.4: {'met' if med(ratios) >= 1.4 else 'not met'} |")
+    md.append("")
+    md.append(cmds_block(raw, "aof"))
+
+
 # -------------------------------------------------------------------- eviction
 def cell_mr(xs, fmt):
     """median (min–max) of a list, or the one value."""
@@ -935,7 +964,7 @@ def main():
           f"| client | {m.get('redis_benchmark', '?')} |",
           f"| mode | {'BENCH_QUICK=1 (smoke run: not for comparison)' if m.get('quick') == '1' else 'full'} |",
           ""]
-    for part in (throughput, memory, expiry, fields, eviction, index, profile, baseline,
+    for part in (throughput, memory, expiry, fields, aof, eviction, index, profile, baseline,
                  external("notify", "Keyspace-notification lag"),
                  external("dehydrator", "Dehydrator")):
         part(a.raw, a.out, md)

@@ -80,6 +80,19 @@ bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
 
+// The manifest at path into *m; false with *error set when it cannot be
+// read or parsed.
+bool read_manifest(const std::string& path, AofManifest* m, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = "Can't open the AOF manifest " + path;
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return AofManifest::parse(text.str(), m, error);
+}
+
 // fsync of a directory, so a rename in it survives a crash.
 void sync_dir(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -172,11 +185,8 @@ std::string AppendOnly::start(ServerState& s) {
   writer_->set_policy(policy_of(v.appendfsync));
   const std::string manifest_path = file_path(s, AofManifest::manifest_name(v.appendfilename));
   if (file_exists(manifest_path)) {
-    std::ifstream in(manifest_path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
     std::string error;
-    if (!AofManifest::parse(text.str(), &manifest_, &error)) return error;
+    if (!read_manifest(manifest_path, &manifest_, &error)) return error;
     s.snapshots.loading = true;
     error = load(s);
     s.snapshots.loading = false;
@@ -195,7 +205,8 @@ std::string AppendOnly::start(ServerState& s) {
     if (std::string error = open_next_incr(s); !error.empty()) return error;
   } else {
     if (std::string error = write_manifest(s, manifest_); !error.empty()) return error;
-    const std::string last = AofManifest::incr_name(v.appendfilename, manifest_.last_incr_seq());
+    // Increments are listed by seq: the last one is where writes went.
+    const std::string& last = manifest_.files.back().name;
     if (std::string error = writer_->open(file_path(s, last)); !error.empty()) return error;
   }
   s.data.effects.set_sink(this);
@@ -447,12 +458,9 @@ std::string AppendOnly::turn_on(ServerState& s) {
   // Files of an earlier time are stale: a fresh base replaces them.
   const std::string manifest_path = file_path(s, AofManifest::manifest_name(s.config.values().appendfilename));
   if (file_exists(manifest_path)) {
-    std::ifstream in(manifest_path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
     AofManifest old;
     std::string error;
-    if (AofManifest::parse(text.str(), &old, &error))
+    if (read_manifest(manifest_path, &old, &error))
       for (const AofManifest::File& f : old.files) ::unlink(file_path(s, f.name).c_str());
     ::unlink(manifest_path.c_str());
   }

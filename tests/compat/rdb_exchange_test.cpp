@@ -25,6 +25,7 @@
 #include "../support/raw_client.hpp"
 #include "../support/resp_reply.hpp"
 #include "../support/server_process.hpp"
+#include "../support/poll_until.hpp"
 #include "../support/temp_dir.hpp"
 
 namespace lawnkv::test {
@@ -246,6 +247,47 @@ TEST_CASE("compat: what Redis 7.0 cannot hold is refused by it: dehydrators, has
     else CHECK_MESSAGE(log.find("version 12") != std::string::npos, log);
     CHECK(refused);
   }
+}
+
+TEST_CASE("compat: redis-server's append-only directory loads in lawnkv") {
+  // Redis 7.0.15 logs with appendfsync always (its files are whole while it
+  // runs): an RDB base from a rewrite, then an increment holding what it
+  // logs for relative times, random draws, blocking pops, transactions.
+  TempDir dir;
+  std::vector<std::string> args = in_dir(dir);
+  args.insert(args.end(), {"--appendonly", "yes", "--appendfsync", "always"});
+  ServerProcess redis = ServerProcess::redis(args);
+  RawClient r(redis.port());
+  fill(r);
+  must(r, {"BGREWRITEAOF"});
+  REQUIRE(poll_until(std::chrono::steady_clock::now() + std::chrono::seconds(30), [&] {
+    const std::string info = r.call({"INFO", "persistence"});
+    return info.find("aof_rewrite_in_progress:0") != std::string::npos &&
+           info.find("aof_rewrite_scheduled:0") != std::string::npos;
+  }));
+  must(r, {"SET", "after", "v", "EX", "100000"});
+  must(r, {"EXPIRE", "str", "200000"});
+  must(r, {"INCRBYFLOAT", "float", "1.1"});
+  must(r, {"SPOP", "set_strings"});
+  must(r, {"SPOP", "set_large_ints", "3"});
+  must(r, {"RPUSH", "queue", "j1", "j2"});
+  must(r, {"BLPOP", "queue", "0"});
+  must(r, {"BLMOVE", "queue", "done", "LEFT", "RIGHT", "0"});
+  must(r, {"ZPOPMIN", "zset_small"});
+  must(r, {"HINCRBYFLOAT", "hash_small", "a", "0.5"});
+  must(r, {"MULTI"});
+  must(r, {"SELECT", "4"});
+  must(r, {"LPUSH", "in_txn", "x"});
+  must(r, {"EXEC"});
+  must(r, {"GETEX", "ttl", "PERSIST"});
+  must(r, {"DEL", "hash_large"});
+  TempDir copy;
+  std::filesystem::copy(dir.path / "appendonlydir", copy.path / "appendonlydir");
+  std::vector<std::string> largs = in_dir(copy);
+  largs.insert(largs.end(), {"--appendonly", "yes"});
+  ServerProcess lawnkv = ServerProcess::lawnkv(largs);
+  RawClient l(lawnkv.port());
+  compare(r, l, "redis-server's AOF in lawnkv");
 }
 
 }  // namespace lawnkv::test

@@ -15,9 +15,12 @@ void Effects::begin() {
 }
 
 void Effects::end(int db, std::span<const std::string_view> argv, bool record_own) {
-  if (sink_ == nullptr || frames_.empty()) return;
+  // A frame is popped even when the sink went meanwhile, so none is left
+  // behind to hold back the records of later commands.
+  if (frames_.empty()) return;
   Frame frame = std::move(frames_.back());
   frames_.pop_back();
+  if (sink_ == nullptr) return;
   if (record_own && !frame.dropped) {
     if (frame.replacement) {
       pending_.push_back({db, std::move(*frame.replacement)});

@@ -46,8 +46,12 @@ class EffectSink {
 
 class Effects final : public store::ExpiryListener {
  public:
-  // Where records go; nullptr: nowhere (the default).
-  void set_sink(EffectSink* sink) { sink_ = sink; }
+  // Where records go; nullptr: nowhere (the default), and what a command
+  // running now had recorded is dropped (CONFIG SET appendonly no in EXEC).
+  void set_sink(EffectSink* sink) {
+    sink_ = sink;
+    if (sink == nullptr) pending_.clear();
+  }
   EffectSink* sink() const { return sink_; }
   bool active() const { return sink_ != nullptr; }
   // Who also hears of expired keys (the keyspace notifications).

@@ -394,3 +394,28 @@ TEST_CASE("effects: the records, replayed on an empty server with the clock at 0
 }
 
 }  // namespace lawnkv::test
+
+namespace lawnkv::test {
+
+TEST_CASE("effects: a sink set or removed inside EXEC leaves no frame behind") {
+  EffectServer s;
+  s.run({"multi"});
+  s.run({"set", "a", "1"});
+  s.run({"exec"});
+  CHECK(s.sink.take() == Lines{"0: SET a 1"});
+  // Removed while EXEC runs (as CONFIG SET appendonly no would), then set again.
+  s.run({"multi"});
+  s.run({"set", "b", "1"});
+  s.state.data.effects.begin();  // EXEC's frame
+  s.state.data.effects.begin();  // a command inside it
+  s.state.data.effects.set_sink(nullptr);
+  const std::vector<std::string_view> none;
+  s.state.data.effects.end(0, none, true);
+  s.state.data.effects.end(0, none, true);
+  s.run({"discard"});
+  s.state.data.effects.set_sink(&s.sink);
+  s.run({"set", "c", "1"});
+  CHECK(s.sink.take() == Lines{"0: SET c 1"});
+}
+
+}  // namespace lawnkv::test

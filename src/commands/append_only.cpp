@@ -444,9 +444,9 @@ void AppendOnly::cron(ServerState& s) {
   const uint64_t size = files_size(s);
   if (size < static_cast<uint64_t>(v.auto_aof_rewrite_min_size)) return;
   const uint64_t base = base_size_ ? base_size_ : 1;
-  if ((size * 100 / base) - 100 >= static_cast<uint64_t>(v.auto_aof_rewrite_percentage)) {
-    log(LogLevel::kNotice, "Starting automatic rewriting of AOF on " +
-                               std::to_string(size * 100 / base - 100) + "% growth");
+  if (size > base && (size - base) * 100 / base >= static_cast<uint64_t>(v.auto_aof_rewrite_percentage)) {
+    log(LogLevel::kNotice, "Starting automatic rewriting of AOF on " + std::to_string((size - base) * 100 / base) +
+                               "% growth");
     start_rewrite(s);
   }
 }

@@ -405,3 +405,24 @@ TEST_CASE("AOF: no half transaction after a kill; pipelined MULTI blocks whole o
 }
 
 }  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+TEST_CASE("AOF: the files past auto-aof-rewrite-percentage of the base start a rewrite by themselves") {
+  TempDir dir;
+  ServerProcess a = start_aof(dir, {"--auto-aof-rewrite-percentage", "100", "--auto-aof-rewrite-min-size", "1mb"});
+  Client c(a.port());
+  for (int i = 0; i < 4000; ++i) c.append({"SET", "k" + std::to_string(i % 100), std::string(500, 'v')});
+  for (int i = 0; i < 4000; ++i) c.read();
+  REQUIRE(test::poll_until(std::chrono::steady_clock::now() + 30s, [&] {
+    return info_int(c.call({"INFO", "persistence"}).text, "aof_rewrites") >= 1;
+  }));
+  // The rewrite shrank the files to about the dataset (100 keys, LZF-packed
+  // in the base).
+  const std::string info = c.call({"INFO", "persistence"}).text;
+  CHECK(info_int(info, "aof_current_size") < 1000000);
+  CHECK(info_int(info, "aof_base_size") > 0);
+  CHECK(c.call({"STRLEN", "k7"}) == integer(500));
+}
+
+}  // namespace lawnkv::itest

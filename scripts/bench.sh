@@ -406,12 +406,9 @@ part_fields() {
   for round in $(seq "$EXP_ROUNDS"); do
     for k in "${kinds[@]}"; do
       start_server "$k" fields
-      # Redis 7.4 publishes one hexpired for several fields: no per-field lag.
-      local events=1
-      [ "$k" = lawnkv ] || events=0
-      note_cmd fields build/bench/expiry-drain --port PORT --keys "$EXP_KEYS" --hashes 1000 --events "$events" \
+      note_cmd fields build/bench/expiry-drain --port PORT --keys "$EXP_KEYS" --hashes 1000 --events 1 \
         --spread-ms 1000 --poll-ms 2 --probe-us 1000 --seed "$round"
-      if ! "$drain" --port "$SRV_PORT" --keys "$EXP_KEYS" --hashes 1000 --events "$events" --spread-ms 1000 \
+      if ! "$drain" --port "$SRV_PORT" --keys "$EXP_KEYS" --hashes 1000 --events 1 --spread-ms 1000 \
           --poll-ms 2 --probe-us 1000 --seed "$round" --series "$RAW/fields-$k-$round.dat" \
           >"$RAW/fields-$k-$round.txt"; then
         log "fields $k round $round: did not drain (see $RAW/fields-$k-$round.txt)"

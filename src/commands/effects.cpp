@@ -64,9 +64,14 @@ void Effects::key_expired(int db, std::string_view key) {
   if (next_ != nullptr) next_->key_expired(db, key);
 }
 
-void Effects::part_expired(int db, std::string_view key, std::string_view part, bool key_deleted) {
-  add(db, {"HDEL", key, part});
-  if (next_ != nullptr) next_->part_expired(db, key, part, key_deleted);
+void Effects::parts_expired(int db, std::string_view key, std::span<const std::string> parts,
+                            bool key_deleted) {
+  if (sink_ != nullptr) {
+    std::vector<std::string> argv{"HDEL", std::string(key)};
+    argv.insert(argv.end(), parts.begin(), parts.end());
+    add(db, std::move(argv));
+  }
+  if (next_ != nullptr) next_->parts_expired(db, key, parts, key_deleted);
 }
 
 }  // namespace lawnkv

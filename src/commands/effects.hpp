@@ -73,7 +73,8 @@ class Effects final : public store::ExpiryListener {
 
   // store::ExpiryListener: DEL / HDEL records, then the next listener.
   void key_expired(int db, std::string_view key) override;
-  void part_expired(int db, std::string_view key, std::string_view part, bool key_deleted) override;
+  void parts_expired(int db, std::string_view key, std::span<const std::string> parts,
+                     bool key_deleted) override;
 
  private:
   struct Frame {

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "pubsub/event_class.hpp"
@@ -42,9 +44,10 @@ class Notifier final : public store::ExpiryListener {
   // The `expired` event, when the keyspace deletes a key whose deadline
   // passed, found by the expiry engine or by a lazy lookup (store::ExpiryListener).
   void key_expired(int db, std::string_view key) override { notify(kExpired, "expired", key, db); }
-  // A hash field's TTL passed (Redis 7.4: `hexpired`, then `del` if the hash
-  // emptied).
-  void part_expired(int db, std::string_view key, std::string_view part, bool key_deleted) override {
+  // Hash fields' TTLs passed: one `hexpired` per hash and reaping pass, as
+  // Redis 7.4's active expiry, then `del` if the hash emptied.
+  void parts_expired(int db, std::string_view key, std::span<const std::string> parts,
+                     bool key_deleted) override {
     notify(kHash, "hexpired", key, db);
     if (key_deleted) notify(kGeneric, "del", key, db);
   }

@@ -35,6 +35,8 @@ void ExpiryCycle::run() {
   const auto budget = std::chrono::microseconds(state_.config.values().expiry_budget_us);
   auto now = start;
   size_t reaped_total = 0;
+  // The cycle is one pass: each hash's reaped fields are reported once.
+  const store::Keyspace::ReapPass pass(state_.data.keyspace);
   for (;;) {
     const size_t reaped = state_.data.keyspace.reap(state_.clock.now_ms(), kChunk);
     reaped_total += reaped;

@@ -11,6 +11,9 @@
 // loop serves ready clients and comes straight back for the next chunk, so
 // mass expiry never stalls other clients for more than one budget. Lazy
 // expiry on access keeps replies right meanwhile.
+// One run() is one pass of the reaper (store::Keyspace::ReapPass): a hash
+// whose fields expire during it is reported once (one `hexpired`, one HDEL
+// record), as Redis 7.4 reports once per hash and active-expire cycle.
 //
 // The same wake-up serves clients blocked in REDE.BPOLL: the timer is set for
 // the earlier of the next key deadline and the next element or timeout a

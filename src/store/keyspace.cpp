@@ -180,7 +180,7 @@ void Db::expire_field(Entry& field) {
     dict_.remove(key);
   }
   owner_.modified(id_, key);
-  if (owner_.listener_) owner_.listener_->part_expired(id_, key, name, emptied);
+  if (owner_.listener_) owner_.expired_parts_.add(id_, key, name, emptied);
 }
 
 void Db::expire(Entry& e, int64_t now_ms, bool active) {
@@ -221,6 +221,7 @@ void Keyspace::modified(int db, std::string_view key) {
 }
 
 size_t Keyspace::reap(int64_t now_ms, size_t budget) {
+  const ReapPass pass(*this);
   size_t done = 0;
   for (auto& d : dbs_) {
     if (done >= budget) break;
@@ -275,7 +276,21 @@ void Keyspace::on_expired(Db& db, Entry& e, int64_t now_ms, bool active) {
   ++stats_.expired_keys;
   if (active) ++stats_.expired_active;
   if (!watches_.empty()) watches_.touch(db.id(), e.key(), false);
-  if (listener_) listener_->key_expired(db.id(), e.key());
+  if (!listener_) return;
+  // A hash whose fields went earlier in this pass: those first.
+  if (!expired_parts_.empty())
+    expired_parts_.drain_key(db.id(), e.key(), [&](const ExpiredParts::Group& g) {
+      listener_->parts_expired(g.db, g.key, g.parts, g.key_deleted);
+    });
+  listener_->key_expired(db.id(), e.key());
+}
+
+void Keyspace::report_parts() {
+  if (expired_parts_.empty()) return;
+  // The listener may be gone (drop_due) since the fields were noted.
+  expired_parts_.drain([&](const ExpiredParts::Group& g) {
+    if (listener_) listener_->parts_expired(g.db, g.key, g.parts, g.key_deleted);
+  });
 }
 
 }  // namespace lawnkv::store

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "store/dict.hpp"
 #include "store/entry.hpp"
 #include "store/eviction.hpp"
+#include "store/expired_parts.hpp"
 #include "store/stats.hpp"
 #include "store/watch.hpp"
 
@@ -30,9 +33,11 @@ class ExpiryListener {
   // key was just deleted from db because its deadline passed (found by the
   // expiry engine or by a lazy lookup). Called exactly once per key.
   virtual void key_expired(int db, std::string_view key) = 0;
-  // A part of key's value (a hash field, named part) expired; key_deleted:
-  // it was the last one and the key went too.
-  virtual void part_expired(int db, std::string_view key, std::string_view part, bool key_deleted) {}
+  // Parts of key's value (hash fields, named in parts in the order they
+  // expired) were reaped in one pass (Keyspace::ReapPass); key_deleted: the
+  // last of them took the key along. Called once per key and pass.
+  virtual void parts_expired(int db, std::string_view key, std::span<const std::string> parts,
+                             bool key_deleted) {}
 };
 
 class Db {
@@ -157,7 +162,23 @@ class Keyspace {
 
   // Active expiry: reaps up to budget due keys over all dbs, earliest db
   // first. Returns how many were reaped; a full budget means more may be due.
+  // Hash fields reaped are reported to the listener per key when the pass
+  // ends: at the end of this call, or of the ReapPass it runs in.
   size_t reap(int64_t now_ms, size_t budget);
+  // One pass of active expiry over several reap calls (the expiry cycle's
+  // chunks): the listener hears of each hash's fields once, at the end.
+  class ReapPass {
+   public:
+    explicit ReapPass(Keyspace& ks) : ks_(ks) { ++ks_.passes_; }
+    ~ReapPass() {
+      if (--ks_.passes_ == 0) ks_.report_parts();
+    }
+    ReapPass(const ReapPass&) = delete;
+    ReapPass& operator=(const ReapPass&) = delete;
+
+   private:
+    Keyspace& ks_;
+  };
   // After loading a dataset: removes every key and field whose deadline is
   // < now_ms, telling no listener and counting nothing (they expired while
   // nothing served them). Returns how many.
@@ -177,6 +198,11 @@ class Keyspace {
  private:
   friend class Db;
   void on_expired(Db& db, Entry& e, int64_t now_ms, bool active);
+  // Tells the listener of the fields reaped since the pass began.
+  void report_parts();
+
+  ExpiredParts expired_parts_;  // reaped this pass, not reported yet
+  int passes_ = 0;              // open ReapPasses
 
   std::vector<std::unique_ptr<Db>> dbs_;
   KeyspaceStats stats_;

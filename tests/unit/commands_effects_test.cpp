@@ -171,6 +171,15 @@ TEST_CASE("effects: sets record what SPOP drew; hashes their TTLs as deadlines")
   s.now += 10;
   CHECK(s.reap() == 1);
   CHECK(s.sink.take() == Lines{"0: HDEL h c"});
+  // The fields one pass reaps from a hash: one HDEL.
+  s.run({"hset", "h", "p", "1"});
+  s.run({"hpexpire", "h", "10", "FIELDS", "2", "z", "p"});
+  s.sink.take();
+  s.now += 11;
+  CHECK(s.reap() == 2);
+  const Lines records = s.sink.take();
+  REQUIRE(records.size() == 1);
+  CHECK((records[0] == "0: HDEL h z p" || records[0] == "0: HDEL h p z"));
 }
 
 TEST_CASE("effects: blocking pops record the plain pop of what they took, served at once or later") {

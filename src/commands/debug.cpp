@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "commands/args.hpp"
+#include "commands/encoding_names.hpp"
 #include "commands/errors.hpp"
 #include "commands/lookup.hpp"
 #include "commands/server_family.hpp"
@@ -30,6 +31,8 @@
 #include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "persistence/keyspace_digest.hpp"
+#include "persistence/rdb_writer.hpp"
+#include "types/list.hpp"
 
 namespace lawnkv {
 
@@ -44,13 +47,6 @@ constexpr std::string_view kDebugRefused =
 bool debug_allowed(const Call& call) {
   const std::string& mode = call.cfg().enable_debug_command;
   return mode == "yes" || (mode == "local" && is_loopback(call.session.peer_address()));
-}
-
-// The encoding Redis would give a string value.
-const char* string_encoding(std::string_view s) {
-  long long n;
-  if (s.size() <= 20 && string_to_ll(s, &n)) return "int";
-  return s.size() <= 44 ? "embstr" : "raw";
 }
 
 void debug_help(Call& call) {
@@ -90,15 +86,26 @@ void debug_advance_time(Call& call) {
 
 /* DEBUG OBJECT key */
 void debug_object(Call& call) {
-  const store::Entry* e = lookup_write(call, call.argv[2]);
+  // As Redis: the entry as it is, expired or not, and no access counted.
+  const store::Entry* e = call.db().peek(call.argv[2]);
   if (!e) return call.error(err::kNoSuchKey);
-  const bool is_string = e->type() == store::Type::kString;
-  const std::string_view encoding = is_string ? string_encoding(e->str()) : e->obj()->encoding();
+  const std::string_view encoding = encoding_name(*e);
+  std::string extra;
+  if (e->type() == store::Type::kList) {
+    // Redis's quicklist fields: nodes, elements per node, the fill limit,
+    // compression (never, here), and the bytes of the elements.
+    const auto* list = static_cast<const types::List*>(e->obj());
+    char buf[160];
+    std::snprintf(buf, sizeof(buf), " ql_nodes:%zu ql_avg_node:%.2f ql_listpack_max:%lld ql_compressed:0 ql_uncompressed_size:%zu",
+                  list->node_count(), static_cast<double>(list->size()) / static_cast<double>(list->node_count()),
+                  static_cast<long long>(call.cfg().list_max_listpack_size), list->element_bytes());
+    extra = buf;
+  }
   char buf[256];
-  std::snprintf(buf, sizeof(buf), "Value at:%p refcount:1 encoding:%.*s serializedlength:%zu lru:0 lru_seconds_idle:0",
+  std::snprintf(buf, sizeof(buf), "Value at:%p refcount:1 encoding:%.*s serializedlength:%llu lru:0 lru_seconds_idle:0",
                 static_cast<const void*>(e), static_cast<int>(encoding.size()), encoding.data(),
-                is_string ? e->str().size() : e->obj()->memory_bytes());
-  call.reply.simple(buf);
+                static_cast<unsigned long long>(persistence::saved_value_length(*e, call.cfg().rdbcompression)));
+  call.reply.simple(std::string(buf) + extra);
 }
 
 /* DEBUG RELOAD [NOSAVE] */

@@ -1,21 +1,16 @@
 // OBJECT ENCODING | FREQ | IDLETIME | REFCOUNT | HELP: what Redis 7.0
 // reports about a key's value.
 //
-// ENCODING: a string is "int" when it reads as a 64-bit integer in at most
-// 20 bytes, "embstr" up to 44 bytes, else "raw", and "raw" once APPEND or
-// SETRANGE edited it (Entry::raw_encoding), as Redis's encodings go.
-// (Redis stores INCRBYFLOAT's result as embstr even when it is integral;
-// lawnkv reports int for such a value.) Other types name their own
-// (store::Object::encoding).
+// ENCODING: commands/encoding_names.hpp.
 // REFCOUNT: Redis shares the integers 0..9999 (refcount 2147483647) unless
 // an LRU or LFU policy needs a use field per key; every other value is 1.
 // FREQ: the key's LFU use counter (0..7, store/eviction.hpp), under an LFU
 // policy only. IDLETIME: lawnkv keeps no access times (the eviction policies
 // use counters instead): 0, and Redis's error under an LFU policy.
 
+#include "commands/encoding_names.hpp"
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
-#include "core/numbers.hpp"
 
 namespace lawnkv {
 
@@ -27,7 +22,6 @@ constexpr std::string_view kNoLfu =
 constexpr std::string_view kLfu =
     "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when switching between "
     "policies at runtime LRU and LFU data will take some time to adjust.";
-constexpr size_t kEmbstrMax = 44;
 constexpr long long kSharedIntegers = 10000;
 
 // The live value at argv[2], untouched; nullptr after replying nil.
@@ -37,21 +31,11 @@ const store::Entry* value_or_nil(Call& call) {
   return e;
 }
 
-// The integer a string value holds in Redis's "int" encoding, if it has one.
-bool int_encoded(const store::Entry& e, long long* v) {
-  if (e.type() != store::Type::kString || e.raw_encoding()) return false;
-  const std::string_view s = e.str();
-  return s.size() <= 20 && string_to_ll(s, v);
-}
-
 /* OBJECT ENCODING key */
 void object_encoding_command(Call& call) {
   const store::Entry* e = value_or_nil(call);
   if (!e) return;
-  long long v;
-  if (int_encoded(*e, &v)) return call.reply.bulk("int");
-  if (e->type() != store::Type::kString) return call.reply.bulk(e->obj()->encoding());
-  call.reply.bulk(!e->raw_encoding() && e->str().size() <= kEmbstrMax ? "embstr" : "raw");
+  call.reply.bulk(encoding_name(*e));
 }
 
 /* OBJECT REFCOUNT key */

@@ -26,6 +26,32 @@ int rdb_version_for(const store::Keyspace& ks) {
   return version;
 }
 
+namespace {
+
+// e's value, by its codec c (nullptr for a string).
+void write_value(RdbOutput& out, const store::Entry& e, const TypeCodec* c) {
+  if (c) c->save(out, *e.obj());
+  else out.string(e.str());
+}
+
+// Keeps nothing: what went through it is counted by RdbOutput::written.
+class NullSink final : public Sink {
+ public:
+  bool write(std::string_view) override { return true; }
+};
+
+}  // namespace
+
+uint64_t saved_value_length(const store::Entry& e, bool compress) {
+  const store::Object* obj = e.obj();
+  const TypeCodec* c = obj ? codec_for(obj->type()) : nullptr;
+  if (obj && !c) return 0;
+  NullSink sink;
+  RdbOutput out(sink, compress, false);
+  write_value(out, e, c);
+  return out.written();
+}
+
 bool write_rdb(const store::Keyspace& ks, RdbOutput& out, const SaveOptions& opts, std::string* why) {
   // A value of a type without a codec stops the save: a file without it
   // would lose data silently.
@@ -56,15 +82,9 @@ bool write_rdb(const store::Keyspace& ks, RdbOutput& out, const SaveOptions& opt
         out.byte(rdb::kOpExpireTimeMs);
         out.ms(e.deadline());
       }
-      if (!obj) {
-        out.byte(rdb::kTypeString);
-        out.string(e.key());
-        out.string(e.str());
-        return;
-      }
-      out.byte(c->save_type(*obj));
+      out.byte(obj ? c->save_type(*obj) : rdb::kTypeString);
       out.string(e.key());
-      c->save(out, *obj);
+      write_value(out, e, c);
     });
   }
   if (!missing.empty()) {

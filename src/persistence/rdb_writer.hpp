@@ -34,6 +34,11 @@ int rdb_version_for(const store::Keyspace& ks);
 // codec (value_codecs.hpp): the file is then incomplete.
 bool write_rdb(const store::Keyspace& ks, RdbOutput& out, const SaveOptions& opts, std::string* why = nullptr);
 
+// The length of e's value as an RDB file holds it, after its type byte and
+// key (Redis's rdbSavedObjectLen, DEBUG OBJECT's serializedlength); 0 for a
+// type without a codec.
+uint64_t saved_value_length(const store::Entry& e, bool compress);
+
 // Saves ks to path through path's directory's "temp-<pid>.rdb". Returns ""
 // on success, else why it failed (the temporary file is removed).
 std::string save_rdb_file(const store::Keyspace& ks, const std::string& path, const SaveOptions& opts);

@@ -263,6 +263,12 @@ size_t List::memory_bytes() const {
   return n;
 }
 
+size_t List::element_bytes() const {
+  size_t n = 0;
+  for (uint32_t i = 0; i < nodes_; ++i) n += node(i)->end - node(i)->begin;
+  return n;
+}
+
 std::unique_ptr<store::Object> List::clone() const { return std::make_unique<List>(*this); }
 
 void List::node_span(size_t slot, const Node** data, uint32_t* begin, uint32_t* end) const {

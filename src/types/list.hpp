@@ -78,6 +78,8 @@ class List final : public store::Object {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   size_t node_count() const { return nodes_; }
+  // The bytes the nodes' elements take (lengths included, spare room not).
+  size_t element_bytes() const;
 
   void push_front(std::string_view v, const ListOptions& opts);
   void push_back(std::string_view v, const ListOptions& opts);

@@ -186,6 +186,16 @@ TEST_CASE("DEBUG: refused unless enabled, ADVANCE-TIME, SET-ACTIVE-EXPIRE") {
   CHECK(s.run({"debug", "object", "nosuch"}) == "-ERR no such key\r\n");  // redis
   s.run({"set", "n", "12"});
   CHECK(s.run({"debug", "object", "n"}).find(" encoding:int serializedlength:2 ") != std::string::npos);
+  // serializedlength is the value's length in an RDB file: "hello" is a
+  // length byte and 5 bytes; an edited string is raw, as OBJECT ENCODING says.
+  s.run({"set", "s", "hell"});
+  s.run({"append", "s", "o"});
+  CHECK(s.run({"debug", "object", "s"}).find(" encoding:raw serializedlength:6 ") != std::string::npos);
+  // A list adds Redis's quicklist fields.
+  s.run({"rpush", "l", "a", "b", "c"});
+  CHECK(s.run({"debug", "object", "l"}).find(" encoding:quicklist serializedlength:7 lru:0 lru_seconds_idle:0 "
+                                             "ql_nodes:1 ql_avg_node:3.00 ql_listpack_max:-2 ql_compressed:0 "
+                                             "ql_uncompressed_size:3\r\n") != std::string::npos);
 }
 
 TEST_CASE("DBSIZE, FLUSHDB, FLUSHALL: counts, options, WATCH") {

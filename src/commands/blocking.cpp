@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "commands/context.hpp"
+#include "commands/dispatch.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv {
@@ -104,10 +105,7 @@ bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms, 
     BlockRetry retry;
     retry.ready_key = key;
     Call call{{server.data, w.db, now_ms}, server, s, out, argv, w.spec, &retry};
-    const uint64_t dirty = server.data.dirty;
-    server.data.effects.begin();
-    w.spec->handler(call);
-    server.data.effects.end(w.db, argv, server.data.dirty != dirty);
+    run_handler(call, true);
     it = waiters_.find(id);
     if (it == waiters_.end()) return false;
     if (retry.blocked_again) {

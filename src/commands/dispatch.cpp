@@ -79,14 +79,18 @@ Resolved resolve(const CommandTable& table, std::span<const std::string_view> ar
   return r;
 }
 
+void run_handler(Call& call, bool may_record) {
+  const uint64_t dirty = call.data.dirty;
+  call.data.effects.begin();
+  call.spec->handler(call);
+  call.data.effects.end(call.db_index, call.argv, may_record && call.data.dirty != dirty);
+}
+
 void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms) {
   Call call = make_call(server, session, reply, argv, now_ms, &spec);
   const auto start = std::chrono::steady_clock::now();
-  const uint64_t dirty = server.data.dirty;
-  server.data.effects.begin();
-  spec.handler(call);
-  server.data.effects.end(call.db_index, argv, spec.has(kWrite) && !spec.has(kRunsQueue) && server.data.dirty != dirty);
+  run_handler(call, spec.has(kWrite) && !spec.has(kRunsQueue));
   const auto nsec = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now() - start).count();
   CommandStats& st = spec.stats;

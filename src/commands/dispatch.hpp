@@ -19,6 +19,12 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
 void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms);
 
+// Runs call.spec's handler between the write effects' begin and end
+// (effects.hpp): the command's own record counts when may_record and the
+// dataset changed (Dataset::dirty moved). run_command and the retries of
+// blocked clients (BlockingTable) both run handlers so.
+void run_handler(Call& call, bool may_record);
+
 // The row that would run argv (the subcommand's, for containers).
 struct Resolved {
   const CommandSpec* spec = nullptr;   // runnable, or nullptr (see error)

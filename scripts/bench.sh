@@ -46,7 +46,8 @@
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
 #   BENCH_PARTS="throughput memory types expiry fields aof eviction index notify dehydrator"
 #                        (arguments win)
-#   BENCH_QUICK=1        100k requests/keys, one round, a short index bench
+#   BENCH_QUICK=1        100k requests/keys, one round, a short index bench,
+#                        the types part's smaller shapes (shapes.py --quick)
 #   BENCH_ROUNDS=3       throughput rounds       BENCH_N=1000000 requests a run
 #   BENCH_PIPELINES="1 16"                       BENCH_TESTS="set get setex"
 #   BENCH_CEILING=1      also run the ceiling server (0: skip it)

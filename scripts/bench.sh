@@ -10,6 +10,14 @@
 #               p99 and server CPU time per request (/proc/PID/stat)
 #   memory      RSS and INFO used_memory per key at BENCH_MEM_KEYS keys
 #               (16-byte names and values), with and without a TTL
+#   types       hashes, sets, lists and sorted sets: INFO used_memory per
+#               element (and MEMORY USAGE) of the shapes of bench/types/shapes.py
+#               (smaller shapes under BENCH_QUICK), loaded with redis-cli --pipe;
+#               then redis-benchmark -P 16 of HSET, HGET, SADD, SISMEMBER, SPOP,
+#               LPUSH, RPOP, LRANGE 0 99, ZADD, ZRANGEBYSCORE and ZPOPMIN, each
+#               after FLUSHALL and the fill it needs, alternated with Redis and
+#               the ceiling server as the throughput part runs, BENCH_ROUNDS
+#               rounds of BENCH_N requests
 #   expiry      bench/server/expiry_drain.cpp: BENCH_EXPIRY_KEYS keys due within
 #               one second (SET ... PXAT): time from the last deadline to
 #               DBSIZE 0, and a probe client's GET latency meanwhile
@@ -36,9 +44,10 @@
 #               callgrind (instructions per request)
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
-#   BENCH_PARTS="throughput memory expiry fields aof eviction index notify dehydrator"
+#   BENCH_PARTS="throughput memory types expiry fields aof eviction index notify dehydrator"
 #                        (arguments win)
-#   BENCH_QUICK=1        100k requests/keys, one round, a short index bench
+#   BENCH_QUICK=1        100k requests/keys, one round, a short index bench,
+#                        the types part's smaller shapes (shapes.py --quick)
 #   BENCH_ROUNDS=3       throughput rounds       BENCH_N=1000000 requests a run
 #   BENCH_PIPELINES="1 16"                       BENCH_TESTS="set get setex"
 #   BENCH_CEILING=1      also run the ceiling server (0: skip it)
@@ -73,7 +82,7 @@ ROOT=$(pwd)
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
-PARTS=${BENCH_PARTS:-"throughput memory expiry fields aof eviction index notify dehydrator"}
+PARTS=${BENCH_PARTS:-"throughput memory types expiry fields aof eviction index notify dehydrator"}
 [ $# -gt 0 ] && PARTS="$*"
 ROUNDS=${BENCH_ROUNDS:-$d_rounds}
 N=${BENCH_N:-$d_n}
@@ -152,7 +161,12 @@ note_cmd() {  # note_cmd PART WORDS...
   line=${line//$WORK\//}
   line=${line//$WORK/WORKDIR}
   line=${line//$ROOT\//}
-  grep -qxF -- "$line" "$RAW/$part.cmds" 2>/dev/null || printf '%s\n' "$line" >>"$RAW/$part.cmds"
+  note_line "$part" "$line"
+}
+
+# Records a line as it is (a comment, a redirection) in PART's .cmds, once.
+note_line() {  # note_line PART LINE
+  grep -qxF -- "$2" "$RAW/$1.cmds" 2>/dev/null || printf '%s\n' "$2" >>"$RAW/$1.cmds"
 }
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -249,11 +263,29 @@ machine_info() {
 }
 
 # ---------------------------------------------------------------- throughput
+# The redis-benchmark arguments of each test, besides -p -n -c 50 -P, which
+# every run has. The string tests (throughput part) write 16-byte values over
+# a million keys; the data-type tests (types part) keep redis-benchmark's
+# defaults: one key, one member or field unless -r is given, 3-byte values.
 bench_args() {  # bench_args TEST -> the redis-benchmark arguments for a test
   case $1 in
-    set) echo "-t set" ;;
-    get) echo "-t get" ;;
-    setex) echo "set key:__rand_int__ 0123456789abcdef EX 100" ;;
+    set) echo "-r 1000000 -d 16 -t set" ;;
+    get) echo "-r 1000000 -d 16 -t get" ;;
+    setex) echo "-r 1000000 -d 16 set key:__rand_int__ 0123456789abcdef EX 100" ;;
+    hset) echo "-t hset" ;;
+    hget) echo "-r 100000 HGET myhash element:__rand_int__" ;;
+    sadd) echo "-t sadd" ;;
+    sismember) echo "-r 200000 SISMEMBER myset element:__rand_int__" ;;
+    spop) echo "-t spop" ;;
+    lpush) echo "-t lpush" ;;
+    rpop) echo "-t rpop" ;;
+    # What -t lrange_100 times, without the N LPUSHes it sends first in the
+    # same run (types_fill sends them before), so the CPU per request is
+    # LRANGE's alone.
+    lrange_100) echo "LRANGE mylist 0 99" ;;
+    zadd) echo "-r 100000 -t zadd" ;;
+    zrangebyscore) echo "ZRANGEBYSCORE myzset 0 +inf LIMIT 0 10" ;;
+    zpopmin) echo "-t zpopmin" ;;
     *) echo "bench: unknown test $1" >&2; exit 2 ;;
   esac
 }
@@ -264,7 +296,7 @@ bench_args() {  # bench_args TEST -> the redis-benchmark arguments for a test
 # ... EX 100 run left to expire (Redis, expiring them in the SET and GET
 # runs that followed 100 s later, spent 3.1 µs of CPU per SET at -P 16
 # there, 2.2 µs from a clean keyspace).
-throughput_fill() {  # throughput_fill PART PORT
+throughput_fill() {  # throughput_fill PART PORT [TEST]
   note_cmd "$1" redis-cli -p PORT flushall
   note_cmd "$1" redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P 16 -t set -q
   redis-cli -p "$2" flushall >/dev/null
@@ -279,10 +311,10 @@ throughput_run() {  # throughput_run FILE PART KIND PORT PID ROUND PIPELINE TEST
   hz=$(getconf CLK_TCK)
   # shellcheck disable=SC2207
   args=($(bench_args "$t"))
-  note_cmd "$part" redis-benchmark -p PORT -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}"
+  note_cmd "$part" redis-benchmark -p PORT -n "$N" -c 50 -P "$p" --csv "${args[@]}"
   read -r u0 s0 <<<"$(cpu_ticks "$pid")"
   w0=$(date +%s.%N)
-  csv=$(redis-benchmark -p "$port" -n "$N" -r 1000000 -d 16 -c 50 -P "$p" --csv "${args[@]}" | tail -1)
+  csv=$(redis-benchmark -p "$port" -n "$N" -c 50 -P "$p" --csv "${args[@]}" | tail -1)
   w1=$(date +%s.%N)
   read -r u1 s1 <<<"$(cpu_ticks "$pid")"
   # "test","rps","avg","min","p50","p95","p99","max"
@@ -294,11 +326,13 @@ throughput_run() {  # throughput_run FILE PART KIND PORT PID ROUND PIPELINE TEST
     "($((u1 - u0)) user)"
 }
 
-# The throughput tests against KINDS, BENCH_ROUNDS rounds, the order of the
-# servers rotating each round, so none always runs first or last.
-throughput_rounds() {  # throughput_rounds FILE PART "PIPELINES" KINDS...
-  local f=$1 part=$2 pipelines=$3
-  shift 3
+# TESTS against KINDS, BENCH_ROUNDS rounds, the order of the servers
+# rotating each round, so none always runs first or last. Before each run
+# (the ceiling server's excepted: it stores nothing), FILL PART PORT TEST
+# gives the server the keyspace the test needs.
+throughput_rounds() {  # throughput_rounds FILE PART "PIPELINES" "TESTS" FILL KINDS...
+  local f=$1 part=$2 pipelines=$3 tests=$4 fill=$5
+  shift 5
   local kinds=("$@") k round p t i n_kinds=$#
   declare -A srv_pid srv_port
   for k in "${kinds[@]}"; do
@@ -308,10 +342,10 @@ throughput_rounds() {  # throughput_rounds FILE PART "PIPELINES" KINDS...
   printf "$THROUGHPUT_HEAD" >"$f"
   for round in $(seq "$ROUNDS"); do
     for p in $pipelines; do
-      for t in $TESTS; do
+      for t in $tests; do
         for i in $(seq 0 $((n_kinds - 1))); do
           k=${kinds[$(((i + round - 1) % n_kinds))]}
-          [ "$k" = ceiling ] || throughput_fill "$part" "${srv_port[$k]}"
+          [ "$k" = ceiling ] || "$fill" "$part" "${srv_port[$k]}" "$t"
           throughput_run "$f" "$part" "$k" "${srv_port[$k]}" "${srv_pid[$k]}" "$round" "$p" "$t"
         done
       done
@@ -320,15 +354,21 @@ throughput_rounds() {  # throughput_rounds FILE PART "PIPELINES" KINDS...
   for k in "${kinds[@]}"; do stop_server "${srv_pid[$k]}"; done
 }
 
-part_throughput() {
-  local kinds=(lawnkv redis)
-  rm -f "$RAW/throughput.tsv" "$RAW/throughput.cmds"
+# Sets KINDS to the servers a throughput comparison runs: lawnkv, redis and,
+# unless BENCH_CEILING=0, the ceiling server (built first if need be).
+throughput_kinds() {
+  KINDS=(lawnkv redis)
   if [ "$CEILING" = 1 ]; then
     CEILING_BIN=$ROOT/build/bench/ceiling-server
     build_tool "$CEILING_BIN" bench/ceiling/ceiling_server.cpp
-    kinds+=(ceiling)
+    KINDS+=(ceiling)
   fi
-  throughput_rounds "$RAW/throughput.tsv" throughput "$PIPELINES" "${kinds[@]}"
+}
+
+part_throughput() {
+  rm -f "$RAW/throughput.tsv" "$RAW/throughput.cmds"
+  throughput_kinds
+  throughput_rounds "$RAW/throughput.tsv" throughput "$PIPELINES" "$TESTS" throughput_fill "${KINDS[@]}"
 }
 
 # -------------------------------------------------------------------- memory
@@ -372,6 +412,86 @@ part_memory() {
       stop_server "$SRV_PID"
     done
   done
+}
+
+# --------------------------------------------------------------------- types
+# The four data types beside Redis: memory per element of the shapes of
+# bench/types/shapes.py, then redis-benchmark -P 16 of each type's commands
+# (TYPES_TESTS) as the throughput part runs its tests.
+TYPES_TESTS="hset hget sadd sismember spop lpush rpop lrange_100 zadd zrangebyscore zpopmin"
+
+part_types() {
+  rm -f "$RAW"/types-* "$RAW/types.cmds"
+  types_memory
+  types_throughput
+}
+
+# Each shape in a fresh server of each kind, both started with
+# set-max-intset-entries 10000 (the 10,000-member intsets): INFO used_memory
+# of the empty server, the shape's RESP through redis-cli --pipe, used_memory
+# again, MEMORY USAGE and OBJECT ENCODING of key:000000.
+types_memory() {
+  local f=$RAW/types-memory.tsv gen=bench/types/shapes.py q=() id type keys per desc k file
+  [ "$QUICK" = 1 ] && q=(--quick)
+  printf 'shape\ttype\tkeys\tper_key\tserver\tused_empty\tused_full\tusage\tencoding\tdescription\n' >"$f"
+  note_line types "# SHAPE.resp: python3 $gen resp SHAPE${q[*]:+ ${q[*]}} (the shapes: python3 $gen list${q[*]:+ ${q[*]}})"
+  python3 "$gen" list "${q[@]}" >"$WORK/shapes.tsv"
+  while IFS=$'\t' read -r id type keys per desc; do
+    file=$WORK/$id.resp
+    python3 "$gen" resp "$id" "${q[@]}" >"$file"
+    for k in lawnkv redis; do
+      start_server "$k" types --set-max-intset-entries 10000
+      sleep 0.5
+      local u0 u1 n usage enc
+      u0=$(info_field "$SRV_PORT" memory used_memory)
+      note_line types "redis-cli -p PORT --pipe < SHAPE.resp"
+      redis-cli -p "$SRV_PORT" --pipe <"$file" >"$WORK/pipe.out"
+      n=$(redis-cli -p "$SRV_PORT" dbsize)
+      if [ "$n" != "$keys" ] || ! grep -q 'errors: 0,' "$WORK/pipe.out"; then
+        echo "bench: $k holds $n keys after $id, not $keys" >&2
+        cat "$WORK/pipe.out" >&2
+        exit 1
+      fi
+      sleep 1
+      u1=$(info_field "$SRV_PORT" memory used_memory)
+      note_cmd types redis-cli -p PORT memory usage key:000000 samples 0
+      note_cmd types redis-cli -p PORT object encoding key:000000
+      usage=$(redis-cli -p "$SRV_PORT" memory usage key:000000 samples 0)
+      enc=$(redis-cli -p "$SRV_PORT" object encoding key:000000)
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$type" "$keys" "$per" "$k" "$u0" "$u1" \
+        "$usage" "$enc" "$desc" >>"$f"
+      log "types memory $id $k: used_memory $u0 -> $u1," \
+        "$(awk -v a="$u0" -v b="$u1" -v n="$((keys * per))" 'BEGIN { printf "%.1f", (b - a) / n }') B/element ($enc)"
+      stop_server "$SRV_PID"
+    done
+    rm -f "$file"
+  done <"$WORK/shapes.tsv"
+}
+
+# The keyspace a data-type test needs, after FLUSHALL: ~98,000 fields or
+# members for the lookups, ~N members or elements for the pops (so they pop
+# from a full structure rather than a missing key), the N LPUSHes of
+# -t lrange_100 for LRANGE, ~98,000 members for ZRANGEBYSCORE.
+types_fill() {  # types_fill PART PORT TEST
+  local part=$1 port=$2 args=()
+  case $3 in
+    hget) args=(-n 400000 -r 100000 HSET myhash element:__rand_int__ xxx) ;;
+    sismember) args=(-n 400000 -r 100000 SADD myset element:__rand_int__) ;;
+    spop) args=(-n "$N" -r 1000000000 SADD myset element:__rand_int__) ;;
+    rpop|lrange_100) args=(-n "$N" -t lpush) ;;
+    zrangebyscore) args=(-n 400000 -r 100000 -t zadd) ;;
+    zpopmin) args=(-n "$N" -r 1000000000 -t zadd) ;;
+  esac
+  note_cmd "$part" redis-cli -p PORT flushall
+  redis-cli -p "$port" flushall >/dev/null
+  [ ${#args[@]} = 0 ] && return 0
+  note_cmd "$part" redis-benchmark -p PORT -c 50 -P 16 -q "${args[@]}"
+  redis-benchmark -p "$port" -c 50 -P 16 -q "${args[@]}" >/dev/null
+}
+
+types_throughput() {
+  throughput_kinds
+  throughput_rounds "$RAW/types-throughput.tsv" types 16 "$TYPES_TESTS" types_fill "${KINDS[@]}"
 }
 
 # -------------------------------------------------------------------- expiry
@@ -692,8 +812,8 @@ profile_kinds() {  # profile_kinds FILE PART PREFIX "PIPELINES" KINDS...
         # shellcheck disable=SC2207
         args=($(bench_args "$t"))
         callgrind_control -z "$pid" >/dev/null 2>&1
-        note_cmd "$part" redis-benchmark -p PORT -n "$n" -r 1000000 -d 16 -c 50 -P "$p" -q "${args[@]}"
-        redis-benchmark -p "$cport" -n "$n" -r 1000000 -d 16 -c 50 -P "$p" -q "${args[@]}" >/dev/null
+        note_cmd "$part" redis-benchmark -p PORT -n "$n" -c 50 -P "$p" -q "${args[@]}"
+        redis-benchmark -p "$cport" -n "$n" -c 50 -P "$p" -q "${args[@]}" >/dev/null
         dump=$(callgrind_dump "$kind" "$pid")
         printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$p" "$t" "$n" "$(awk '/^summary:/ { print $2 }' "$dump")" >>"$f"
         [ -z "$prefix" ] ||
@@ -719,7 +839,7 @@ part_baseline() {
   rm -f "$RAW"/baseline-* "$RAW/baseline.cmds"
   [ -n "$BASELINE_BIN" ] || { echo "bench: the baseline part needs LAWNKV_BASELINE=binary" >&2; exit 2; }
   echo "baseline=$("$BASELINE_BIN" --version) ($LAWNKV_BASELINE)" >"$RAW/baseline-which.txt"
-  throughput_rounds "$RAW/baseline-throughput.tsv" baseline "$BASELINE_PIPELINES" lawnkv baseline
+  throughput_rounds "$RAW/baseline-throughput.tsv" baseline "$BASELINE_PIPELINES" "$TESTS" throughput_fill lawnkv baseline
   if command -v valgrind >/dev/null; then
     profile_kinds "$RAW/baseline-profile.tsv" baseline "" "$BASELINE_PIPELINES" lawnkv baseline
   else
@@ -767,7 +887,7 @@ machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|expiry|fields|aof|eviction|index|notify|dehydrator|profile|baseline)
+    throughput|memory|types|expiry|fields|aof|eviction|index|notify|dehydrator|profile|baseline)
       log "== $part"
       {
         date -u '+%Y-%m-%d %H:%M UTC'
@@ -778,7 +898,7 @@ for part in $PARTS; do
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory expiry fields aof eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory types expiry fields aof eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
   esac
 done
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"

@@ -4,7 +4,7 @@
     python3 bench/server/report.py --raw bench/results/raw --out bench/results
 
 Reads whatever parts are present in --raw (throughput.tsv, memory.tsv,
-expiry-*.txt/.dat, fields-*.txt/.dat, eviction-*, index.txt, profile.tsv, baseline-*, notify.md,
+types-*.tsv, expiry-*.txt/.dat, fields-*.txt/.dat, eviction-*, index.txt, profile.tsv, baseline-*, notify.md,
 each with its .cmds and .when) and writes --out/latest.md plus
 throughput.png, cpu.png, memory.png, expiry-drain.png and eviction-drain.png
 (gnuplot). Ratios are lawnkv/Redis. For throughput, each
@@ -330,6 +330,128 @@ def memory(raw, out, md):
     if chart and gnuplot(script, out):
         md.append("![memory per key](memory.png)\n")
     md.append(cmds_block(raw, "memory"))
+
+
+# ----------------------------------------------------------------------- types
+TYPE_NAMES = {"hash": "hash", "set": "set", "list": "list", "zset": "sorted set"}
+
+# Test id -> (what the cell says, the fill before each run, whether the
+# reply carries data: then the ceiling server, answering +OK, bounds
+# nothing but the client).
+TYPE_TESTS = {
+    "hset": ("`-t hset` (one field)", "", False),
+    "hget": ("`HGET myhash element:__rand_int__ -r 100000`", "HSET `-n 400000 -r 100000`: ~98k fields", True),
+    "sadd": ("`-t sadd` (one member)", "", False),
+    "sismember": ("`SISMEMBER myset element:__rand_int__ -r 200000`", "SADD `-n 400000 -r 100000`: ~98k members",
+                  True),
+    "spop": ("`-t spop`", "SADD `-n N -r 1000000000`: ~N members", True),
+    "lpush": ("`-t lpush`", "", False),
+    "rpop": ("`-t rpop`", "`-t lpush -n N`", True),
+    "lrange_100": ("`-t lrange_100` (`LRANGE mylist 0 99`)", "`-t lpush -n N`", True),
+    "zadd": ("`-t zadd -r 100000`", "", False),
+    "zrangebyscore": ("`ZRANGEBYSCORE myzset 0 +inf LIMIT 0 10`", "`-t zadd -n 400000 -r 100000`: ~98k members",
+                      True),
+    "zpopmin": ("`-t zpopmin`", "`-t zadd -n N -r 1000000000`: ~N members", True),
+}
+
+
+def types_memory(raw, md):
+    path = os.path.join(raw, "types-memory.tsv")
+    if not os.path.exists(path):
+        return
+    rows = read_tsv(path)
+    by = {(r["shape"], r["server"]): r for r in rows}
+    shapes = list(dict.fromkeys(r["shape"] for r in rows))
+    md.append("### Memory per element\n")
+    md.append("Each shape is loaded with `redis-cli --pipe` (RESP from bench/types/shapes.py: HSET, SADD and RPUSH "
+              "of 1,000 elements, ZADD of 100 pairs) into a fresh server of each kind, both started with "
+              "`--set-max-intset-entries 10000`; *B/element* = (INFO used_memory after − before, the empty "
+              "server) / elements, keys included (names `key:000000`...). An element is a hash field (name and "
+              "value), a set member, a list element, a sorted-set member. MEMORY USAGE is of `key:000000` "
+              "(`SAMPLES 0`: the whole value), per element in brackets. Target lawnkv/Redis ≤ 1.\n")
+    md.append("| type | shape | keys × elements | lawnkv B/element | Redis B/element | lawnkv/Redis | target ≤ 1 | "
+              "lawnkv MEMORY USAGE | Redis MEMORY USAGE | encoding (lawnkv / Redis) |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|")
+    for shape in shapes:
+        l, r = by.get((shape, "lawnkv")), by.get((shape, "redis"))
+        if not l or not r:
+            continue
+        n = int(l["keys"]) * int(l["per_key"])
+        per = {k: (int(v["used_full"]) - int(v["used_empty"])) / n for k, v in (("l", l), ("r", r))}
+        ratio = per["l"] / per["r"] if per["r"] > 0 else float("nan")
+        usage = lambda v: f"{int(v['usage']):,} ({int(v['usage']) / int(v['per_key']):.1f})"
+        enc = l["encoding"] if l["encoding"] == r["encoding"] else f"{l['encoding']} / {r['encoding']}"
+        md.append(f"| {TYPE_NAMES.get(l['type'], l['type'])} | {l['description']} | "
+                  f"{int(l['keys']):,} × {int(l['per_key']):,} | {per['l']:.1f} | {per['r']:.1f} | {ratio:.2f} | "
+                  f"{'met' if ratio <= 1 else 'not met'} | {usage(l)} | {usage(r)} | {enc} |")
+    md.append("")
+
+
+def types_throughput(raw, md):
+    path = os.path.join(raw, "types-throughput.tsv")
+    if not os.path.exists(path):
+        return
+    rows = read_tsv(path)
+    if not rows:
+        return
+    servers = [s for s in ("lawnkv", "redis", "ceiling") if any(r["server"] == s for r in rows)]
+    tests = list(dict.fromkeys(r["test"] for r in rows))
+    rounds = sorted({int(r["round"]) for r in rows})
+    by = {}
+    for r in rows:
+        r["cpu_us"] = int(r["cpu_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
+        by[(r["test"], r["server"], int(r["round"]))] = r
+
+    def series(t, s, field):
+        return [float(by[(t, s, k)][field]) for k in rounds if (t, s, k) in by]
+
+    def ratios(t, a, b, field):
+        return [float(by[(t, a, k)][field]) / float(by[(t, b, k)][field]) for k in rounds
+                if (t, a, k) in by and (t, b, k) in by and float(by[(t, b, k)][field]) > 0]
+
+    n = rows[0]["requests"]
+    md.append("### Throughput, redis-benchmark -P 16\n")
+    md.append(f"{n} requests a run, `-c 50 -P 16`, redis-benchmark's defaults otherwise (3-byte values; one key; "
+              f"one field or member unless `-r` is given), {len(rounds)} round(s); in each round every test runs "
+              "against each server in turn, the order rotating. Before each run: FLUSHALL and the fill the test "
+              "needs, a redis-benchmark run of its own (*fill*; N = the timed run's requests, so a pop takes from a "
+              "full structure; the exact commands are below). `-t lrange_100` is timed as `LRANGE mylist 0 99`, "
+              "the command it sends, after the N LPUSHes it would send first in the same run, so the CPU figure is "
+              "LRANGE's alone. Cells: median over rounds (min–max); ratios pair the runs of one round. CPU: the "
+              "server's utime + stime (/proc/PID/stat) around the run, per request.\n")
+    md.append("The ceiling server (bench/ceiling/) stores nothing and answers `+OK` to these commands: for the "
+              "writes (the real reply is as short) its figure is what one redis-benchmark process and loopback "
+              "TCP allow. For the reads and pops (†) the real reply carries data and the ceiling's does not, so "
+              "its figure is only the client's limit with the smallest reply, not a rate a server could reach, "
+              "and lawnkv/ceiling there is no share of an attainable maximum.\n")
+    ceil = "ceiling" in servers
+    head = ("| test | fill | " + " | ".join(f"{SERVER_NAMES[s]} ops/s" for s in servers) +
+            " | lawnkv/Redis | target ≥ 1.4 | " + ("lawnkv/ceiling | " if ceil else "") +
+            "lawnkv CPU µs/req | Redis CPU µs/req | CPU lawnkv/Redis |")
+    md.append(head)
+    md.append("|" + "---|" * (head.count("|") - 1))
+    f2 = lambda x: f"{x:.2f}"
+    for t in tests:
+        label, fill, read = TYPE_TESTS.get(t, (t, "", False))
+        cells = [cell_mr(series(t, s, "rps"), kops) for s in servers]
+        rl = ratios(t, "lawnkv", "redis", "rps")
+        line = (f"| {label}{' †' if read else ''} | {fill or '–'} | " + " | ".join(cells) +
+                f" | {fmt_ratio(rl)} | {verdict(rl, 1.4, True)} |")
+        if ceil:
+            line += f" {fmt_ratio(ratios(t, 'lawnkv', 'ceiling', 'rps'))} |"
+        line += (f" {cell_mr(series(t, 'lawnkv', 'cpu_us'), f2)} | {cell_mr(series(t, 'redis', 'cpu_us'), f2)} | "
+                 f"{fmt_ratio(ratios(t, 'lawnkv', 'redis', 'cpu_us'))} |")
+        md.append(line)
+    md.append("")
+
+
+def types(raw, out, md):
+    if not any(os.path.exists(os.path.join(raw, f)) for f in ("types-memory.tsv", "types-throughput.tsv")):
+        return
+    md.append(f"## Data types: hashes, sets, lists, sorted sets{when(raw, 'types')}\n")
+    types_memory(raw, md)
+    types_throughput(raw, md)
+    md.append(cmds_block(raw, "types"))
 
 
 # ---------------------------------------------------------------------- expiry
@@ -967,7 +1089,7 @@ def main():
           f"| client | {m.get('redis_benchmark', '?')} |",
           f"| mode | {'BENCH_QUICK=1 (smoke run: not for comparison)' if m.get('quick') == '1' else 'full'} |",
           ""]
-    for part in (throughput, memory, expiry, fields, aof, eviction, index, profile, baseline,
+    for part in (throughput, memory, types, expiry, fields, aof, eviction, index, profile, baseline,
                  external("notify", "Keyspace-notification lag"),
                  external("dehydrator", "Dehydrator")):
         part(a.raw, a.out, md)

@@ -75,7 +75,7 @@ void hexpire_generic(Call& call, bool absolute, bool seconds) {
   size_t updated = 0, deleted = 0;
   std::vector<std::string_view> changed;
   for (std::string_view f : fields) {
-    const int r = h->set_ttl(f, deadline, ttl, cond, call.now_ms);
+    const int r = h->set_ttl(call.argv[1], f, deadline, ttl, cond, call.now_ms);
     updated += r == Hash::kSet;
     deleted += r == Hash::kDeleted;
     if (r == Hash::kSet || r == Hash::kDeleted) changed.push_back(f);
@@ -174,7 +174,7 @@ bool apply_expiry(Call& call, types::Hash* h, std::string_view f, const FieldExp
     return removed;
   }
   if (e.kind != FieldExpiry::kDeadline) return false;
-  const int r = h->set_ttl(f, e.deadline_ms, e.ttl_ms, Hash::Condition::kNone, call.now_ms);
+  const int r = h->set_ttl(call.argv[1], f, e.deadline_ms, e.ttl_ms, Hash::Condition::kNone, call.now_ms);
   *updated += r == Hash::kSet;
   *deleted += r == Hash::kDeleted;
   return r == Hash::kSet || r == Hash::kDeleted;

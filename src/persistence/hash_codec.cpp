@@ -89,7 +89,7 @@ class HashBuilder {
       return in.fail("duplicate hash field");
     // set_ttl drops a field whose deadline is <= its now: give it one just
     // before, since a field lives through its deadline's millisecond.
-    if (deadline >= 0) hash_->set_ttl(field, deadline, 0, Hash::Condition::kNone, std::min(ctx_.now_ms, deadline - 1));
+    if (deadline >= 0) hash_->set_ttl({}, field, deadline, 0, Hash::Condition::kNone, std::min(ctx_.now_ms, deadline - 1));
     return true;
   }
   void finish() {

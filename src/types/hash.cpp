@@ -55,7 +55,7 @@ Hash::~Hash() {
 
 template <class F>
 void Hash::for_each_ttl_field(F&& fn) {
-  if (ttl_fields_ == 0) return;
+  if (ttl_fields() == 0) return;
   std::vector<store::Entry*> fields;
   table_->for_each([&](store::Entry& e) {
     if (e.type() == store::Type::kHashField) fields.push_back(&e);
@@ -69,7 +69,7 @@ void Hash::unschedule(store::Entry& field) {
 
 void Hash::on_attach(store::Db& db, std::string_view key) {
   db_ = &db;
-  key_.assign(key);
+  if (table_) table_->key.assign(key);
   for_each_ttl_field([&](store::Entry& f) { db.set_field_deadline(f, f.deadline(), 0); });
 }
 
@@ -79,7 +79,7 @@ void Hash::on_detach(store::Db& db) {
 }
 
 bool Hash::expire_part(store::Entry& part) {
-  --ttl_fields_;
+  --table_->ttl_fields;
   table_->remove(part.key());
   return empty();
 }
@@ -96,25 +96,25 @@ bool Hash::set(std::string_view field, std::string_view value, const Limits& lim
       write_len(pair, value.size());
       pair.append(value);
       if (at == std::string::npos) {
-        buf_.append(pair);
+        splice(buf_.size(), 0, pair);
         ++count_;
         return true;
       }
       size_t end = at;
       end += read_len(buf_, &end);
       end += read_len(buf_, &end);
-      buf_.replace(at, end - at, pair);
+      splice(at, end - at, pair);
       return false;
     }
     convert(limits);
   }
   store::Entry* e = table_->find(field);
-  if (listpack_ex_) {
+  if (table_->listpack_ex) {
     // The listpack's limits, as set() applies them above.
     const auto max_value = static_cast<size_t>(limits.max_listpack_value);
     const bool fits = field.size() <= max_value && value.size() <= max_value;
     if (!fits || (e == nullptr && static_cast<int64_t>(table_->size()) >= limits.max_listpack_entries))
-      listpack_ex_ = false;
+      table_->listpack_ex = false;
   }
   if (e == nullptr) {
     table_->insert(store::Entry::make_string(field, value, false));
@@ -133,7 +133,7 @@ bool Hash::set(std::string_view field, std::string_view value, const Limits& lim
       return false;
     }
     unschedule(*e);
-    --ttl_fields_;
+    --table_->ttl_fields;
     table_->replace(e, store::Entry::make_string(field, value, false));
     return false;
   }
@@ -141,12 +141,15 @@ bool Hash::set(std::string_view field, std::string_view value, const Limits& lim
   return false;
 }
 
-int Hash::set_ttl(std::string_view field, int64_t deadline_ms, int64_t ttl_ms, Condition cond, int64_t now_ms) {
+int Hash::set_ttl(std::string_view key, std::string_view field, int64_t deadline_ms, int64_t ttl_ms,
+                  Condition cond, int64_t now_ms) {
   if (!table_) {
     if (find(field) == std::string::npos) return kNoField;
     convert(Limits{});
-    listpack_ex_ = true;
+    table_->listpack_ex = true;
   }
+  // A listpack hash attached before it had a table has no key kept yet.
+  if (db_ != nullptr && table_->key != key) table_->key.assign(key);
   store::Entry* e = table_->find(field);
   if (e == nullptr) return kNoField;
   const bool has_ttl = e->type() == store::Type::kHashField;
@@ -165,7 +168,7 @@ int Hash::set_ttl(std::string_view field, int64_t deadline_ms, int64_t ttl_ms, C
     store::EntryPtr fresh = store::Entry::make_field(field, e->str(), this);
     store::Entry& f = *fresh;
     table_->replace(e, std::move(fresh));
-    ++ttl_fields_;
+    ++table_->ttl_fields;
     e = &f;
   }
   e->timer()->deadline = deadline_ms;
@@ -185,7 +188,7 @@ int Hash::persist(std::string_view field) {
   if (d < 0) return static_cast<int>(d);
   store::Entry* e = table_->find(field);
   unschedule(*e);
-  --ttl_fields_;
+  --table_->ttl_fields;
   table_->replace(e, store::Entry::make_string(field, e->str(), false));
   return 1;
 }
@@ -196,7 +199,7 @@ size_t Hash::expire_due(int64_t now_ms, std::vector<std::string>* removed) {
     if (now_ms <= f.deadline()) return;
     if (removed != nullptr) removed->emplace_back(f.key());
     unschedule(f);
-    --ttl_fields_;
+    --table_->ttl_fields;
     table_->remove(f.key());
     ++n;
   });
@@ -209,7 +212,7 @@ bool Hash::remove(std::string_view field) {
     if (e == nullptr) return false;
     if (e->type() == store::Type::kHashField) {
       unschedule(*e);
-      --ttl_fields_;
+      --table_->ttl_fields;
     }
     table_->remove(field);
     return true;
@@ -219,14 +222,26 @@ bool Hash::remove(std::string_view field) {
   size_t end = at;
   end += read_len(buf_, &end);
   end += read_len(buf_, &end);
-  buf_.erase(at, end - at);
+  splice(at, end - at, {});
   --count_;
-  if (buf_.capacity() > 2 * buf_.size() + 64) buf_.shrink_to_fit();
   return true;
 }
 
+void Hash::splice(size_t at, size_t remove, std::string_view insert) {
+  if (insert.size() == remove) {
+    buf_.replace(at, remove, insert);
+    return;
+  }
+  // reserve on an empty string allocates what it is asked (std::string's
+  // doubling applies to growth of a string that has room already).
+  std::string next;
+  next.reserve(buf_.size() - remove + insert.size());
+  next.append(buf_, 0, at).append(insert).append(buf_, at + remove);
+  buf_.swap(next);
+}
+
 void Hash::convert(const Limits&) {
-  auto table = std::make_unique<store::Dict>();
+  auto table = std::make_unique<Table>();
   for_each([&](std::string_view f, std::string_view v) { table->insert(store::Entry::make_string(f, v, false)); });
   table_ = std::move(table);
   buf_ = std::string();
@@ -252,7 +267,7 @@ std::pair<std::string_view, std::string_view> Hash::random(std::mt19937_64& rng)
 
 size_t Hash::memory_bytes() const {
   if (!table_) return sizeof(Hash) + buf_.capacity();
-  size_t n = sizeof(Hash) + sizeof(store::Dict) + table_->memory_bytes();
+  size_t n = sizeof(Hash) + sizeof(Table) + table_->memory_bytes();
   table_->for_each([&](const store::Entry& e) { n += e.block_bytes() + e.outside_bytes(); });
   return n;
 }
@@ -264,16 +279,16 @@ std::unique_ptr<store::Object> Hash::clone() const {
     copy->count_ = count_;
     return copy;
   }
-  copy->table_ = std::make_unique<store::Dict>();
-  copy->listpack_ex_ = listpack_ex_;
-  table_->for_each([&](const store::Entry& e) {
+  copy->table_ = std::make_unique<Table>();
+  copy->table_->listpack_ex = table_->listpack_ex;
+    table_->for_each([&](const store::Entry& e) {
     if (e.type() != store::Type::kHashField) return copy->table_->insert(store::Entry::make_copy(e, e.key(), false));
     // A field with a TTL: its deadline, scheduled when the copy is attached.
     store::EntryPtr f = store::Entry::make_field(e.key(), e.str(), copy.get());
     f->timer()->deadline = e.deadline();
     copy->table_->insert(std::move(f));
   });
-  copy->ttl_fields_ = ttl_fields_;
+  copy->table_->ttl_fields = table_->ttl_fields;
   return copy;
 }
 

@@ -4,8 +4,12 @@
 //   listpack   up to hash-max-listpack-entries fields (128) whose fields and
 //              values are at most hash-max-listpack-value bytes (64): one
 //              byte buffer of [varint length][bytes] pairs in insertion order
-//              (HGETALL lists them so, as Redis does), searched linearly.
-//              A field costs its bytes plus 2 length bytes.
+//              (HGETALL lists them so, as Redis does), searched linearly,
+//              reallocated to its exact size on each change, as a listpack
+//              is. A field costs its bytes plus 2 length bytes; the hash
+//              object beside it is 64 bytes (the hashtable's state and the
+//              key its expired fields are reported under live in a Table
+//              allocated on conversion).
 //   hashtable  past either limit, for good (Redis never converts back): a
 //              store::Dict of store::Entry blocks, the keyspace's own table:
 //              8 bytes of header and a 4-byte bucket per field beside its bytes.
@@ -64,7 +68,7 @@ class Hash final : public store::Object {
   size_t memory_bytes() const override;
   std::unique_ptr<store::Object> clone() const override;
   std::string_view encoding() const override {
-    return table_ ? (listpack_ex_ ? "listpackex" : "hashtable") : "listpack";
+    return table_ ? (table_->listpack_ex ? "listpackex" : "hashtable") : "listpack";
   }
 
   size_t size() const { return table_ ? table_->size() : count_; }
@@ -79,20 +83,23 @@ class Hash final : public store::Object {
   // Field TTLs (the hash must be in a db: on_attach). deadline_ms absolute;
   // ttl_ms the relative TTL it came from (0 for *AT forms), for the Lawn
   // queues. A deadline <= now deletes the field (kDeleted).
-  int set_ttl(std::string_view field, int64_t deadline_ms, int64_t ttl_ms, Condition cond, int64_t now_ms);
+  // key: what the hash is stored under while attached (the events of its
+  // expired fields name it); any value when it is not attached.
+  int set_ttl(std::string_view key, std::string_view field, int64_t deadline_ms, int64_t ttl_ms, Condition cond,
+              int64_t now_ms);
   // kNoField, kNoTtl, or the field's deadline.
   int64_t deadline_of(std::string_view field) const;
   // kNoField, kNoTtl, or 1 when the TTL was removed.
   int persist(std::string_view field);
   // Fields with a TTL.
-  size_t ttl_fields() const { return ttl_fields_; }
+  size_t ttl_fields() const { return table_ ? table_->ttl_fields : 0; }
   // Removes every field whose deadline is < now (lazy expiry); how many.
   // Their names go to *removed when given.
   size_t expire_due(int64_t now_ms, std::vector<std::string>* removed = nullptr);
 
   void on_attach(store::Db& db, std::string_view key) override;
   void on_detach(store::Db& db) override;
-  std::string_view attached_key() const override { return key_; }
+  std::string_view attached_key() const override { return table_ ? std::string_view(table_->key) : std::string_view(); }
   bool expire_part(store::Entry& part) override;
 
   // fn(field, value) for every field: insertion order for listpack, table
@@ -123,15 +130,26 @@ class Hash final : public store::Object {
   template <class F>
   void for_each_ttl_field(F&& fn);
 
-  std::string buf_;   // listpack pairs
-  size_t count_ = 0;  // listpack fields
-  std::unique_ptr<store::Dict> table_;  // hashtable (fields are Entries)
-  size_t ttl_fields_ = 0;   // kHashField entries in table_
-  // table_ stands for Redis 7.4's listpackex: made by a field TTL on a
-  // listpack, within the listpack limits since.
-  bool listpack_ex_ = false;
-  store::Db* db_ = nullptr;  // where the fields' timers are, while attached
-  std::string key_;          // the key, while attached
+  // The hashtable form, and what only it needs (a listpack hash has no
+  // field TTLs), allocated on conversion: a listpack hash is the buffer, a
+  // count, this pointer and the db.
+  struct Table : store::Dict {
+    size_t ttl_fields = 0;     // kHashField entries
+    // Stands for Redis 7.4's listpackex: made by a field TTL on a listpack
+    // hash, until the hash passes the listpack limits.
+    bool listpack_ex = false;
+    std::string key;           // the key, while attached (for expired fields' events)
+  };
+
+  // Replaces remove bytes of buf_ at at by insert, leaving buf_ no larger
+  // than it needs (one allocation of the exact size, as a listpack is
+  // reallocated), so a small hash holds no spare room.
+  void splice(size_t at, size_t remove, std::string_view insert);
+
+  std::string buf_;              // listpack pairs
+  size_t count_ = 0;             // listpack fields
+  std::unique_ptr<Table> table_;  // hashtable (fields are Entries)
+  store::Db* db_ = nullptr;      // where the fields' timers are, while attached
 };
 
 template <class F>

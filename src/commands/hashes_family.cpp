@@ -23,6 +23,7 @@
 #include "commands/families.hpp"
 #include "commands/hashes_ops.hpp"
 #include "commands/lookup.hpp"
+#include "commands/remove_members.hpp"
 #include "commands/scan_args.hpp"
 #include "core/glob.hpp"
 #include "core/numbers.hpp"
@@ -100,20 +101,7 @@ void hdel_command(Call& call) {
   bool wrong_type;
   Hash* h = hash_for_write(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
-  if (!h) return call.reply.integer(0);
-  int64_t deleted = 0;
-  bool key_removed = false;
-  for (size_t i = 2; i < call.argv.size(); ++i) {
-    if (!h->remove(call.argv[i])) continue;
-    ++deleted;
-    if ((key_removed = delete_hash_if_empty(call, call.argv[1], h))) break;
-  }
-  if (deleted) {
-    call.modified(call.argv[1]);
-    call.notify(pubsub::kHash, "hdel", call.argv[1]);
-    if (key_removed) call.notify(pubsub::kGeneric, "del", call.argv[1]);
-  }
-  call.reply.integer(deleted);
+  remove_members(call, h, pubsub::kHash, "hdel");
 }
 
 /* HGETDEL key FIELDS numfields field [field ...] (Redis 8.0): the values,

@@ -23,6 +23,7 @@
 #include "commands/args.hpp"
 #include "commands/errors.hpp"
 #include "commands/families.hpp"
+#include "commands/remove_members.hpp"
 #include "commands/scan_args.hpp"
 #include "commands/sets_ops.hpp"
 #include "core/glob.hpp"
@@ -107,27 +108,9 @@ void sadd_command(Call& call) {
 
 /* SREM key member [member ...] */
 void srem_command(Call& call) {
-  const std::string_view key = call.argv[1];
-  const SetRef found = set_for_write(call, key);
+  const SetRef found = set_for_write(call, call.argv[1]);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.set) return call.reply.integer(0);
-  int64_t removed = 0;
-  bool key_removed = false;
-  for (size_t i = 2; i < call.argv.size(); ++i) {
-    if (!found.set->remove(call.argv[i])) continue;
-    ++removed;
-    if (found.set->empty()) {
-      call.db().remove(key);  // frees the set
-      key_removed = true;
-      break;
-    }
-  }
-  if (removed > 0) {
-    call.modified(key);
-    call.notify(pubsub::kSet, "srem", key);
-    if (key_removed) call.notify(pubsub::kGeneric, "del", key);
-  }
-  call.reply.integer(removed);
+  remove_members(call, found.set, pubsub::kSet, "srem");
 }
 
 /* SMOVE source destination member */

@@ -24,6 +24,7 @@
 #include "commands/args.hpp"
 #include "commands/errors.hpp"
 #include "commands/families.hpp"
+#include "commands/remove_members.hpp"
 #include "commands/scan_args.hpp"
 #include "commands/time_args.hpp"
 #include "commands/zsets_ops.hpp"
@@ -129,27 +130,9 @@ void zincrby_command(Call& call) { zadd_generic(call, types::kZAddIncr); }
 
 /* ZREM key member [member ...] */
 void zrem_command(Call& call) {
-  const std::string_view key = call.argv[1];
-  const ZSetRef found = zset_for_write(call, key);
+  const ZSetRef found = zset_for_write(call, call.argv[1]);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.zset) return call.reply.integer(0);
-  int64_t removed = 0;
-  bool key_removed = false;
-  for (size_t i = 2; i < call.argv.size(); ++i) {
-    if (!found.zset->remove(call.argv[i])) continue;
-    ++removed;
-    if (found.zset->empty()) {
-      call.db().remove(key);
-      key_removed = true;
-      break;
-    }
-  }
-  if (removed) {
-    call.notify(pubsub::kZset, "zrem", key);
-    if (key_removed) call.notify(pubsub::kGeneric, "del", key);
-    call.modified(key);
-  }
-  call.reply.integer(removed);
+  remove_members(call, found.zset, pubsub::kZset, "zrem");
 }
 
 /* ZCARD key */

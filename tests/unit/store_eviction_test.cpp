@@ -33,6 +33,13 @@ std::vector<std::string> scan_order(Db& db) {
   return out;
 }
 
+// The keys at 0, counted the slow way.
+size_t at_zero(Db& db) {
+  size_t n = 0;
+  db.dict().for_each([&](const Entry& e) { n += e.use() == 0; });
+  return n;
+}
+
 std::string take(EvictionPicker& p, Keyspace& ks, Policy policy, std::mt19937_64& rng) {
   Evicted v = p.take(ks, policy, rng);
   return v.entry ? std::string(v.entry->key()) : std::string("(none)");
@@ -51,7 +58,7 @@ TEST_CASE("eviction: the header's worked example (LRU, counters 1 0 1 1)") {
     order = scan_order(db);
   }
   const uint8_t counters[] = {1, 0, 1, 1};
-  for (size_t i = 0; i < order.size(); ++i) db.peek(order[i])->set_use(counters[i]);
+  for (size_t i = 0; i < order.size(); ++i) db.set_use(*db.peek(order[i]), counters[i]);
   EvictionPicker picker;
   std::mt19937_64 rng(1);
   CHECK(take(picker, ks, Policy::kAllkeysLru, rng) == order[1]);  // clears a, evicts b
@@ -64,6 +71,55 @@ TEST_CASE("eviction: the header's worked example (LRU, counters 1 0 1 1)") {
   CHECK(take(picker, ks, Policy::kAllkeysLru, rng) == "(none)");
 }
 
+TEST_CASE("eviction: Db counts the keys at 0 exactly, whatever adds, uses, moves or removes keys") {
+  Keyspace ks(2);
+  std::mt19937_64 rng(42);
+  EvictionPicker picker;
+  for (AccessMode mode : {AccessMode::kLfu, AccessMode::kLru, AccessMode::kNone}) {
+    ks.use_counter().set_mode(mode);
+    ks.use_counter().set_log_factor(1);
+    int64_t now = kNow;
+    for (int step = 0; step < 20'000; ++step) {
+      Db& db = ks.db(static_cast<int>(rng() % 2));
+      Db& other = ks.db(db.id() == 0 ? 1 : 0);
+      const std::string key = "k" + std::to_string(rng() % 300);
+      switch (rng() % 10) {
+        case 0:
+        case 1:
+          if (!db.peek(key)) db.add_string(key, "v", rng() % 2);
+          break;
+        case 2:
+        case 3: db.lookup(key, now); break;
+        case 4:
+          if (Entry* e = db.peek(key)) db.set_deadline(*e, now + static_cast<int64_t>(rng() % 50), 0);
+          break;
+        case 5: db.remove(key); break;
+        case 6:
+          if (db.peek(key) && !other.peek(key)) {
+            EntryPtr moved = db.detach(key);
+            other.attach(std::move(moved), -1);
+          }
+          break;
+        case 7:
+          if (Entry* e = db.peek(key)) db.set_string(*e, std::string(rng() % 40, 'x'));
+          break;
+        case 8: {
+          const Policy p = rng() % 2 ? Policy::kAllkeysLfu : Policy::kAllkeysLru;
+          picker.take(ks, p, rng);
+          break;
+        }
+        default:
+          now += 10;
+          ks.reap(now, 5);
+          if (rng() % 500 == 0) db.clear();
+          break;
+      }
+      REQUIRE(ks.db(0).probation() == at_zero(ks.db(0)));
+      REQUIRE(ks.db(1).probation() == at_zero(ks.db(1)));
+    }
+  }
+}
+
 TEST_CASE("eviction: an access under LRU protects a key for one pass; new keys start at 0") {
   Keyspace ks(1);
   ks.use_counter().set_mode(AccessMode::kLru);
@@ -73,7 +129,7 @@ TEST_CASE("eviction: an access under LRU protects a key for one pass; new keys s
   REQUIRE(db.lookup("new", kNow) != nullptr);
   CHECK(db.peek("new")->use() == 1);
   REQUIRE(db.lookup_untouched("new", kNow) != nullptr);  // OBJECT's lookup counts no use
-  db.peek("new")->set_use(0);
+  db.set_use(*db.peek("new"), 0);
   REQUIRE(db.lookup_untouched("new", kNow) != nullptr);
   CHECK(db.peek("new")->use() == 0);
 }

@@ -61,22 +61,28 @@ Db* EvictionPicker::draw_db(Keyspace& ks, bool volatile_only, std::mt19937_64& r
   return nullptr;
 }
 
-Entry* EvictionPicker::clock(Db& db, bool volatile_only) {
+Entry* EvictionPicker::clock(Db& db, bool volatile_only, bool bounded) {
   if (hands_.size() <= static_cast<size_t>(db.id())) hands_.resize(db.id() + 1, 0);
   uint64_t& hand = hands_[db.id()];
   // db holds a candidate (draw_db), whose counter the hand lowers at each
   // pass: the walk ends within kMaxUse + 1 passes, one amortised over the
-  // evictions that follow it.
+  // evictions that follow it. Bounded (allkeys-lfu): while the probation is
+  // larger than its share, the keys at 0 are at least that share of db, all
+  // candidates, so one pass finds one; the count of visits makes that true
+  // even if the count were wrong.
   Entry* victim = nullptr;
+  size_t visited = 0;
+  const size_t size = db.size();
   while (victim == nullptr) {
     hand = db.dict().scan(hand, [&](Entry& e) {
       if (victim != nullptr || (volatile_only && !e.has_ttl())) return;
       const uint8_t use = e.use();
       if (use == 0) {
         victim = &e;
-      } else if (lower(use)) {
-        e.set_use(use - 1);
+        return;
       }
+      if (bounded && ++visited <= size && db.probation() * kProbationShare > size) return;
+      if (lower(use)) db.set_use(e, use - 1);
     });
   }
   return victim;
@@ -126,7 +132,7 @@ Evicted EvictionPicker::take(Keyspace& ks, Policy p, std::mt19937_64& rng) {
   switch (p) {
     case Policy::kAllkeysRandom:
     case Policy::kVolatileRandom: victim = random(*db, volatile_only, rng); break;
-    default: victim = clock(*db, volatile_only); break;
+    default: victim = clock(*db, volatile_only, p == Policy::kAllkeysLfu); break;
   }
   if (victim == nullptr) return {};
   return {db->id(), db->detach(victim->key())};

@@ -125,9 +125,12 @@ class EvictionPicker {
  private:
   // The db to evict from: one with candidates, drawn by their count.
   Db* draw_db(Keyspace& ks, bool volatile_only, std::mt19937_64& rng);
-  // The key the db's hand evicts. bounded: the hand lowers a counter only
-  // while the probation is at most 1 / kProbationShare of db (see above).
-  Entry* clock(Db& db, bool volatile_only, bool bounded);
+  uint64_t& hand_of(const Db& db);
+  // The key the db's hand evicts: the unbounded rule (LRU, volatile-lfu),
+  // and allkeys-lfu's, which lowers a counter only while the probation is
+  // at most 1 / kProbationShare of db (see above).
+  Entry* clock(Db& db, bool volatile_only);
+  Entry* clock_bounded(Db& db);
   // Whether the hand lowers counter c (> 0) this time: probability 2^-(c-1).
   bool lower(uint8_t c);
   Entry* random(Db& db, bool volatile_only, std::mt19937_64& rng);

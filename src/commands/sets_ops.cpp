@@ -50,7 +50,7 @@ bool store_set(DbContext& call, std::string_view key, std::unique_ptr<types::Set
   // store::Db keeps it when a value changes.
   const uint8_t use = old->use();
   db.remove(key);
-  db.add_object(key, std::move(set)).set_use(use);
+  db.set_use(db.add_object(key, std::move(set)), use);
   return false;
 }
 

@@ -67,7 +67,7 @@ bool store_zset(DbContext& call, std::string_view key, std::unique_ptr<types::ZS
   // A new value in the key's place keeps the eviction use counter.
   const uint8_t use = old->use();
   db.remove(key);
-  db.add_object(key, std::move(z)).set_use(use);
+  db.set_use(db.add_object(key, std::move(z)), use);
   return false;
 }
 

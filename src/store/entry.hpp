@@ -131,10 +131,10 @@ class Entry {
   char* str_bytes() { return (flags_ & kValueOnHeap) ? load<std::string*>(string_data())->data() : string_data(); }
 
   // The eviction policy's use counter (store/eviction.hpp), 0..kMaxUse,
-  // kept in spare bits of the header: it costs no memory per key.
+  // kept in spare bits of the header: it costs no memory per key. Set
+  // through Db::set_use (or an access), which counts the keys at 0.
   static constexpr uint8_t kMaxUse = 7;
   uint8_t use() const { return (flags_ >> kUseShift) & kMaxUse; }
-  void set_use(uint8_t u) { flags_ = static_cast<uint8_t>((flags_ & ~kUseMask) | (u << kUseShift)); }
   // OBJECT ENCODING: a string edited in place (APPEND, SETRANGE) is "raw"
   // whatever its length, as Redis's are; any new value clears the mark.
   bool raw_encoding() const { return flags_ & kRawEncoding; }
@@ -166,6 +166,9 @@ class Entry {
 
  private:
   friend struct EntryDeleter;
+  friend class Db;
+  friend class UseCounter;
+  void set_use(uint8_t u) { flags_ = static_cast<uint8_t>((flags_ & ~kUseMask) | (u << kUseShift)); }
   enum Flags : uint8_t {
     kTimerSlot = 1,
     kKeyOnHeap = 2,

@@ -61,9 +61,13 @@ Db* EvictionPicker::draw_db(Keyspace& ks, bool volatile_only, std::mt19937_64& r
   return nullptr;
 }
 
-Entry* EvictionPicker::clock(Db& db, bool volatile_only) {
+uint64_t& EvictionPicker::hand_of(const Db& db) {
   if (hands_.size() <= static_cast<size_t>(db.id())) hands_.resize(db.id() + 1, 0);
-  uint64_t& hand = hands_[db.id()];
+  return hands_[db.id()];
+}
+
+Entry* EvictionPicker::clock(Db& db, bool volatile_only) {
+  uint64_t& hand = hand_of(db);
   // db holds a candidate (draw_db), whose counter the hand lowers at each
   // pass: the walk ends within kMaxUse + 1 passes, one amortised over the
   // evictions that follow it.
@@ -75,7 +79,30 @@ Entry* EvictionPicker::clock(Db& db, bool volatile_only) {
       if (use == 0) {
         victim = &e;
       } else if (lower(use)) {
-        e.set_use(use - 1);
+        db.set_use(e, use - 1);
+      }
+    });
+  }
+  return victim;
+}
+
+Entry* EvictionPicker::clock_bounded(Db& db) {
+  uint64_t& hand = hand_of(db);
+  // While the probation is larger than its share, the keys at 0 are at
+  // least that share of db, all candidates: one pass finds one. The count
+  // of visits makes that true even if the probation count were wrong; then
+  // the walk ends as clock()'s does.
+  Entry* victim = nullptr;
+  const size_t size = db.size();
+  size_t visited = 0;
+  while (victim == nullptr) {
+    hand = db.dict().scan(hand, [&](Entry& e) {
+      if (victim != nullptr) return;
+      const uint8_t use = e.use();
+      if (use == 0) {
+        victim = &e;
+      } else if ((++visited > size || db.probation() * kProbationShare <= size) && lower(use)) {
+        db.set_use(e, use - 1);
       }
     });
   }
@@ -126,6 +153,7 @@ Evicted EvictionPicker::take(Keyspace& ks, Policy p, std::mt19937_64& rng) {
   switch (p) {
     case Policy::kAllkeysRandom:
     case Policy::kVolatileRandom: victim = random(*db, volatile_only, rng); break;
+    case Policy::kAllkeysLfu: victim = clock_bounded(*db); break;
     default: victim = clock(*db, volatile_only); break;
   }
   if (victim == nullptr) return {};

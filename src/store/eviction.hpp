@@ -12,20 +12,44 @@
 //   - LRU is CLOCK (second chance): an access sets the counter to 1; the
 //     hand clears a 1 and passes on, and evicts a key it finds at 0, i.e.
 //     one not used since the hand last came by.
-//   - LFU is a frequency CLOCK: an access raises the counter with Redis's
-//     logarithmic rule, probability 1 / (counter * lfu-log-factor + 1), up
-//     to 7. The hand lowers a counter c with probability 1 / 2^(c - 1), so a
-//     key left alone at c survives about 2^c - 1 passes (decay), and evicts
-//     at 0.
-// Worked example (pinned by tests/unit/store_eviction_test.cpp), LRU, hand
-// at a: keys a b c d, in SCAN order, with counters 1 0 1 1. The hand clears
-// a, evicts b. Next eviction: it clears c and d, wraps, finds a at 0 and
-// evicts it (a was not used since the hand cleared it).
+//   - LFU is a frequency CLOCK with a bounded probation: an access raises
+//     the counter with Redis's logarithmic rule, probability
+//     1 / (counter * lfu-log-factor + 1), up to 7, and the hand evicts a key
+//     it finds at 0. The keys at 0 (new ones not used since, and ones decayed
+//     to 0) are the probation, and Db counts them (Db::probation()). While
+//     they are more than a fifth of the db (kProbationShare) the hand passes
+//     keys in use untouched; at a fifth or less it lowers a counter c with
+//     probability 1 / 2^(c - 1) (decay: a key left alone at c survives about
+//     2^c - 1 lowering passes). So keys in use decay only as fast as keys
+//     leave the probation by being used again, as S3-FIFO's main queue
+//     gives up a key only when its small queue of new keys is at or under
+//     its share: a key used once in a while stays, while one-hit wonders and
+//     scans go through the probation alone. A fifth, not S3-FIFO's tenth:
+//     lawnkv has no ghost queue (the names of keys recently evicted from
+//     the small queue, admitted straight to the main one when they come
+//     back), so the probation itself must last long enough for a key of
+//     moderate use to be seen twice. The price is slower forgetting when
+//     popularity drifts (bench/results/eviction-notes.md has both).
+//     volatile-lfu keeps the unbounded rule (the hand lowers at every
+//     visit): the count covers every key, not the ones with a TTL.
+// Worked examples (pinned by tests/unit/store_eviction_test.cpp), hand at
+// a, keys a b c d in SCAN order:
+//   LRU, counters 1 0 1 1. The hand clears a, evicts b. Next eviction: it
+//   clears c and d, wraps, finds a at 0 and evicts it (a was not used since
+//   the hand cleared it).
+//   allkeys-lfu, counters 1 0 0 1. Probation 2 of 4, more than a fifth:
+//   the hand passes a, evicts b; then (1 of 3) evicts c. Now 0 of 2: it
+//   lowers d to 0, the probation (1 of 2) is over its share again, so it
+//   passes a and evicts d; a stays at 1 (the unbounded rule clears a and d
+//   on its way and evicts a).
 //
 // Cost: the hand visits each key at most once per counter step, so one
 // eviction is amortised O(1) entries under LRU and O(7) under LFU. A db is
 // drawn only if it holds a candidate, so a walk always ends with a victim;
-// the longest walk (every counter at its top) is kMaxUse + 1 passes.
+// the longest walk (every counter at its top) is kMaxUse + 1 passes. Under
+// allkeys-lfu a walk that passes keys untouched has at least a fifth of the
+// db at 0, all candidates, before it: a pass at most (the walk counts its
+// visits and lowers again after one pass, whatever the count says).
 
 #include <cstdint>
 #include <optional>
@@ -94,10 +118,19 @@ class EvictionPicker {
   // hand passes. entry is nullptr when no key qualifies.
   Evicted take(Keyspace& ks, Policy p, std::mt19937_64& rng);
 
+  // allkeys-lfu lowers counters only while the keys at 0 are at most
+  // 1 / kProbationShare of the db.
+  static constexpr size_t kProbationShare = 5;
+
  private:
   // The db to evict from: one with candidates, drawn by their count.
   Db* draw_db(Keyspace& ks, bool volatile_only, std::mt19937_64& rng);
+  uint64_t& hand_of(const Db& db);
+  // The key the db's hand evicts: the unbounded rule (LRU, volatile-lfu),
+  // and allkeys-lfu's, which lowers a counter only while the probation is
+  // at most 1 / kProbationShare of db (see above).
   Entry* clock(Db& db, bool volatile_only);
+  Entry* clock_bounded(Db& db);
   // Whether the hand lowers counter c (> 0) this time: probability 2^-(c-1).
   bool lower(uint8_t c);
   Entry* random(Db& db, bool volatile_only, std::mt19937_64& rng);

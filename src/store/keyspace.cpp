@@ -15,7 +15,11 @@ Entry* Db::lookup(std::string_view key, int64_t now_ms, bool touch) {
     expire(*e, now_ms, false);
     return nullptr;
   }
-  if (touch) owner_.use_.on_access(*e);
+  if (touch) {
+    const bool was_new = e->use() == 0;
+    owner_.use_.on_access(*e);
+    probation_ -= was_new && e->use() != 0;
+  }
   return e;
 }
 
@@ -40,6 +44,7 @@ Entry& Db::add_string(std::string_view key, std::string_view value, bool with_ti
   EntryPtr e = Entry::make_string(key, value, with_timer);
   Entry& ref = *e;
   dict_.insert(std::move(e));
+  joined(ref);
   return ref;
 }
 
@@ -47,6 +52,7 @@ Entry& Db::add_object(std::string_view key, std::unique_ptr<Object> obj) {
   EntryPtr e = Entry::make_object(key, std::move(obj), false);
   Entry& ref = *e;
   dict_.insert(std::move(e));
+  joined(ref);
   attached(ref);
   return ref;
 }
@@ -55,6 +61,7 @@ Entry& Db::attach(EntryPtr e, int64_t deadline_ms) {
   if (deadline_ms >= 0 && !e->has_timer_slot()) e = Entry::take_value(*e, e->key(), true);
   Entry& ref = *e;
   dict_.insert(std::move(e));
+  joined(ref);
   if (deadline_ms >= 0) set_deadline(ref, deadline_ms, 0);
   attached(ref);
   return ref;
@@ -65,6 +72,7 @@ EntryPtr Db::detach(std::string_view key) {
   if (!e) return nullptr;
   clear_deadline(*e);
   detaching(*e);
+  leaving(*e);
   return dict_.remove(key);
 }
 
@@ -116,6 +124,7 @@ size_t Db::clear() {
     detaching(e);
   });
   deadline_sum_ = 0;
+  probation_ = 0;
   return n;
 }
 
@@ -145,6 +154,7 @@ EntryPtr Db::take_nearest_deadline() {
     });
   for (Entry* f : fields) index_.add(f->timer(), f->deadline(), 0);
   detaching(*nearest);
+  leaving(*nearest);
   return dict_.remove(nearest->key());
 }
 
@@ -177,6 +187,7 @@ void Db::expire_field(Entry& field) {
     Entry* e = dict_.find(key);
     clear_deadline(*e);
     detaching(*e);
+    leaving(*e);
     dict_.remove(key);
   }
   owner_.modified(id_, key);
@@ -188,6 +199,7 @@ void Db::expire(Entry& e, int64_t now_ms, bool active) {
   // of it) and is freed last (the listener reads its name).
   clear_deadline(e);
   detaching(e);
+  leaving(e);
   EntryPtr owned = dict_.remove(e.key());
   owner_.on_expired(*this, *owned, now_ms, active);
 }

@@ -94,6 +94,14 @@ class Db {
   void clear_field_deadline(Entry& field);
 
   size_t size() const { return dict_.size(); }
+  // Keys whose eviction use counter is 0 (store/eviction.hpp): new keys not
+  // used since, and keys the clock hand lowered to 0. Kept as counters move.
+  size_t probation() const { return probation_; }
+  // Sets e's use counter (the hand, a value rebuilt in place of an old one).
+  void set_use(Entry& e, uint8_t u) {
+    probation_ += (u == 0) - (e.use() == 0);
+    e.set_use(u);
+  }
   // Keys with a TTL (the index also holds hash fields).
   size_t expires() const { return index_.size() - field_timers_; }
   // Mean remaining TTL in ms of the keys that have one (0 if none).
@@ -127,6 +135,9 @@ class Db {
   // Puts fresh (e's key) in e's place, in the dictionary and in the expiry
   // index, and frees e.
   Entry& replace(Entry& e, EntryPtr fresh);
+  // Keeps probation_ as an entry joins or leaves the dictionary.
+  void joined(const Entry& e) { probation_ += e.use() == 0; }
+  void leaving(const Entry& e) { probation_ -= e.use() == 0; }
 
   Keyspace& owner_;
   int id_;
@@ -134,6 +145,7 @@ class Db {
   expiry::Index index_;
   __int128 deadline_sum_ = 0;  // of keys with a TTL, for avg_ttl
   size_t field_timers_ = 0;    // hash fields in index_
+  size_t probation_ = 0;       // keys with use() == 0
 };
 
 class Keyspace {

@@ -33,6 +33,28 @@ std::vector<std::string> scan_order(Db& db) {
   return out;
 }
 
+// Keys named from prefix in db, as many as counters, one a bucket, with
+// those counters in the order the hand meets them (returned).
+std::vector<std::string> constructed(Db& db, const std::string& prefix, const std::vector<uint8_t>& counters) {
+  std::vector<std::string> order;
+  for (int attempt = 0; order.empty(); ++attempt) {
+    REQUIRE(attempt < 100'000);
+    db.clear();
+    for (size_t i = 0; i < counters.size(); ++i)
+      db.add_string(prefix + std::to_string(attempt * counters.size() + i), "v");
+    order = scan_order(db);
+  }
+  for (size_t i = 0; i < order.size(); ++i) db.set_use(*db.peek(order[i]), counters[i]);
+  return order;
+}
+
+// The keys at 0, counted the slow way.
+size_t at_zero(Db& db) {
+  size_t n = 0;
+  db.dict().for_each([&](const Entry& e) { n += e.use() == 0; });
+  return n;
+}
+
 std::string take(EvictionPicker& p, Keyspace& ks, Policy policy, std::mt19937_64& rng) {
   Evicted v = p.take(ks, policy, rng);
   return v.entry ? std::string(v.entry->key()) : std::string("(none)");
@@ -51,7 +73,7 @@ TEST_CASE("eviction: the header's worked example (LRU, counters 1 0 1 1)") {
     order = scan_order(db);
   }
   const uint8_t counters[] = {1, 0, 1, 1};
-  for (size_t i = 0; i < order.size(); ++i) db.peek(order[i])->set_use(counters[i]);
+  for (size_t i = 0; i < order.size(); ++i) db.set_use(*db.peek(order[i]), counters[i]);
   EvictionPicker picker;
   std::mt19937_64 rng(1);
   CHECK(take(picker, ks, Policy::kAllkeysLru, rng) == order[1]);  // clears a, evicts b
@@ -64,6 +86,126 @@ TEST_CASE("eviction: the header's worked example (LRU, counters 1 0 1 1)") {
   CHECK(take(picker, ks, Policy::kAllkeysLru, rng) == "(none)");
 }
 
+TEST_CASE("eviction: the header's worked example (allkeys-lfu, counters 1 0 0 1, bounded probation)") {
+  Keyspace ks(1);
+  Db& db = ks.db(0);
+  const std::vector<std::string> order = constructed(db, "k", {1, 0, 0, 1});  // a b c d
+  REQUIRE(db.probation() == 2);
+  EvictionPicker picker;
+  std::mt19937_64 rng(1);
+  CHECK(take(picker, ks, Policy::kAllkeysLfu, rng) == order[1]);  // 2 of 4 at 0: passes a, evicts b
+  CHECK(db.peek(order[0])->use() == 1);
+  CHECK(take(picker, ks, Policy::kAllkeysLfu, rng) == order[2]);  // 1 of 3
+  CHECK(db.probation() == 0);
+  // 0 of 2: lowers d; 1 of 2 is over a fifth, so a is passed.
+  REQUIRE(take(picker, ks, Policy::kAllkeysLfu, rng) == order[3]);
+  CHECK(db.peek(order[0])->use() == 1);
+  CHECK(db.probation() == 0);
+  // The same keys under volatile-lfu (every key with a TTL): the unbounded
+  // rule, which clears a on its way and, on the third eviction, d, and
+  // evicts a.
+  Keyspace vks(1);
+  Db& vdb = vks.db(0);
+  std::vector<std::string> vorder;
+  for (int attempt = 0; vorder.empty(); ++attempt) {
+    REQUIRE(attempt < 100'000);
+    vdb.clear();
+    for (int i = 0; i < 4; ++i) {
+      Entry& e = vdb.add_string("v" + std::to_string(attempt * 4 + i), "v", true);
+      vdb.set_deadline(e, kNow + 1000, 0);
+    }
+    vorder = scan_order(vdb);
+  }
+  const uint8_t counters[] = {1, 0, 0, 1};
+  for (size_t i = 0; i < vorder.size(); ++i) vdb.set_use(*vdb.peek(vorder[i]), counters[i]);
+  EvictionPicker vpicker;
+  CHECK(take(vpicker, vks, Policy::kVolatileLfu, rng) == vorder[1]);
+  CHECK(vdb.peek(vorder[0])->use() == 0);
+  CHECK(take(vpicker, vks, Policy::kVolatileLfu, rng) == vorder[2]);
+  CHECK(take(vpicker, vks, Policy::kVolatileLfu, rng) == vorder[0]);
+}
+
+TEST_CASE("eviction: allkeys-lfu keeps the probation near a fifth and spares used keys while it is larger") {
+  // 1000 keys in use (counter 1), then a stream of new keys, one eviction
+  // each, none used again (a scan): the hand evicts new keys only, and the
+  // keys in use all stay.
+  Keyspace ks(1);
+  ks.use_counter().set_mode(AccessMode::kLfu);
+  Db& db = ks.db(0);
+  for (int i = 0; i < 1000; ++i) db.set_use(db.add_string("used" + std::to_string(i), "v"), 1);
+  for (int i = 0; i < 300; ++i) db.add_string("new" + std::to_string(i), "v");
+  REQUIRE(db.probation() == 300);  // 300 of 1300: more than a fifth
+  EvictionPicker picker;
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 5000; ++i) {
+    db.add_string("scan" + std::to_string(i), "v");
+    const std::string victim = take(picker, ks, Policy::kAllkeysLfu, rng);
+    REQUIRE(victim.rfind("used", 0) != 0);
+  }
+  CHECK(db.size() == 1300);
+  CHECK(db.probation() == 300);
+  // Without new keys the probation runs out (in 50 evictions, to 250 of
+  // 1250); then the hand lowers keys in use again, just enough to keep the
+  // keys at 0 over a fifth of the db, and evicts them.
+  for (int i = 0; i < 50; ++i) REQUIRE(take(picker, ks, Policy::kAllkeysLfu, rng).rfind("used", 0) != 0);
+  REQUIRE(db.probation() * EvictionPicker::kProbationShare == db.size());
+  for (int i = 0; i < 850; ++i) {
+    take(picker, ks, Policy::kAllkeysLfu, rng);
+    REQUIRE(db.probation() == at_zero(db));
+    CHECK(db.probation() * EvictionPicker::kProbationShare <= db.size() + EvictionPicker::kProbationShare);
+  }
+  CHECK(db.size() == 400);
+}
+
+TEST_CASE("eviction: Db counts the keys at 0 exactly, whatever adds, uses, moves or removes keys") {
+  Keyspace ks(2);
+  std::mt19937_64 rng(42);
+  EvictionPicker picker;
+  for (AccessMode mode : {AccessMode::kLfu, AccessMode::kLru, AccessMode::kNone}) {
+    ks.use_counter().set_mode(mode);
+    ks.use_counter().set_log_factor(1);
+    int64_t now = kNow;
+    for (int step = 0; step < 20'000; ++step) {
+      Db& db = ks.db(static_cast<int>(rng() % 2));
+      Db& other = ks.db(db.id() == 0 ? 1 : 0);
+      const std::string key = "k" + std::to_string(rng() % 300);
+      switch (rng() % 10) {
+        case 0:
+        case 1:
+          if (!db.peek(key)) db.add_string(key, "v", rng() % 2);
+          break;
+        case 2:
+        case 3: db.lookup(key, now); break;
+        case 4:
+          if (Entry* e = db.peek(key)) db.set_deadline(*e, now + static_cast<int64_t>(rng() % 50), 0);
+          break;
+        case 5: db.remove(key); break;
+        case 6:
+          if (db.peek(key) && !other.peek(key)) {
+            EntryPtr moved = db.detach(key);
+            other.attach(std::move(moved), -1);
+          }
+          break;
+        case 7:
+          if (Entry* e = db.peek(key)) db.set_string(*e, std::string(rng() % 40, 'x'));
+          break;
+        case 8: {
+          const Policy p = rng() % 2 ? Policy::kAllkeysLfu : Policy::kAllkeysLru;
+          picker.take(ks, p, rng);
+          break;
+        }
+        default:
+          now += 10;
+          ks.reap(now, 5);
+          if (rng() % 500 == 0) db.clear();
+          break;
+      }
+      REQUIRE(ks.db(0).probation() == at_zero(ks.db(0)));
+      REQUIRE(ks.db(1).probation() == at_zero(ks.db(1)));
+    }
+  }
+}
+
 TEST_CASE("eviction: an access under LRU protects a key for one pass; new keys start at 0") {
   Keyspace ks(1);
   ks.use_counter().set_mode(AccessMode::kLru);
@@ -73,7 +215,7 @@ TEST_CASE("eviction: an access under LRU protects a key for one pass; new keys s
   REQUIRE(db.lookup("new", kNow) != nullptr);
   CHECK(db.peek("new")->use() == 1);
   REQUIRE(db.lookup_untouched("new", kNow) != nullptr);  // OBJECT's lookup counts no use
-  db.peek("new")->set_use(0);
+  db.set_use(*db.peek("new"), 0);
   REQUIRE(db.lookup_untouched("new", kNow) != nullptr);
   CHECK(db.peek("new")->use() == 0);
 }

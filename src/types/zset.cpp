@@ -66,7 +66,10 @@ ZAddResult ZSet::add(std::string_view member, double score, unsigned flags, cons
     return ZAddResult::kUpdated;
   }
   if (flags & kZAddXx) return ZAddResult::kNop;
-  if (!list_ && (pack_.size() + 1 > opts.max_listpack_entries || member.size() > opts.max_listpack_value))
+  // Past the entry or length limits, or when the buffer would pass
+  // ZPack::kMaxBytes (Redis's lpSafeToAdd, 1 GB), the set becomes a skiplist.
+  if (!list_ && (pack_.size() + 1 > opts.max_listpack_entries || member.size() > opts.max_listpack_value ||
+                 pack_.end() + member.size() + ZPack::kMaxEntryOverhead > ZPack::kMaxBytes))
     to_skiplist(opts.seed());
   if (list_) {
     list_->insert(member, score);
@@ -124,6 +127,9 @@ void ZSet::erase_ranks(size_t start, size_t end) {
 
 void ZSet::compact_if_fits(const ZSetOptions& opts, size_t max_len) {
   if (!list_ || list_->size() > opts.max_listpack_entries || max_len > opts.max_listpack_value) return;
+  // A bound on the buffer's length (every member max_len long), which must
+  // stay within ZPack::kMaxBytes.
+  if (list_->size() * (max_len + ZPack::kMaxEntryOverhead) > ZPack::kMaxBytes) return;
   ZPack pack;
   walk(0, size(), false, [&](std::string_view m, double s) { pack.push_back(m, s); });
   pack_ = std::move(pack);

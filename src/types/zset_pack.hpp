@@ -4,22 +4,45 @@
 //
 //   len     1 B, or 0xFF and 4 B for a member of 255 bytes or more
 //   bytes   len bytes
-//   score   8 B, the double as it is in memory
+//   tag     1 B: how the score is written (below)
+//   score   0 to 8 B
 //
-// A 10-byte member costs 19 bytes. Every operation walks the buffer, as
-// Redis's listpack does: the encoding holds at most
-// zset-max-listpack-entries members (128 by default), a few cache lines.
-// Offsets into the buffer name entries; they stay valid until it changes.
-// The buffer is reallocated to its exact size on each insert (Redis's
-// listpack does the same): a set this small costs a copy of a few KB.
+// A score that is a short decimal, sign * m / 10^e with m < 2^53 and
+// e <= 14, is written as m in n = 0..7 bytes, little-endian, with
+// tag = e << 4 | sign << 3 | n; reading it back is one division of two
+// exact doubles, which IEEE 754 rounds to the nearest double, and the
+// encoder keeps this form only when that division gives back the very
+// bits it was given (so -0.0 is tag 0x08 and no byte). Every other double
+// (inf, -inf, integers past 2^53, denormals, most random doubles) is tag
+// kRawTag and its 8 bytes as they are in memory. Worked example, member
+// "member:000000001": 1.5 is m = 15, e = 1: 17 + 2 = 19 bytes in all;
+// 1700000000123 (a time in ms) is e = 0, m in 6 bytes: 24; 0.1 is m = 1,
+// e = 1: 19; 0.1 + 0.2 (0.30000000000000004, 17 digits) is raw: 26.
+// Redis's listpack writes a score as the text of "%.17g" ("1.5", 5 bytes
+// with its header; 0.1 as "0.10000000000000001", 21) or as an integer of
+// 1 to 9 bytes, and adds 2 bytes of header and back length to each member.
+//
+// Every operation walks the buffer, as Redis's listpack does: the encoding
+// holds at most zset-max-listpack-entries members (128 by default), a few
+// cache lines. Offsets into the buffer name entries; they stay valid until
+// it changes. The buffer is reallocated to its exact size on each insert
+// and erase, as a listpack is (jemalloc resizes in place within a size
+// class), and is never more than kMaxBytes (ZSet converts to a skiplist
+// before, as Redis does past 1 GB), so 32 bits hold its length.
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
-#include <vector>
 
 namespace lawnkv::types {
+
+// The score codec of ZPack, exposed for tests. encode_score writes the tag
+// and the score's bytes to out (room for kMaxScoreBytes) and returns how
+// many; decode_score reads them back, bit for bit the double encoded.
+constexpr size_t kMaxScoreBytes = 9;
+size_t encode_score(double score, unsigned char* out);
+double decode_score(const unsigned char* p);
 
 class ZPack {
  public:
@@ -28,11 +51,24 @@ class ZPack {
     double score;
     size_t next;  // offset of the entry after this one
   };
+  // The longest buffer: an insert that would pass it must convert first.
+  static constexpr size_t kMaxBytes = size_t{1} << 30;
+  // Bytes an entry takes beyond its member's: length, tag and score.
+  static constexpr size_t kMaxEntryOverhead = 5 + kMaxScoreBytes;
+
+  ZPack() = default;
+  ZPack(const ZPack& other);
+  ZPack(ZPack&& other) noexcept : buf_(other.buf_), bytes_(other.bytes_), count_(other.count_) {
+    other.buf_ = nullptr;
+    other.bytes_ = other.count_ = 0;
+  }
+  ZPack& operator=(ZPack other) noexcept;
+  ~ZPack();
 
   size_t size() const { return count_; }
   // Offsets of the first entry and one past the last.
   size_t begin() const { return 0; }
-  size_t end() const { return buf_.size(); }
+  size_t end() const { return bytes_; }
   Item at(size_t off) const;
 
   // Offset of member's entry (its score in *score), or end().
@@ -40,22 +76,52 @@ class ZPack {
   // Adds a member that is not present, at its place in the order.
   void insert(std::string_view member, double score) { insert_at(place_of(member, score), member, score); }
   // Adds a member that sorts after every present one.
-  void push_back(std::string_view member, double score) { insert_at(buf_.size(), member, score); }
+  void push_back(std::string_view member, double score) { insert_at(bytes_, member, score); }
   // Removes the entries in [from, to), which hold n entries.
   void erase(size_t from, size_t to, size_t n);
 
-  size_t memory_bytes() const { return sizeof(*this) + buf_.capacity(); }
+  size_t memory_bytes() const { return sizeof(*this) + bytes_; }
 
  private:
   static constexpr uint8_t kLongLen = 0xFF;
+  // The member of the entry at off (in *member) and the offset of its tag.
+  size_t member_at(size_t off, std::string_view* member) const;
+  // Bytes of the score after its tag.
+  static size_t score_bytes(uint8_t tag);
   size_t place_of(std::string_view member, double score) const;
   void insert_at(size_t off, std::string_view member, double score);
-  std::vector<char> buf_;  // grown to the exact size: no slack, as a listpack
+  // Reallocates the buffer to exactly bytes (freed when 0).
+  void resize(size_t bytes);
+
+  char* buf_ = nullptr;  // malloc'd, exactly bytes_ long: no slack, as a listpack
+  uint32_t bytes_ = 0;
   uint32_t count_ = 0;
 };
 
-inline ZPack::Item ZPack::at(size_t off) const {
-  const char* p = buf_.data() + off;
+namespace zpack_detail {
+constexpr uint8_t kRawTag = 0xF0;  // tags below are decimals
+// 10^e for e = 0..14, each exact in a double.
+constexpr double kPow10[15] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14};
+}  // namespace zpack_detail
+
+inline double decode_score(const unsigned char* p) {
+  const uint8_t tag = *p++;
+  double d;
+  if (tag >= zpack_detail::kRawTag) {
+    std::memcpy(&d, p, 8);
+    return d;
+  }
+  uint64_t m = 0;
+  for (size_t i = tag & 7; i-- > 0;) m = m << 8 | p[i];
+  d = static_cast<double>(m);  // exact: m < 2^53
+  if (tag >> 4) d /= zpack_detail::kPow10[tag >> 4];
+  return (tag & 8) ? -d : d;
+}
+
+inline size_t ZPack::score_bytes(uint8_t tag) { return tag >= zpack_detail::kRawTag ? 8 : tag & 7; }
+
+inline size_t ZPack::member_at(size_t off, std::string_view* member) const {
+  const char* p = buf_ + off;
   size_t len = static_cast<uint8_t>(*p++);
   if (len == kLongLen) {
     uint32_t l;
@@ -63,9 +129,17 @@ inline ZPack::Item ZPack::at(size_t off) const {
     len = l;
     p += 4;
   }
-  double score;
-  std::memcpy(&score, p + len, 8);
-  return {{p, len}, score, static_cast<size_t>(p - buf_.data()) + len + 8};
+  *member = {p, len};
+  return static_cast<size_t>(p - buf_) + len;
+}
+
+inline ZPack::Item ZPack::at(size_t off) const {
+  Item it;
+  const size_t s = member_at(off, &it.member);
+  const auto* p = reinterpret_cast<const unsigned char*>(buf_ + s);
+  it.score = decode_score(p);
+  it.next = s + 1 + score_bytes(*p);
+  return it;
 }
 
 }  // namespace lawnkv::types

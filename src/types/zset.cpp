@@ -60,8 +60,7 @@ ZAddResult ZSet::add(std::string_view member, double score, unsigned flags, cons
     if (list_) {
       list_->rescore(node, score);
     } else {
-      pack_.erase(off, pack_.at(off).next, 1);
-      pack_.insert(member, score);
+      pack_.rescore(off, member, score);
     }
     return ZAddResult::kUpdated;
   }
@@ -90,7 +89,7 @@ bool ZSet::remove(std::string_view member) {
   double s;
   const size_t off = pack_.find(member, &s);
   if (off == pack_.end()) return false;
-  pack_.erase(off, pack_.at(off).next, 1);
+  pack_.erase(off, pack_.next(off), 1);
   return true;
 }
 
@@ -100,13 +99,10 @@ std::optional<size_t> ZSet::rank(std::string_view member) const {
     if (!n) return std::nullopt;
     return list_->rank_of(n);
   }
-  size_t r = 0;
-  for (size_t off = pack_.begin(); off < pack_.end(); ++r) {
-    const ZPack::Item it = pack_.at(off);
-    if (it.member == member) return r;
-    off = it.next;
-  }
-  return std::nullopt;
+  double s;
+  size_t r;
+  if (pack_.find(member, &s, &r) == pack_.end()) return std::nullopt;
+  return r;
 }
 
 void ZSet::erase_ranks(size_t start, size_t end) {
@@ -120,7 +116,7 @@ void ZSet::erase_ranks(size_t start, size_t end) {
   size_t off = pack_.begin(), from = 0;
   for (size_t i = 0; i < end; ++i) {
     if (i == start) from = off;
-    off = pack_.at(off).next;
+    off = pack_.next(off);
   }
   pack_.erase(from, off, end - start);
 }

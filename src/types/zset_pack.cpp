@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <iterator>
 #include <new>
 #include <utility>
 
@@ -16,10 +15,19 @@ size_t encode_score(double score, unsigned char* out) {
   const double a = neg ? -score : score;
   constexpr double kExact = 9007199254740992.0;  // 2^53: every integer below is a double
   // The smallest e for which a * 10^e rounds to an integer m that divides
-  // back to a exactly. Past 2^53 neither m nor larger e can serve (inf, NaN
-  // and huge scores stop at once).
-  for (size_t e = 0; e < std::size(kPow10) && a * kPow10[e] < kExact; ++e) {
-    const double m = std::nearbyint(a * kPow10[e]);
+  // back to a exactly (as zpack_detail::decode will). Past 2^53 neither m
+  // nor a larger e can serve (inf, NaN and huge scores stop at once). A
+  // scaled value further than m * 2^-40 from m is skipped without the
+  // division: for a decimal that does divide back the distance is within
+  // m * 2^-52 (two roundings of relative 2^-53), so only doubles with no
+  // short decimal (most random ones) are turned away early.
+  for (size_t e = 0; e <= zpack_detail::kMaxExp; ++e) {
+    const double scaled = a * kPow10[e];
+    if (!(scaled < kExact)) break;
+    // The nearest integer (from 2^52 up every double is one; below, + 0.5
+    // is exact enough: a near miss is caught by the division below).
+    const double m = scaled >= 0x1p52 ? scaled : static_cast<double>(static_cast<int64_t>(scaled + 0.5));
+    if (std::fabs(m - scaled) > m * 0x1p-40) continue;
     if (m / kPow10[e] != a) continue;
     auto u = static_cast<uint64_t>(m);
     size_t n = 0;
@@ -63,18 +71,37 @@ void ZPack::resize(size_t bytes) {
   bytes_ = static_cast<uint32_t>(bytes);
 }
 
-size_t ZPack::find(std::string_view member, double* score) const {
-  // Only the entry found has its score decoded; the others are skipped by
-  // their tag.
-  for (size_t off = 0; off < bytes_;) {
-    std::string_view m;
-    const size_t s = member_at(off, &m);
-    const auto* p = reinterpret_cast<const unsigned char*>(buf_ + s);
-    if (m == member) {
-      *score = decode_score(p);
+namespace {
+
+// a == b for two byte strings of length len. The last 8 bytes are compared
+// first, inline: members that share a prefix ("user:1001", "user:1002")
+// differ there, and most entries of a walk are turned away without a call
+// to memcmp.
+bool same_bytes(const char* a, const char* b, size_t len) {
+  if (len >= 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + len - 8, 8);
+    std::memcpy(&y, b + len - 8, 8);
+    if (x != y) return false;
+  }
+  return std::memcmp(a, b, len) == 0;
+}
+
+}  // namespace
+
+size_t ZPack::find(std::string_view member, double* score, size_t* rank) const {
+  // Entries are skipped by their first two bytes; only the one found has
+  // its score decoded.
+  size_t r = 0;
+  for (size_t off = 0; off < bytes_; ++r) {
+    size_t len;
+    const size_t m = member_at(off, &len);
+    if (len == member.size() && same_bytes(buf_ + m, member.data(), len)) {
+      *score = at(off).score;
+      if (rank) *rank = r;
       return off;
     }
-    off = s + 1 + score_bytes(*p);
+    off = m + len + score_bytes(static_cast<uint8_t>(buf_[off]));
   }
   return bytes_;
 }
@@ -89,37 +116,49 @@ size_t ZPack::place_of(std::string_view member, double score) const {
   return off;
 }
 
-void ZPack::insert_at(size_t off, std::string_view member, double score) {
+void ZPack::insert_at(size_t off, std::string_view member, double score, size_t room) {
   // Redis's listpack keeps an integral score as an integer: -0 becomes 0.
   if (score == 0) score = 0;
-  unsigned char head[5];
-  size_t head_n = 1;
-  if (member.size() < kLongLen) {
-    head[0] = static_cast<unsigned char>(member.size());
-  } else {
-    head[0] = kLongLen;
-    const uint32_t l = static_cast<uint32_t>(member.size());
-    std::memcpy(head + 1, &l, 4);
-    head_n = 5;
-  }
   unsigned char sc[kMaxScoreBytes];
   const size_t sc_n = encode_score(score, sc);
-  const size_t n = head_n + member.size() + sc_n;
+  unsigned char head[6];
+  head[0] = sc[0];
+  size_t head_n = 2;
+  if (member.size() < kLongLen) {
+    head[1] = static_cast<unsigned char>(member.size());
+  } else {
+    head[1] = kLongLen;
+    const uint32_t l = static_cast<uint32_t>(member.size());
+    std::memcpy(head + 2, &l, 4);
+    head_n = 6;
+  }
+  const size_t n = head_n + member.size() + sc_n - 1;
   const size_t old = bytes_;
-  resize(old + n);
+  if (n > room) resize(old + n);
   char* at = buf_ + off;
   std::memmove(at + n, at, old - off);
   std::memcpy(at, head, head_n);
   if (!member.empty()) std::memcpy(at + head_n, member.data(), member.size());
-  std::memcpy(at + head_n + member.size(), sc, sc_n);
+  std::memcpy(at + head_n + member.size(), sc + 1, sc_n - 1);
+  bytes_ = static_cast<uint32_t>(old + n);
   ++count_;
+  if (n < room) resize(bytes_);
 }
 
-void ZPack::erase(size_t from, size_t to, size_t n) {
+void ZPack::erase_keep(size_t from, size_t to, size_t n) {
   if (from == to) return;
   std::memmove(buf_ + from, buf_ + to, bytes_ - to);
-  resize(bytes_ - (to - from));
+  bytes_ -= static_cast<uint32_t>(to - from);
   count_ -= static_cast<uint32_t>(n);
+}
+
+void ZPack::rescore(size_t off, std::string_view member, double score) {
+  // The entry leaves, and comes back at its new place into the room it
+  // left: no reallocation when its size stays (one to the exact size when
+  // it changes).
+  const size_t to = next(off);
+  erase_keep(off, to, 1);
+  insert_at(place_of(member, score), member, score, to - off);
 }
 
 }  // namespace lawnkv::types

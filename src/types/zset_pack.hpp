@@ -2,10 +2,13 @@
 // The "listpack" encoding of a sorted set (types/zset.hpp): its members in
 // order, (score, member bytes) ascending, packed in one byte buffer.
 //
+//   tag     1 B: how the score is written (below)
 //   len     1 B, or 0xFF and 4 B for a member of 255 bytes or more
 //   bytes   len bytes
-//   tag     1 B: how the score is written (below)
 //   score   0 to 8 B
+//
+// The tag comes first: an entry's length is known from its first two bytes,
+// read together, so a walk over the entries waits on one load per entry.
 //
 // A score that is a short decimal, sign * m / 10^e with m < 2^53 and
 // e <= 14, is written as m in n = 0..7 bytes, little-endian, with
@@ -30,6 +33,8 @@
 // class), and is never more than kMaxBytes (ZSet converts to a skiplist
 // before, as Redis does past 1 GB), so 32 bits hold its length.
 
+#include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -38,8 +43,9 @@
 namespace lawnkv::types {
 
 // The score codec of ZPack, exposed for tests. encode_score writes the tag
-// and the score's bytes to out (room for kMaxScoreBytes) and returns how
-// many; decode_score reads them back, bit for bit the double encoded.
+// then the score's bytes to out (room for kMaxScoreBytes) and returns how
+// many in all; decode_score reads them back from the same layout, bit for
+// bit the double encoded.
 constexpr size_t kMaxScoreBytes = 9;
 size_t encode_score(double score, unsigned char* out);
 double decode_score(const unsigned char* p);
@@ -53,7 +59,7 @@ class ZPack {
   };
   // The longest buffer: an insert that would pass it must convert first.
   static constexpr size_t kMaxBytes = size_t{1} << 30;
-  // Bytes an entry takes beyond its member's: length, tag and score.
+  // Bytes an entry takes beyond its member's: tag, length and score.
   static constexpr size_t kMaxEntryOverhead = 5 + kMaxScoreBytes;
 
   ZPack() = default;
@@ -70,26 +76,42 @@ class ZPack {
   size_t begin() const { return 0; }
   size_t end() const { return bytes_; }
   Item at(size_t off) const;
+  // The offset of the entry after the one at off (at(off).next without
+  // decoding the score).
+  size_t next(size_t off) const;
 
-  // Offset of member's entry (its score in *score), or end().
-  size_t find(std::string_view member, double* score) const;
+  // Offset of member's entry (its score in *score, its rank in *rank when
+  // not null), or end().
+  size_t find(std::string_view member, double* score, size_t* rank = nullptr) const;
   // Adds a member that is not present, at its place in the order.
-  void insert(std::string_view member, double score) { insert_at(place_of(member, score), member, score); }
+  void insert(std::string_view member, double score) { insert_at(place_of(member, score), member, score, 0); }
   // Adds a member that sorts after every present one.
-  void push_back(std::string_view member, double score) { insert_at(bytes_, member, score); }
+  void push_back(std::string_view member, double score) { insert_at(bytes_, member, score, 0); }
   // Removes the entries in [from, to), which hold n entries.
-  void erase(size_t from, size_t to, size_t n);
+  void erase(size_t from, size_t to, size_t n) {
+    erase_keep(from, to, n);
+    resize(bytes_);
+  }
+  // Gives the member of the entry at off another score: the entry moves to
+  // its new place, reallocating only when its size changes.
+  void rescore(size_t off, std::string_view member, double score);
 
   size_t memory_bytes() const { return sizeof(*this) + bytes_; }
 
  private:
   static constexpr uint8_t kLongLen = 0xFF;
-  // The member of the entry at off (in *member) and the offset of its tag.
-  size_t member_at(size_t off, std::string_view* member) const;
-  // Bytes of the score after its tag.
+  // The offset of the member's bytes in the entry at off, and their length.
+  size_t member_at(size_t off, size_t* len) const;
+  // Bytes of the score after the member, from the tag.
   static size_t score_bytes(uint8_t tag);
   size_t place_of(std::string_view member, double score) const;
-  void insert_at(size_t off, std::string_view member, double score);
+  // Writes the entry at off. room: bytes the allocation holds past bytes_
+  // (left by erase_keep), used before reallocating; the buffer is left at
+  // its exact size.
+  void insert_at(size_t off, std::string_view member, double score, size_t room);
+  // Removes the entries in [from, to) and leaves the allocation as it is
+  // (bytes_ then lags behind it until resize).
+  void erase_keep(size_t from, size_t to, size_t n);
   // Reallocates the buffer to exactly bytes (freed when 0).
   void resize(size_t bytes);
 
@@ -100,46 +122,71 @@ class ZPack {
 
 namespace zpack_detail {
 constexpr uint8_t kRawTag = 0xF0;  // tags below are decimals
-// 10^e for e = 0..14, each exact in a double.
-constexpr double kPow10[15] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14};
+constexpr size_t kMaxExp = 14;     // the largest e (tags of e = 15 are raw)
+// 10^e for e = 0..kMaxExp, each exact in a double.
+constexpr double kPow10[kMaxExp + 1] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6, 1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14};
+// The divisors by tag >> 3 (e << 1 | sign): +10^e and -10^e. IEEE 754
+// division is symmetric in sign, so m / -10^e is -(m / 10^e), and 0 / -1
+// is -0.0. The last two, for e = 15 (raw tags), are never used.
+constexpr auto kDivisors = [] {
+  std::array<double, 32> d{};
+  for (size_t i = 0; i < 32; ++i) d[i] = (i & 1 ? -1 : 1) * (i / 2 <= kMaxExp ? kPow10[i / 2] : 1);
+  return d;
+}();
+
+// The score written under tag at p. wide: 8 bytes from p may be read, so m
+// comes from one load instead of a loop over its bytes.
+inline double decode(uint8_t tag, const unsigned char* p, bool wide) {
+  uint64_t u;
+  if (tag >= kRawTag) {
+    std::memcpy(&u, p, 8);
+    return std::bit_cast<double>(u);
+  }
+  const size_t n = tag & 7;
+  if (wide && std::endian::native == std::endian::little) {
+    std::memcpy(&u, p, 8);
+    u &= (uint64_t{1} << (8 * n)) - 1;  // n <= 7: the shift is at most 56
+  } else {
+    u = 0;
+    for (size_t i = n; i-- > 0;) u = u << 8 | p[i];
+  }
+  // Exact (m < 2^53), then rounded once by the division, which also sets
+  // the sign.
+  return static_cast<double>(static_cast<int64_t>(u)) / kDivisors[tag >> 3];
+}
 }  // namespace zpack_detail
 
-inline double decode_score(const unsigned char* p) {
-  const uint8_t tag = *p++;
-  double d;
-  if (tag >= zpack_detail::kRawTag) {
-    std::memcpy(&d, p, 8);
-    return d;
-  }
-  uint64_t m = 0;
-  for (size_t i = tag & 7; i-- > 0;) m = m << 8 | p[i];
-  d = static_cast<double>(m);  // exact: m < 2^53
-  if (tag >> 4) d /= zpack_detail::kPow10[tag >> 4];
-  return (tag & 8) ? -d : d;
-}
+inline double decode_score(const unsigned char* p) { return zpack_detail::decode(p[0], p + 1, false); }
 
 inline size_t ZPack::score_bytes(uint8_t tag) { return tag >= zpack_detail::kRawTag ? 8 : tag & 7; }
 
-inline size_t ZPack::member_at(size_t off, std::string_view* member) const {
-  const char* p = buf_ + off;
-  size_t len = static_cast<uint8_t>(*p++);
-  if (len == kLongLen) {
-    uint32_t l;
-    std::memcpy(&l, p, 4);
-    len = l;
-    p += 4;
+inline size_t ZPack::member_at(size_t off, size_t* len) const {
+  const auto* p = reinterpret_cast<const unsigned char*>(buf_ + off + 1);
+  if (*p != kLongLen) {
+    *len = *p;
+    return off + 2;
   }
-  *member = {p, len};
-  return static_cast<size_t>(p - buf_) + len;
+  uint32_t l;
+  std::memcpy(&l, p + 1, 4);
+  *len = l;
+  return off + 6;
+}
+
+inline size_t ZPack::next(size_t off) const {
+  size_t len;
+  const size_t m = member_at(off, &len);
+  return m + len + score_bytes(static_cast<uint8_t>(buf_[off]));
 }
 
 inline ZPack::Item ZPack::at(size_t off) const {
-  Item it;
-  const size_t s = member_at(off, &it.member);
-  const auto* p = reinterpret_cast<const unsigned char*>(buf_ + s);
-  it.score = decode_score(p);
-  it.next = s + 1 + score_bytes(*p);
-  return it;
+  size_t len;
+  const size_t m = member_at(off, &len);
+  const auto tag = static_cast<uint8_t>(buf_[off]);
+  const size_t s = m + len;
+  return {{buf_ + m, len},
+          zpack_detail::decode(tag, reinterpret_cast<const unsigned char*>(buf_ + s), s + 8 <= bytes_),
+          s + score_bytes(tag)};
 }
 
 }  // namespace lawnkv::types

@@ -83,7 +83,8 @@ class ZPack {
   // Offset of member's entry (its score in *score, its rank in *rank when
   // not null), or end().
   size_t find(std::string_view member, double* score, size_t* rank = nullptr) const;
-  // Adds a member that is not present, at its place in the order.
+  // Adds a member that is not present, at its place in the order. (Here
+  // and in push_back and rescore, member must not view this buffer.)
   void insert(std::string_view member, double score) { insert_at(place_of(member, score), member, score, 0); }
   // Adds a member that sorts after every present one.
   void push_back(std::string_view member, double score) { insert_at(bytes_, member, score, 0); }

@@ -124,10 +124,12 @@ TEST_CASE("zset_pack: score sizes of the worked example") {
       {k2p53 - 1, 8}, {k2p53, 9},    {0.1 + 0.2, 9},    {kInf, 9},        {-kInf, 9},
       {std::numeric_limits<double>::denorm_min(), 9},   {1e300, 9},
   };
-  for (const auto& [d, n] : table) {
+  for (const auto& row : table) {
+    // (Not structured bindings: clang 14 cannot capture them in INFO's lambda.)
+    const double d = row.first;
     unsigned char buf[kMaxScoreBytes];
     INFO("score ", d);
-    CHECK(encode_score(d, buf) == n);
+    CHECK(encode_score(d, buf) == row.second);
   }
   // The member "member:000000001" with 1.5: length, 16 bytes, tag, m = 15.
   ZSetOptions opts;
@@ -180,7 +182,8 @@ TEST_CASE("zset_pack: edge scores keep their order, ranks, ranges and bits, both
       z.walk(0, z.size(), true, [&](std::string_view m, double s) { walked.emplace_back(m, bits(s)); });
       CHECK(walked == std::vector(expect.rbegin(), expect.rend()));
       for (size_t r = 0; r < sorted.size(); ++r) {
-        const auto& [m, s] = sorted[r];
+        const std::string& m = sorted[r].first;
+        const double s = sorted[r].second;
         INFO("member ", m, " score ", s);
         REQUIRE(z.score(m).has_value());
         CHECK(bits(*z.score(m)) == bits(s));

@@ -60,13 +60,15 @@ ZAddResult ZSet::add(std::string_view member, double score, unsigned flags, cons
     if (list_) {
       list_->rescore(node, score);
     } else {
-      pack_.erase(off, pack_.at(off).next, 1);
-      pack_.insert(member, score);
+      pack_.rescore(off, member, score);
     }
     return ZAddResult::kUpdated;
   }
   if (flags & kZAddXx) return ZAddResult::kNop;
-  if (!list_ && (pack_.size() + 1 > opts.max_listpack_entries || member.size() > opts.max_listpack_value))
+  // Past the entry or length limits, or when the buffer would pass
+  // ZPack::kMaxBytes (Redis's lpSafeToAdd, 1 GB), the set becomes a skiplist.
+  if (!list_ && (pack_.size() + 1 > opts.max_listpack_entries || member.size() > opts.max_listpack_value ||
+                 pack_.end() + member.size() + ZPack::kMaxEntryOverhead > ZPack::kMaxBytes))
     to_skiplist(opts.seed());
   if (list_) {
     list_->insert(member, score);
@@ -87,7 +89,7 @@ bool ZSet::remove(std::string_view member) {
   double s;
   const size_t off = pack_.find(member, &s);
   if (off == pack_.end()) return false;
-  pack_.erase(off, pack_.at(off).next, 1);
+  pack_.erase(off, pack_.next(off), 1);
   return true;
 }
 
@@ -97,13 +99,10 @@ std::optional<size_t> ZSet::rank(std::string_view member) const {
     if (!n) return std::nullopt;
     return list_->rank_of(n);
   }
-  size_t r = 0;
-  for (size_t off = pack_.begin(); off < pack_.end(); ++r) {
-    const ZPack::Item it = pack_.at(off);
-    if (it.member == member) return r;
-    off = it.next;
-  }
-  return std::nullopt;
+  double s;
+  size_t r;
+  if (pack_.find(member, &s, &r) == pack_.end()) return std::nullopt;
+  return r;
 }
 
 void ZSet::erase_ranks(size_t start, size_t end) {
@@ -117,13 +116,16 @@ void ZSet::erase_ranks(size_t start, size_t end) {
   size_t off = pack_.begin(), from = 0;
   for (size_t i = 0; i < end; ++i) {
     if (i == start) from = off;
-    off = pack_.at(off).next;
+    off = pack_.next(off);
   }
   pack_.erase(from, off, end - start);
 }
 
 void ZSet::compact_if_fits(const ZSetOptions& opts, size_t max_len) {
   if (!list_ || list_->size() > opts.max_listpack_entries || max_len > opts.max_listpack_value) return;
+  // A bound on the buffer's length (every member max_len long), which must
+  // stay within ZPack::kMaxBytes.
+  if (list_->size() * (max_len + ZPack::kMaxEntryOverhead) > ZPack::kMaxBytes) return;
   ZPack pack;
   walk(0, size(), false, [&](std::string_view m, double s) { pack.push_back(m, s); });
   pack_ = std::move(pack);

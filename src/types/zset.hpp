@@ -161,9 +161,10 @@ void ZSet::walk(size_t start, size_t end, bool reverse, F&& fn) const {
   }
   if (!reverse) {
     size_t off = pack_.begin();
-    for (size_t i = 0; i < end; ++i) {
+    for (size_t i = 0; i < start; ++i) off = pack_.next(off);
+    for (size_t i = start; i < end; ++i) {
       const ZPack::Item it = pack_.at(off);
-      if (i >= start) fn(it.member, it.score);
+      fn(it.member, it.score);
       off = it.next;
     }
     return;
@@ -171,7 +172,7 @@ void ZSet::walk(size_t start, size_t end, bool reverse, F&& fn) const {
   // A listpack's entries have no back links: note the offsets first.
   std::vector<size_t> offs;
   offs.reserve(end);
-  for (size_t off = pack_.begin(); offs.size() < end; off = pack_.at(off).next) offs.push_back(off);
+  for (size_t off = pack_.begin(); offs.size() < end; off = pack_.next(off)) offs.push_back(off);
   for (size_t i = end; i-- > start;) {
     const ZPack::Item it = pack_.at(offs[i]);
     fn(it.member, it.score);

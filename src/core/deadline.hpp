@@ -18,8 +18,8 @@
 //   seconds_to_ms(9,223,372,036,854,775)     9,223,372,036,854,775,000
 //   seconds_to_ms(9,223,372,036,854,776)     nullopt
 //   rounded_seconds(INT64_MAX)               9,223,372,036,854,776 (no wrap)
-//   ms_until_due(now, now * 1000)            1 (due at now + 1 ms)
-//   ms_until_due(2^62, now * 1000)           2^62 - now + 1 (no wrap to 0)
+//   us_until_due(now, now * 1000)            1000 (due at now + 1 ms)
+//   us_until_due(2^62, now * 1000)           UINT64_MAX (saturates; no wrap to 0)
 //   timeout_deadline(0.0015, now)            {kOk, now + 2} (ceil to the ms)
 //   timeout_deadline(1e16, now)              {kOutOfRange}
 
@@ -68,13 +68,13 @@ constexpr int64_t rounded_seconds(int64_t ms) {
   return static_cast<int64_t>((static_cast<__int128>(ms) + 500) / 1000);
 }
 
-// How long a loop timer set at now_us must wait, in whole ms rounded up, for
+// How long a timer set at now_us must wait, in microseconds, for
 // deadline_ms to be passed (due at deadline_ms + 1 ms, never early): 0 if it
-// already is. Exact for every deadline, INT64_MAX included (libuv saturates
-// the sum with its loop time itself).
-constexpr uint64_t ms_until_due(int64_t deadline_ms, int64_t now_us) {
+// already is. Exact for every deadline; a wait beyond uint64 saturates.
+constexpr uint64_t us_until_due(int64_t deadline_ms, int64_t now_us) {
   const __int128 wait_us = (static_cast<__int128>(deadline_ms) + 1) * 1000 - now_us;
-  return wait_us <= 0 ? 0 : static_cast<uint64_t>((wait_us + 999) / 1000);
+  if (wait_us <= 0) return 0;
+  return wait_us > static_cast<__int128>(UINT64_MAX) ? UINT64_MAX : static_cast<uint64_t>(wait_us);
 }
 
 // A blocking command's timeout in seconds (BLPOP, REDE.BPOLL), as Redis's

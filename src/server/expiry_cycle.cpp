@@ -1,27 +1,63 @@
 #include "server/expiry_cycle.hpp"
 
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 #include "core/deadline.hpp"
 
 namespace lawnkv::server {
 
-std::optional<uint64_t> timer_delay_ms(int64_t now_us, int64_t deadline_ms) {
+namespace {
+
+int64_t monotonic_us() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000;
+}
+
+}  // namespace
+
+std::optional<uint64_t> timer_delay_us(int64_t now_us, int64_t deadline_ms) {
   if (deadline_ms == expiry::kNever) return std::nullopt;
-  return std::min<uint64_t>(ms_until_due(deadline_ms, now_us), kMaxTimerDelayMs);
+  return std::min<uint64_t>(us_until_due(deadline_ms, now_us), kMaxTimerDelayUs);
 }
 
 ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state) : state_(state) {
-  uv_timer_init(loop, &timer_);
+  timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (timer_fd_ < 0) {
+    std::perror("lawnkv: cannot create the expiry timer (timerfd_create)");
+    std::exit(1);
+  }
+  uv_poll_init(loop, &timer_, timer_fd_);
   uv_idle_init(loop, &idle_);
   timer_.data = this;
   idle_.data = this;
+  uv_poll_start(&timer_, UV_READABLE, on_timer);
+  // The timer alone never keeps the loop running (the listeners do).
   uv_unref(reinterpret_cast<uv_handle_t*>(&timer_));
 }
 
-void ExpiryCycle::on_timer(uv_timer_t* t) {
-  static_cast<ExpiryCycle*>(t->data)->run();
+ExpiryCycle::~ExpiryCycle() {
+  if (timer_fd_ >= 0) ::close(timer_fd_);
+}
+
+void ExpiryCycle::on_timer(uv_poll_t* p, int status, int events) {
+  auto* self = static_cast<ExpiryCycle*>(p->data);
+  uint64_t expirations;
+  while (read(self->timer_fd_, &expirations, sizeof expirations) > 0) {
+  }
+  self->armed_at_us_ = -1;
+  // The cycle runs from the idle handle, as a backlog's chunks do: at the
+  // start of the next iteration, before the prepare phase flushes what it
+  // published.
+  self->backlog_ = true;
+  uv_idle_start(&self->idle_, on_idle);
 }
 
 void ExpiryCycle::on_idle(uv_idle_t* h) { static_cast<ExpiryCycle*>(h->data)->run(); }
@@ -37,11 +73,17 @@ void ExpiryCycle::run() {
   size_t reaped_total = 0;
   // The cycle is one pass: each hash's reaped fields are reported once.
   const store::Keyspace::ReapPass pass(state_.data.keyspace);
+  store::Keyspace& keyspace = state_.data.keyspace;
   for (;;) {
-    const size_t reaped = state_.data.keyspace.reap(state_.clock.now_ms(), kChunk);
+    const int64_t now_ms = state_.clock.now_ms();
+    const size_t reaped = keyspace.reap(now_ms, kChunk);
     reaped_total += reaped;
     now = steady_clock::now();
-    if (reaped < kChunk) break;
+    // Done when the chunk was not full and the index has nothing left to
+    // move either: a cascade cut short by its bound yields less than a chunk
+    // and leaves next_deadline() < now, and is carried on here, within the
+    // budget, rather than one loop iteration (and wake-up) per chunk.
+    if (reaped < kChunk && keyspace.next_deadline() >= now_ms) break;
     if (now - start >= budget) {
       backlog_ = true;
       ++stats.expired_time_cap_reached_count;
@@ -61,18 +103,31 @@ void ExpiryCycle::arm() {
   uv_idle_stop(&idle_);
   int64_t next = state_.facts.active_expire ? state_.data.keyspace.next_deadline() : expiry::kNever;
   if (!state_.data.blocking.empty()) next = std::min(next, state_.data.blocking.next_wakeup());
-  const std::optional<uint64_t> delay_ms = timer_delay_ms(state_.clock.now_us(), next);
-  if (!delay_ms) {
-    uv_timer_stop(&timer_);
-    return;
+  const std::optional<uint64_t> delay_us = timer_delay_us(state_.clock.now_us(), next);
+  if (!delay_us) return set_timer(-1);
+  // The wake-up on the monotonic clock: the server clock (wall time plus
+  // DEBUG ADVANCE-TIME's offset) may jump; the delay is taken from it anew
+  // at every arm(), so a jump moves the wake-up at the next iteration.
+  const int64_t at_us = monotonic_us() + static_cast<int64_t>(*delay_us);
+  if (armed_at_us_ >= 0 && std::abs(at_us - armed_at_us_) <= kRearmSlackUs) return;
+  set_timer(at_us);
+}
+
+void ExpiryCycle::set_timer(int64_t at_us) {
+  if (at_us < 0 && armed_at_us_ < 0) return;
+  itimerspec spec{};
+  if (at_us >= 0) {
+    // 0 would disarm: a wake-up due now is set 1 ns after the epoch, long past.
+    spec.it_value.tv_sec = at_us / 1'000'000;
+    spec.it_value.tv_nsec = (at_us % 1'000'000) * 1000;
+    if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
   }
-  // libuv counts from its cached loop time: refresh it so the work done in
-  // this iteration does not make the timer fire early.
-  uv_update_time(timer_.loop);
-  uv_timer_start(&timer_, on_timer, *delay_ms, 0);
+  timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &spec, nullptr);
+  armed_at_us_ = at_us;
 }
 
 void ExpiryCycle::close() {
+  uv_poll_stop(&timer_);
   uv_close(reinterpret_cast<uv_handle_t*>(&timer_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&idle_), nullptr);
 }

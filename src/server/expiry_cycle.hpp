@@ -1,16 +1,22 @@
 #pragma once
 // Active expiry driven by the event loop.
 //
-// Before the loop blocks in poll (arm()), one libuv timer is set for the
-// earliest deadline + 1 ms (a key is due once now > deadline), so an idle
-// server sleeps until the next key is due and wakes for nothing else (a
-// deadline centuries away gets the longest timer: timer_delay_ms). When it
-// fires, run() reaps due keys in chunks until expiry-budget-us (default
-// 1000 us) is spent. If due keys remain (a backlog, e.g. a million keys due
-// in the same second), an idle handle keeps the next poll from blocking: the
-// loop serves ready clients and comes straight back for the next chunk, so
-// mass expiry never stalls other clients for more than one budget. Lazy
-// expiry on access keeps replies right meanwhile.
+// Before the loop blocks in poll (arm()), one timer is set for the earliest
+// deadline + 1 ms (a key is due once now > deadline), so an idle server
+// sleeps until the next key is due and wakes for nothing else (a deadline
+// centuries away gets the longest timer: timer_delay_us). The timer is a
+// timerfd watched by the loop, armed to the microsecond on CLOCK_MONOTONIC:
+// libuv's own timers count whole milliseconds from a truncated loop time,
+// which made the wake-up up to a millisecond late (half of one on average),
+// and every key and hash field due in that millisecond with it. arm() calls
+// timerfd_settime only when the wake-up moves by more than kRearmSlackUs, so
+// a busy loop whose next deadline stays put makes no system call for it.
+// When it fires, run() reaps due keys in chunks until expiry-budget-us
+// (default 1000 us) is spent. If due keys remain (a backlog, e.g. a million
+// keys due in the same second), an idle handle keeps the next poll from
+// blocking: the loop serves ready clients and comes straight back for the
+// next chunk, so mass expiry never stalls other clients for more than one
+// budget. Lazy expiry on access keeps replies right meanwhile.
 // One run() is one pass of the reaper (store::Keyspace::ReapPass): a hash
 // whose fields expire during it is reported once (one `hexpired`, one HDEL
 // record), as Redis 7.4 reports once per hash and active-expire cycle.
@@ -28,45 +34,51 @@
 
 namespace lawnkv::server {
 
-// The longest wait arm() asks of libuv, in ms. libuv polls for at most
-// INT_MAX ms at a time whatever the timer says, so a longer delay would buy
-// nothing. A deadline further away (PXAT 1e16) gets this delay; the timer
-// then fires with nothing due, and arm() sets the next one: an idle server
-// wakes once in 24.8 days.
-inline constexpr uint64_t kMaxTimerDelayMs = INT32_MAX;
+// The longest wait arm() sets, in us (24.8 days). A deadline further away
+// (PXAT 1e16) gets this delay; the timer then fires with nothing due, and
+// arm() sets the next one: an idle server wakes once in 24.8 days.
+inline constexpr uint64_t kMaxTimerDelayUs = uint64_t{INT32_MAX} * 1000;
 
-// The delay, in ms, of a libuv timer started at now_us (Unix us) that must
-// fire once deadline_ms is due (now > deadline: at deadline + 1 ms). Rounded
-// up so it never fires early; 0 when already due; at most kMaxTimerDelayMs.
-// nullopt for expiry::kNever: no timer. Defined for every int64 input.
+// The delay, in us, of a timer started at now_us (Unix us) that must fire
+// once deadline_ms is due (now > deadline: at deadline + 1 ms, exactly); 0
+// when already due; at most kMaxTimerDelayUs. nullopt for expiry::kNever: no
+// timer. Defined for every int64 input.
 //
-//   now_us 5,000,000  deadline 5,000  -> 1   (due at 5,001 ms)
-//   now_us 5,000,500  deadline 5,000  -> 1   (0.5 ms, rounded up)
-//   now_us 5,000,000  deadline 4,999  -> 0   (due already)
-//   now_us 5,000,000  deadline 1e16   -> kMaxTimerDelayMs
-std::optional<uint64_t> timer_delay_ms(int64_t now_us, int64_t deadline_ms);
+//   now_us 5,000,000  deadline 5,000  -> 1,000 (due at 5,001 ms)
+//   now_us 5,000,500  deadline 5,000  -> 500
+//   now_us 5,000,000  deadline 4,999  -> 0     (due already)
+//   now_us 5,000,000  deadline 1e16   -> kMaxTimerDelayUs
+std::optional<uint64_t> timer_delay_us(int64_t now_us, int64_t deadline_ms);
 
 class ExpiryCycle {
  public:
   ExpiryCycle(uv_loop_t* loop, ServerState& state);
+  ~ExpiryCycle();
   // Sets the wake-up for the next deadline, or keeps polling non-blocking
   // while a backlog remains. Called before every poll.
   void arm();
   void close();
 
+  // A wake-up this close to the armed one is left as it is.
+  static constexpr int64_t kRearmSlackUs = 50;
+
  private:
-  static void on_timer(uv_timer_t* t);
+  static void on_timer(uv_poll_t* p, int status, int events);
   static void on_idle(uv_idle_t* h);
   // One cycle: reaps due keys for at most one budget; records whether a
   // backlog remains, and counts the cycle in the keyspace's stats (cycles,
   // time caps reached, time spent).
   void run();
+  // Arms the timerfd for CLOCK_MONOTONIC time at_us, or disarms it (-1).
+  void set_timer(int64_t at_us);
 
   static constexpr size_t kChunk = 128;  // keys between two looks at the clock
 
   ServerState& state_;
-  uv_timer_t timer_;
+  int timer_fd_ = -1;
+  uv_poll_t timer_;
   uv_idle_t idle_;
+  int64_t armed_at_us_ = -1;  // CLOCK_MONOTONIC us the timer fires at; -1: none
   bool backlog_ = false;
 };
 

@@ -28,8 +28,7 @@ TEST_CASE("deadline: the header's worked example") {
   CHECK(seconds_to_ms(9'223'372'036'854'775) == 9'223'372'036'854'775'000);
   CHECK(seconds_to_ms(9'223'372'036'854'776) == std::nullopt);
   CHECK(rounded_seconds(kMax) == 9'223'372'036'854'776);
-  CHECK(ms_until_due(kNow, kNow * 1000) == 1);
-  CHECK(ms_until_due(int64_t{1} << 62, kNow * 1000) == (uint64_t{1} << 62) - kNow + 1);
+  CHECK(us_until_due(kNow, kNow * 1000) == 1000);
   const TimeoutDeadline t = timeout_deadline(0.0015L, kNow);
   CHECK(t.status == TimeoutStatus::kOk);
   CHECK(t.deadline_ms == kNow + 2);
@@ -71,21 +70,22 @@ TEST_CASE("deadline: rounded_seconds is (ms + 500) / 1000 over the whole range")
   CHECK(rounded_seconds(kMax - 308) == 9'223'372'036'854'775);
 }
 
-TEST_CASE("deadline: ms_until_due never fires early and never wraps to 'at once'") {
+TEST_CASE("deadline: us_until_due never fires early and never wraps to 'at once'") {
   const int64_t now_us = kNow * 1000 + 250;  // 0.25 ms into kNow
-  CHECK(ms_until_due(kNow - 1, now_us) == 0);  // already passed
-  CHECK(ms_until_due(kNow, now_us) == 1);      // due at kNow + 1: 0.75 ms, rounded up
-  CHECK(ms_until_due(kNow + 10, now_us) == 11);
+  CHECK(us_until_due(kNow - 1, now_us) == 0);    // already passed
+  CHECK(us_until_due(kNow, now_us) == 750);      // due at kNow + 1 ms
+  CHECK(us_until_due(kNow + 10, now_us) == 10'750);
   // Every deadline far ahead waits about as long as it is far, none 0
   // (the old (next + 1) * 1000 wrapped for 2^62: the loop spun).
-  for (int shift = 41; shift <= 62; ++shift) {
+  for (int shift = 41; shift <= 53; ++shift) {
     const int64_t deadline = int64_t{1} << shift;
     CAPTURE(shift);
-    CHECK(ms_until_due(deadline, now_us) == static_cast<uint64_t>(deadline - kNow + 1));
+    CHECK(us_until_due(deadline, now_us) == static_cast<uint64_t>(deadline - kNow + 1) * 1000 - 250);
   }
-  CHECK(ms_until_due(kMax, now_us) == static_cast<uint64_t>(kMax - kNow) + 1);
-  CHECK(ms_until_due(kMax, 0) == uint64_t{1} << 63);
-  CHECK(ms_until_due(kMin, now_us) == 0);
+  CHECK(us_until_due(int64_t{1} << 62, now_us) == UINT64_MAX);  // past uint64's µs: saturates
+  CHECK(us_until_due(kMax, now_us) == UINT64_MAX);  // saturates
+  CHECK(us_until_due(kMax, 0) == UINT64_MAX);
+  CHECK(us_until_due(kMin, now_us) == 0);
 }
 
 TEST_CASE("deadline: timeouts as Redis 7.2's getTimeoutFromObjectOrReply") {

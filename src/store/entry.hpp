@@ -72,6 +72,9 @@ class Object {
   // The Db reaped part's timer (its deadline passed): remove the part.
   // Returns true if the value is now empty (the Db then deletes the key).
   virtual bool expire_part(Entry& part) { return false; }
+  // Starts the cache misses expire_part(part) will meet (no wait): the
+  // reaper calls it for a batch of parts before it expires the first.
+  virtual void prefetch_part(const Entry& part) const {}
 };
 
 class Entry;

@@ -1,5 +1,7 @@
 #include "store/expired_parts.hpp"
 
+#include <utility>
+
 namespace lawnkv::store {
 
 std::string ExpiredParts::index_key(int db, std::string_view key) {
@@ -8,7 +10,7 @@ std::string ExpiredParts::index_key(int db, std::string_view key) {
   return k;
 }
 
-void ExpiredParts::add(int db, std::string_view key, std::string_view part, bool key_deleted) {
+void ExpiredParts::add(int db, std::string_view key, std::string part, bool key_deleted) {
   // Fields of one hash often expire in a row (they share a TTL queue):
   // the last group is checked before the index.
   Group* g = nullptr;
@@ -19,7 +21,7 @@ void ExpiredParts::add(int db, std::string_view key, std::string_view part, bool
     if (fresh) groups_.push_back({db, std::string(key), {}, false});
     g = &groups_[it->second];
   }
-  g->parts.emplace_back(part);
+  g->parts.push_back(std::move(part));
   g->key_deleted = g->key_deleted || key_deleted;
 }
 

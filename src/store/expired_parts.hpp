@@ -27,7 +27,7 @@ class ExpiredParts {
   };
 
   // part of key in db expired; key_deleted: it was the last and the key went.
-  void add(int db, std::string_view key, std::string_view part, bool key_deleted);
+  void add(int db, std::string_view key, std::string part, bool key_deleted);
   bool empty() const { return groups_.empty(); }
 
   // Hands every group to report(const Group&), in the order their keys first

@@ -122,6 +122,8 @@ class Db {
   Entry* lookup(std::string_view key, int64_t now_ms, bool touch);
   // Reaps up to budget keys whose deadline is < now_ms.
   size_t reap(int64_t now_ms, size_t budget);
+  // Due hash fields expired together by reap (see there).
+  static constexpr size_t kReapBatch = 16;
   void expire(Entry& e, int64_t now_ms, bool active);
   // A hash field's timer came due: the hash removes it, and goes if emptied.
   void expire_field(Entry& field);

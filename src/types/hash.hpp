@@ -101,6 +101,10 @@ class Hash final : public store::Object {
   void on_detach(store::Db& db) override;
   std::string_view attached_key() const override { return table_ ? std::string_view(table_->key) : std::string_view(); }
   bool expire_part(store::Entry& part) override;
+  // The field's bucket: reaping a field walks its chain from there.
+  void prefetch_part(const store::Entry& part) const override {
+    if (table_) table_->prefetch_bucket(table_->hash_of(part.key()));
+  }
 
   // fn(field, value) for every field: insertion order for listpack, table
   // order for hashtable. fn must not change the hash.

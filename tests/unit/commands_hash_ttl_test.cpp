@@ -202,6 +202,29 @@ TEST_CASE("hash TTL: a hash whose own TTL ends in the pass has its fields report
   CHECK(s.log.take() == std::vector<std::string>{"hexpired h", "expired h"});
 }
 
+TEST_CASE("hash TTL: a hash's fields and then the hash itself reaped in one call") {
+  // The reaper holds due fields back in a batch (Db::reap) and meets the
+  // key's own timer (1 ms later) before the batch has run. Expiring the
+  // batch deletes the key when it takes the last field; the key must not be
+  // touched after that (ASan), nor reported twice.
+  HashServer s;
+  REQUIRE(s.run({"hset", "last", "f", "1"}) == ":1\r\n");
+  REQUIRE(s.run({"hset", "more", "f", "1", "g", "2"}) == ":2\r\n");
+  for (const char* key : {"last", "more"})
+    REQUIRE(s.run({"hpexpire", key, "10", "FIELDS", "1", "f"}) == "*1\r\n:1\r\n");
+  for (const char* key : {"last", "more"}) REQUIRE(s.run({"pexpire", key, "11"}) == ":1\r\n");
+  s.log.take();
+  s.now += 12;
+  {
+    const store::Keyspace::ReapPass pass(s.ks());
+    CHECK(s.ks().reap(s.now, 100) == 3);  // two fields, one key ("last" went with its field)
+  }
+  CHECK(s.run({"exists", "last", "more"}) == ":0\r\n");
+  // A key expiring in the pass has its fields reported just before it; the
+  // others at the end of the pass.
+  CHECK(s.log.take() == std::vector<std::string>{"hexpired more", "expired more", "hexpired last", "del last"});
+}
+
 }  // namespace lawnkv::test
 
 namespace lawnkv::test {

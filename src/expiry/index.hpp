@@ -36,7 +36,7 @@
 //
 // Memory. Per scheduled timer: the caller's 16-byte Timer, nothing else.
 // Per hot TTL: a 48-byte LawnQueue (with its proxy) + 32..64 bytes of hot map.
-// Per index: 42 KB of wheel sentinels, a 16 KiB sketch once a TTL is seen,
+// Per index: 43 KB of wheel sentinels, a 16 KiB sketch once a TTL is seen,
 // queue chunks of 12 KiB. memory_bytes() reports all of it.
 //
 // Arena. Links are 32-bit arena::Refs (timer.hpp): every Timer passed to
@@ -166,6 +166,9 @@ class Index {
       ++yielded;
       on_due(t);
     }
+    // What the bound leaves is spent spreading the next level-1 slot ahead
+    // of its time (Wheel's staging): work its cascade would do at once.
+    wheel_.stage(moves);
     return yielded;
   }
 

@@ -16,6 +16,7 @@ bool Wheel::empty() const {
 }
 
 bool Wheel::slot_empty(int level, int slot) const {
+  if (level == 1 && slot == stage_slot_ && staged_ != 0) return false;
   const Timer* list = lists_of(level, slot);
   for (int k = 0; k < lists_per_slot(level); ++k) {
     if (list[k].next != &list[k]) return false;
@@ -43,16 +44,17 @@ Timer* Wheel::pop_due_slow(int64_t now, size_t& moves_left) {
       return nullptr;
     }
     cursor_ = start;
+    if (level == 1 && s == stage_slot_ && staged_ != 0) unstage_to_level0();
     cascading_ = true;
     cascade_level_ = level;
     cascade_slot_ = s;
   }
 }
 
-bool Wheel::run_cascade(size_t& moves_left) {
-  // Every sublist is walked from both ends, one Timer from each end of each
-  // sublist per round: 2 x kSubLists independent chains of cache misses.
-  Timer* lists = lists_of(cascade_level_, cascade_slot_);
+template <class Put>
+bool Wheel::move_out(int level, int slot, size_t& moves_left, Put&& put) {
+  // One Timer from each end of each sublist per round.
+  Timer* lists = lists_of(level, slot);
   for (bool more = true; more;) {
     more = false;
     for (int k = 0; k < kSubLists; ++k) {
@@ -71,15 +73,52 @@ bool Wheel::run_cascade(size_t& moves_left) {
         head->prev = u->prev;
         u->prev->next = head;
       }
-      const Place p = place(cursor_, detail::wheel_key(t));
-      assert(p.level < cascade_level_);
-      link(t, p);
-      if (u != nullptr) link(u, place(cursor_, detail::wheel_key(u)));
+      put(t);
+      if (u != nullptr) put(u);
     }
   }
+  return true;
+}
+
+bool Wheel::run_cascade(size_t& moves_left) {
+  const bool done = move_out(cascade_level_, cascade_slot_, moves_left, [&](Timer* t) {
+    const Place p = place(cursor_, detail::wheel_key(t));
+    assert(p.level < cascade_level_);
+    link(t, p);
+  });
+  if (!done) return false;
   occupied_[cascade_level_] &= ~(uint64_t{1} << cascade_slot_);
   cascading_ = false;
   return true;
+}
+
+void Wheel::stage(size_t& moves_left) {
+  if (cascading_ || occupied_[1] == 0 || moves_left == 0) return;
+  const int s = std::countr_zero(occupied_[1]);
+  if (staged_ != 0 && s != stage_slot_) return;
+  stage_slot_ = s;
+  // The slot's bit stays set: staged_ now counts as part of the slot.
+  move_out(1, s, moves_left, [&](Timer* t) {
+    const int64_t key = detail::wheel_key(t);
+    detail::link_before(staging_list(key), t);
+    staged_ |= uint64_t{1} << (key & 63);
+  });
+}
+
+void Wheel::unstage_to_level0() {
+  // The slot's milliseconds are level 0's now: staging list m is slot m.
+  for (uint64_t st = staged_; st != 0; st &= st - 1) {
+    const int m = std::countr_zero(st);
+    detail::splice_tail(&lists_[kStaging + m], lists_of(0, m));
+  }
+  occupied_[0] |= staged_;
+  staged_ = 0;
+}
+
+void Wheel::unstage_to_slot() {
+  for (uint64_t st = staged_; st != 0; st &= st - 1)
+    detail::splice_tail(&lists_[kStaging + std::countr_zero(st)], lists_of(1, stage_slot_));
+  staged_ = 0;
 }
 
 void Wheel::rewind(int64_t key) {
@@ -89,6 +128,9 @@ void Wheel::rewind(int64_t key) {
     size_t unlimited = SIZE_MAX;
     run_cascade(unlimited);
   }
+  // Staged Timers belong to their slot until the cursor enters it: put them
+  // back, and the splices below carry them with the slot's own lists.
+  unstage_to_slot();
   const int m = place(cursor_, key).level;
   if (m > 0) {
     const int dest_slot = static_cast<int>((static_cast<uint64_t>(cursor_) >> (kSlotBits * m)) & 63);
@@ -119,6 +161,9 @@ int64_t Wheel::next_deadline() const {
 
 int64_t Wheel::least_key(int level, int slot) const {
   int64_t least = kNever;
+  // The staging lists are one millisecond each: the first non-empty one's.
+  if (level == 1 && slot == stage_slot_ && staged_ != 0)
+    least = slot_start(cursor_, 1, slot) + std::countr_zero(staged_);
   const Timer* lists = lists_of(level, slot);
   for (int k = 0; k < lists_per_slot(level); ++k) {
     for (const Timer* t = lists[k].next; t != &lists[k]; t = t->next) {
@@ -147,6 +192,7 @@ void Wheel::clear() {
   for (int code = 0; code < kLists; ++code) detail::make_empty_list(&lists_[code], code);
   std::fill(std::begin(occupied_), std::end(occupied_), 0);
   cascading_ = false;
+  staged_ = 0;
 }
 
 }  // namespace lawnkv::expiry

@@ -54,6 +54,17 @@
 // 2 x kSubLists independent chains whose misses overlap. Level-0 slots (one ms,
 // handed out one Timer per call) keep a single list.
 //
+// Staging. Entering a level-1 slot moves all of its Timers (up to 64 ms of
+// deadlines) before the first of them can be handed out: with 1,000 Timers
+// due a millisecond that is 64,000 cache misses, a stall of 2-3 ms every
+// 64 ms. So the lowest occupied level-1 slot is spread ahead of time into 64
+// staging lists, one a millisecond of that slot, with the moves a drain has
+// left over (stage()); entering the slot splices them into level 0 in
+// O(64) and cascades only what arrived since. The slot's occupancy bit stays
+// set while its staging lists hold Timers, so everything that reads the
+// bitmaps sees them as part of the slot. Only level 1 is staged: higher
+// slots are entered every 4 s or more and are spread below in several steps.
+//
 // Going back in time. A key below the cursor (the wall clock stepped back
 // after the cursor advanced, or a past absolute deadline) rewinds the cursor
 // to it instead of going to a fallback structure. With m the level of
@@ -63,7 +74,7 @@
 // splices, loses nothing, and keeps "every key >= cursor", so drain(now) still
 // yields exactly the keys < now whatever the clock did.
 //
-// Memory: 64 + 640 x 4 = 2,624 sentinels x 16 bytes = 41,984 bytes per wheel,
+// Memory: 64 + 640 x 4 + 64 = 2,688 sentinels x 16 bytes = 43,008 bytes per wheel,
 // in the arena (Timers link to them by 32-bit Refs), plus 88 bytes of bitmaps.
 // Nothing per Timer beyond its own 16 bytes.
 //
@@ -88,8 +99,10 @@ class Wheel {
   static constexpr int kLevels = 11;
   static constexpr int kSubLists = 4;  // lists per slot above level 0
   // Sentinel codes: level 0 slot s is s; above, (level, slot, sub) is
-  // kSlots + ((level - 1) * kSlots + slot) * kSubLists + sub.
-  static constexpr int kLists = kSlots + (kLevels - 1) * kSlots * kSubLists;
+  // kSlots + ((level - 1) * kSlots + slot) * kSubLists + sub; staging list
+  // m (the m-th millisecond of the staged level-1 slot) is kStaging + m.
+  static constexpr int kStaging = kSlots + (kLevels - 1) * kSlots * kSubLists;
+  static constexpr int kLists = kStaging + kSlots;
   static_assert(kLists == detail::kWheelSlotCodes);
 
   struct Place {
@@ -144,6 +157,11 @@ class Wheel {
       occupied_[0] &= ~(uint64_t{1} << code);
       return;
     }
+    if (code >= kStaging) {
+      staged_ &= ~(uint64_t{1} << (code - kStaging));
+      if (slot_empty(1, stage_slot_)) occupied_[1] &= ~(uint64_t{1} << stage_slot_);
+      return;
+    }
     const int64_t c = (code - kSlots) / kSubLists;
     const int level = 1 + static_cast<int>(c / kSlots);
     const int slot = static_cast<int>(c % kSlots);
@@ -174,6 +192,14 @@ class Wheel {
   // Forgets every Timer without touching them (their memory may be gone).
   void clear();
 
+  // Moves up to moves_left Timers of the lowest occupied level-1 slot into
+  // its staging lists (see Staging above); nothing while a cascade is half
+  // done or while an earlier slot than the one staged has arrived.
+  void stage(size_t& moves_left);
+  // Timers of level-1 slot stage_slot() already staged (tests, INFO).
+  uint64_t staged() const { return staged_; }
+  int stage_slot() const { return stage_slot_; }
+
   size_t memory_bytes() const { return lists_.size() * sizeof(Timer); }
 
  private:
@@ -185,7 +211,18 @@ class Wheel {
   Timer* lists_of(int level, int slot) { return &lists_[first_list(level, slot)]; }
   const Timer* lists_of(int level, int slot) const { return &lists_[first_list(level, slot)]; }
   static int lists_per_slot(int level) { return level == 0 ? 1 : kSubLists; }
+  // No Timer in the slot's lists, nor staged for it.
   bool slot_empty(int level, int slot) const;
+  Timer* staging_list(int64_t key) { return &lists_[kStaging + static_cast<int>(key & 63)]; }
+  // Puts the staged Timers in level 0 (the cursor has just entered their
+  // slot, and level 0 is empty), or back in their slot (a rewind).
+  void unstage_to_level0();
+  void unstage_to_slot();
+  // Unlinks up to moves_left Timers from the lists of slot (level, slot),
+  // all sublists from both ends at once (2 x kSubLists independent chains of
+  // cache misses), and hands each to put(Timer*); true once they are empty.
+  template <class Put>
+  bool move_out(int level, int slot, size_t& moves_left, Put&& put);
   void link(Timer* t, Place p) {
     Timer* list = lists_of(p.level, p.slot);
     // The sublist follows the Timer's 4 KiB page: list neighbours stay close
@@ -222,6 +259,8 @@ class Wheel {
   bool cascading_ = false;  // slot (cascade_level_, cascade_slot_) is being spread below
   int cascade_level_ = 0;
   int cascade_slot_ = 0;
+  int stage_slot_ = 0;  // the level-1 slot staged_ belongs to, while staged_ != 0
+  uint64_t staged_ = 0;  // non-empty staging lists
   uint64_t occupied_[kLevels] = {};
   std::vector<Timer, arena::Allocator<Timer>> lists_;  // sentinels, by code
 };

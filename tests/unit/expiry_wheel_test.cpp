@@ -215,6 +215,101 @@ TEST_CASE("expiry wheel: remove keeps the occupancy bitmap exact") {
   CHECK(w.next_deadline() == kNever);
 }
 
+TEST_CASE("expiry wheel: a staged level-1 slot is entered without cascade moves") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(0, moves);
+  // 64 timers in level 1, slot 2 (ms 128..191), two per millisecond in
+  // its first half, inserted in scrambled order.
+  Timers timers(64);
+  for (size_t i = 0; i < timers.size(); ++i) {
+    timers[i].deadline = 128 + static_cast<int64_t>((i * 37) % 64) / 2;
+    w.insert(&timers[i]);
+  }
+  CHECK(w.occupied(1) == (uint64_t{1} << 2));
+  size_t budget = 10;
+  w.stage(budget);
+  CHECK(budget == 0);
+  CHECK(w.staged() != 0);
+  CHECK(w.stage_slot() == 2);
+  // Half staged, the slot still reads as one slot.
+  CHECK(w.occupied(1) == (uint64_t{1} << 2));
+  CHECK(w.next_deadline() == 128);
+  CHECK(w.earliest() == 128);
+  budget = 100;
+  w.stage(budget);
+  CHECK(budget == 46);  // the other 54 moved
+  CHECK(w.occupied(1) == (uint64_t{1} << 2));
+  CHECK(w.earliest() == 128);
+  // Nothing is due before the slot's first millisecond has passed.
+  budget = 0;
+  CHECK(w.pop_due(128, budget) == nullptr);
+  CHECK(w.cursor() == 127);
+  // Entering the slot costs no move: its timers are in level 0 already.
+  std::vector<int64_t> out;
+  while (Timer* t = w.pop_due(kNever, budget)) out.push_back(t->deadline);
+  CHECK(out.size() == 64);
+  CHECK(std::is_sorted(out.begin(), out.end()));
+  CHECK(out.front() == 128);
+  CHECK(w.empty());
+}
+
+TEST_CASE("expiry wheel: staging keeps order with late arrivals, removals and a rewind") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(0, moves);
+  Timers timers(40);
+  for (size_t i = 0; i < 20; ++i) {
+    timers[i].deadline = 200 + static_cast<int64_t>(i);  // level 1, slot 3 (192..255)
+    w.insert(&timers[i]);
+  }
+  size_t budget = SIZE_MAX;
+  w.stage(budget);
+  CHECK(w.occupied(1) == (uint64_t{1} << 3));
+  // Arrivals after staging: into the same slot (not staged), and an
+  // earlier slot, which stops further staging of slot 3 until it is gone.
+  for (size_t i = 20; i < 30; ++i) {
+    timers[i].deadline = 192 + static_cast<int64_t>(i - 20);
+    w.insert(&timers[i]);
+  }
+  timers[30].deadline = 70;  // level 1, slot 1
+  w.insert(&timers[30]);
+  budget = SIZE_MAX;
+  w.stage(budget);
+  CHECK(w.stage_slot() == 3);
+  CHECK(w.earliest() == 70);
+  // Removing every staged timer of one millisecond, then all of them,
+  // keeps the slot's bit while anything of it remains.
+  w.remove(&timers[0]);
+  for (size_t i = 1; i < 20; ++i) w.remove(&timers[i]);
+  CHECK(w.staged() == 0);
+  CHECK(w.occupied(1) == ((uint64_t{1} << 3) | (uint64_t{1} << 1)));
+  for (size_t i = 0; i < 20; ++i) {
+    timers[i].deadline = 210 + static_cast<int64_t>(i);
+    w.insert(&timers[i]);
+  }
+  budget = SIZE_MAX;
+  w.stage(budget);  // nothing staged is left: the lowest slot, 1, goes next
+  CHECK(w.stage_slot() == 1);
+  CHECK(w.staged() == (uint64_t{1} << (70 & 63)));
+  CHECK(w.pop_due(71, moves) == &timers[30]);
+  budget = SIZE_MAX;
+  w.stage(budget);
+  CHECK(w.stage_slot() == 3);
+  CHECK(w.staged() != 0);
+  // The clock steps back below everything: staged timers go back to their
+  // slot and come out in order with the rest.
+  timers[31].deadline = 5;
+  w.insert(&timers[31]);
+  CHECK(w.staged() == 0);
+  std::vector<int64_t> out;
+  while (Timer* t = w.pop_due(kNever, moves)) out.push_back(t->deadline);
+  CHECK(out.size() == 31);
+  CHECK(out.front() == 5);
+  CHECK(std::is_sorted(out.begin(), out.end()));
+  CHECK(w.empty());
+}
+
 TEST_SUITE_END();
 
 }  // namespace

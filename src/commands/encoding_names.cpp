@@ -9,7 +9,7 @@ constexpr size_t kEmbstrMax = 44;
 }  // namespace
 
 bool int_encoded(const store::Entry& e, long long* v) {
-  if (e.type() != store::Type::kString || e.raw_encoding()) return false;
+  if (e.type() != store::Type::kString || e.raw_encoding() || e.text_encoding()) return false;
   const std::string_view s = e.str();
   return s.size() <= 20 && string_to_ll(s, v);
 }

@@ -74,12 +74,14 @@ OpResult<std::string> op_incr_by_float(store::Db& db, store::Entry* found, std::
   }
   value += incr;
   if (std::isnan(value) || std::isinf(value)) return {OpStatus::kNanOrInfinity};
+  // Stored as text, never in the integer form (Redis's
+  // createStringObjectFromLongDouble): "3" is "embstr" to OBJECT ENCODING.
   std::string text = ld_to_string(value);
   if (found) {
-    db.set_string(*found, text);
+    db.set_string(*found, text).set_text_encoding(true);
     return {OpStatus::kOk, std::move(text), false};
   }
-  db.add_string(key, text);
+  db.add_string(key, text).set_text_encoding(true);
   return {OpStatus::kOk, std::move(text), true};
 }
 

@@ -42,7 +42,7 @@ EntryPtr Entry::make_string(std::string_view key, std::string_view value, bool w
 
 EntryPtr Entry::make_field(std::string_view name, std::string_view value, Object* owner) {
   Entry* e = allocate(name, sizeof(Object*) + part_for(value.size()), true);
-  e->type_ = Type::kHashField;
+  e->kind_ = static_cast<uint8_t>(Type::kHashField);
   store(e->value_data(), owner);
   e->put(e->string_data(), value, &e->value_len_, kValueOnHeap);
   return EntryPtr(e);
@@ -50,19 +50,26 @@ EntryPtr Entry::make_field(std::string_view name, std::string_view value, Object
 
 EntryPtr Entry::make_object(std::string_view key, std::unique_ptr<Object> obj, bool with_timer) {
   Entry* e = allocate(key, sizeof(Object*), with_timer);
-  e->type_ = obj->type();
+  e->kind_ = static_cast<uint8_t>(obj->type());
   store(e->value_data(), obj.release());
   return EntryPtr(e);
 }
 
 EntryPtr Entry::make_copy(const Entry& src, std::string_view key, bool with_timer) {
-  if (src.holds_string()) return make_string(key, src.str(), with_timer);
+  if (src.holds_string()) {
+    // The copy keeps the encoding marks, as Redis's dupStringObject keeps
+    // the encoding.
+    EntryPtr e = make_string(key, src.str(), with_timer);
+    e->set_raw_encoding(src.raw_encoding());
+    e->set_text_encoding(src.text_encoding());
+    return e;
+  }
   return make_object(key, src.obj()->clone(), with_timer);
 }
 
 EntryPtr Entry::take_value(Entry& src, std::string_view key, bool with_timer) {
   Entry* e = allocate(key, src.value_part(), with_timer);
-  e->type_ = src.type_;
+  e->kind_ = src.kind_;
   e->flags_ |= src.flags_ & (kValueOnHeap | kUseMask | kRawEncoding);
   e->value_len_ = src.value_len_;
   std::memcpy(e->value_data(), src.value_data(), src.value_part());
@@ -75,6 +82,7 @@ EntryPtr Entry::take_value(Entry& src, std::string_view key, bool with_timer) {
 bool Entry::assign_in_place(std::string_view value) {
   if (!holds_string()) return false;
   set_raw_encoding(false);
+  set_text_encoding(false);
   if (std::string* s = heap_str()) {
     if (value.size() <= kInlineMax) return false;
     s->assign(value);

@@ -4,8 +4,9 @@
 //
 //   [Timer, 16 B]   only in entries made with a timer slot; the index links it
 //   next_in_bucket  4 B   the dictionary's chain (a 32-bit link)
-//   type, flags     2 B   flags: layout bits, the eviction use counter,
-//                         the raw-encoding mark
+//   type, flags     2 B   the type and the text-encoding mark; flags:
+//                         layout bits, the eviction use counter, the
+//                         raw-encoding mark
 //   key_len         1 B   inline key length (a long key: see kKeyOnHeap)
 //   value_len       1 B   inline value length (a long value: kValueOnHeap)
 //   key             key_len bytes, or a std::string* when kKeyOnHeap
@@ -111,7 +112,7 @@ class Entry {
     const char* p = data();
     return (flags_ & kKeyOnHeap) ? std::string_view(*load<std::string*>(p)) : std::string_view(p, key_len_);
   }
-  Type type() const { return type_; }
+  Type type() const { return static_cast<Type>(kind_ & kTypeBits); }
   // The value of a string entry (or of a kHashField).
   std::string_view str() const {
     const char* p = string_data();
@@ -120,7 +121,7 @@ class Entry {
   // The value of any other type.
   Object* obj() const { return holds_string() ? nullptr : load<Object*>(value_data()); }
   // A kHashField's hash.
-  Object* field_owner() const { return type_ == Type::kHashField ? load<Object*>(value_data()) : nullptr; }
+  Object* field_owner() const { return type() == Type::kHashField ? load<Object*>(value_data()) : nullptr; }
 
   // Replaces a string value in place when that needs no new block (same
   // inline length, or a value already on the heap that stays long); false
@@ -143,6 +144,13 @@ class Entry {
   bool raw_encoding() const { return flags_ & kRawEncoding; }
   void set_raw_encoding(bool raw) {
     flags_ = static_cast<uint8_t>(raw ? (flags_ | kRawEncoding) : (flags_ & ~kRawEncoding));
+  }
+  // OBJECT ENCODING: a string stored as text without trying the integer
+  // form, as Redis stores INCRBYFLOAT's result, is "embstr" (or "raw" when
+  // long) even when it reads as an integer; any new value clears the mark.
+  bool text_encoding() const { return kind_ & kTextEncoding; }
+  void set_text_encoding(bool text) {
+    kind_ = static_cast<uint8_t>(text ? (kind_ | kTextEncoding) : (kind_ & ~kTextEncoding));
   }
 
   bool has_timer_slot() const { return flags_ & kTimerSlot; }
@@ -181,6 +189,9 @@ class Entry {
     kRawEncoding = 0x80,
   };
   static constexpr int kUseShift = 4;
+  // kind_: the Type in the low bits, the text-encoding mark above.
+  static constexpr uint8_t kTypeBits = 0x0f;
+  static constexpr uint8_t kTextEncoding = 0x80;
 
   Entry() = default;
   // Allocates a block for a name of key_size bytes and a value part of
@@ -204,9 +215,9 @@ class Entry {
   char* data() { return reinterpret_cast<char*>(this + 1); }
   const char* data() const { return reinterpret_cast<const char*>(this + 1); }
   size_t key_part() const { return (flags_ & kKeyOnHeap) ? sizeof(std::string*) : key_len_; }
-  bool holds_string() const { return type_ == Type::kString || type_ == Type::kHashField; }
+  bool holds_string() const { return type() == Type::kString || type() == Type::kHashField; }
   // A kHashField's owner pointer comes first in its value part.
-  size_t owner_part() const { return type_ == Type::kHashField ? sizeof(Object*) : 0; }
+  size_t owner_part() const { return type() == Type::kHashField ? sizeof(Object*) : 0; }
   size_t value_part() const {
     if (!holds_string()) return sizeof(Object*);
     return owner_part() + ((flags_ & kValueOnHeap) ? sizeof(std::string*) : value_len_);
@@ -216,7 +227,7 @@ class Entry {
   char* string_data() { return value_data() + owner_part(); }
   const char* string_data() const { return value_data() + owner_part(); }
 
-  Type type_ = Type::kString;
+  uint8_t kind_ = static_cast<uint8_t>(Type::kString);
   uint8_t flags_ = 0;
   uint8_t key_len_ = 0;
   uint8_t value_len_ = 0;

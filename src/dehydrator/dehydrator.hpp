@@ -8,7 +8,7 @@
 // keyspace), rather than sharing the keyspace's: POLL and TTN on one key then
 // look at that key's elements only, so they cost O(elements returned) whatever
 // other keys and TTLs exist, and DEL/RENAME/MOVE of the key carry its elements
-// along untouched. The cost is the index's fixed part (43 KB of wheel
+// along untouched. The cost is the index's fixed part (47 KB of wheel
 // sentinels plus the TTL sketch once used) per dehydrator key: right for
 // pipelines with a few large queues, wrong for millions of tiny ones.
 //

@@ -36,7 +36,7 @@
 //
 // Memory. Per scheduled timer: the caller's 16-byte Timer, nothing else.
 // Per hot TTL: a 48-byte LawnQueue (with its proxy) + 32..64 bytes of hot map.
-// Per index: 43 KB of wheel sentinels, a 16 KiB sketch once a TTL is seen,
+// Per index: 47 KB of wheel sentinels, a 16 KiB sketch once a TTL is seen,
 // queue chunks of 12 KiB. memory_bytes() reports all of it.
 //
 // Arena. Links are 32-bit arena::Refs (timer.hpp): every Timer passed to

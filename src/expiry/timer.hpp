@@ -10,8 +10,8 @@
 //   --------------------------  ------------------------------------------------
 //   [0, INT64_MAX]              a caller's timer; the field is its deadline
 //   [-2^62, -1]                 a list sentinel owned by the index;
-//                               code = -field - 1: codes [0, 2688) are wheel
-//                               lists (wheel.hpp), code 2688 + q is the
+//                               code = -field - 1: codes [0, 2944) are wheel
+//                               lists (wheel.hpp), code 2944 + q is the
 //                               sentinel of Lawn queue q
 //   [INT64_MIN, -2^62)          a Lawn queue's proxy in the wheel; the field is
 //                               INT64_MIN + (deadline of the queue's head), so
@@ -48,7 +48,7 @@ inline constexpr int64_t kNever = kNoDeadline;  // INT64_MAX
 
 namespace detail {
 
-inline constexpr int64_t kWheelSlotCodes = 64 + 10 * 64 * 4 + 64;  // Wheel::kLists
+inline constexpr int64_t kWheelSlotCodes = 64 + 10 * 64 * 4 + 64 + 64 * 4;  // Wheel::kLists
 inline constexpr int64_t kSentinelFloor = -(int64_t{1} << 62);
 inline constexpr int64_t kQueueDeadlineLimit = int64_t{1} << 62;
 

@@ -16,7 +16,7 @@ bool Wheel::empty() const {
 }
 
 bool Wheel::slot_empty(int level, int slot) const {
-  if (level == 1 && slot == stage_slot_ && staged_ != 0) return false;
+  if (is_staged(level, slot)) return false;
   const Timer* list = lists_of(level, slot);
   for (int k = 0; k < lists_per_slot(level); ++k) {
     if (list[k].next != &list[k]) return false;
@@ -44,7 +44,7 @@ Timer* Wheel::pop_due_slow(int64_t now, size_t& moves_left) {
       return nullptr;
     }
     cursor_ = start;
-    if (level == 1 && s == stage_slot_ && staged_ != 0) unstage_to_level0();
+    if (is_staged(level, s)) unstage_into_levels();
     cascading_ = true;
     cascade_level_ = level;
     cascade_slot_ = s;
@@ -93,32 +93,74 @@ bool Wheel::run_cascade(size_t& moves_left) {
 }
 
 void Wheel::stage(size_t& moves_left) {
-  if (cascading_ || occupied_[1] == 0 || moves_left == 0) return;
-  const int s = std::countr_zero(occupied_[1]);
-  if (staged_ != 0 && s != stage_slot_) return;
+  if (cascading_ || moves_left == 0) return;
+  // The next slot entered is the earliest at the lowest level above 0.
+  int level = 1;
+  while (level < kLevels && occupied_[level] == 0) ++level;
+  if (level > 2) return;
+  const int s = std::countr_zero(occupied_[level]);
+  if (staged() && (level != stage_level_ || s != stage_slot_)) return;
+  stage_level_ = level;
   stage_slot_ = s;
-  // The slot's bit stays set: staged_ now counts as part of the slot.
-  move_out(1, s, moves_left, [&](Timer* t) {
-    const int64_t key = detail::wheel_key(t);
-    detail::link_before(staging_list(key), t);
-    staged_ |= uint64_t{1} << (key & 63);
+  // Each Timer goes where entering the slot (the cursor at its start) would
+  // place it: level 0 or, from a level-2 slot, level 1.
+  const int64_t start = slot_start(cursor_, level, s);
+  move_out(level, s, moves_left, [&](Timer* t) {
+    const Place p = place(start, detail::wheel_key(t));
+    if (p.level == 0) {
+      detail::link_before(&lists_[kRing0 + p.slot], t);
+      staged0_ |= uint64_t{1} << p.slot;
+    } else {
+      detail::link_before(&lists_[kRing1 + p.slot * kSubLists + sublist(t)], t);
+      staged1_ |= uint64_t{1} << p.slot;
+    }
   });
 }
 
-void Wheel::unstage_to_level0() {
-  // The slot's milliseconds are level 0's now: staging list m is slot m.
-  for (uint64_t st = staged_; st != 0; st &= st - 1) {
-    const int m = std::countr_zero(st);
-    detail::splice_tail(&lists_[kStaging + m], lists_of(0, m));
+void Wheel::ring_list_emptied(int code) {
+  if (code < kRing1) {
+    staged0_ &= ~(uint64_t{1} << (code - kRing0));
+  } else {
+    const int slot = (code - kRing1) / kSubLists;
+    const Timer* lists = &lists_[kRing1 + slot * kSubLists];
+    bool empty = true;
+    for (int k = 0; k < kSubLists; ++k) empty = empty && lists[k].next == &lists[k];
+    if (empty) staged1_ &= ~(uint64_t{1} << slot);
   }
-  occupied_[0] |= staged_;
-  staged_ = 0;
+  if (slot_empty(stage_level_, stage_slot_)) occupied_[stage_level_] &= ~(uint64_t{1} << stage_slot_);
+}
+
+void Wheel::unstage_into_levels() {
+  // The rings are laid out as levels 0 and 1 for a cursor at the slot's
+  // start, where the cursor now is.
+  for (uint64_t st = staged0_; st != 0; st &= st - 1) {
+    const int m = std::countr_zero(st);
+    detail::splice_tail(&lists_[kRing0 + m], lists_of(0, m));
+  }
+  for (uint64_t st = staged1_; st != 0; st &= st - 1) {
+    const int m = std::countr_zero(st);
+    for (int k = 0; k < kSubLists; ++k) {
+      Timer* from = &lists_[kRing1 + m * kSubLists + k];
+      if (from->next != from) detail::splice_tail(from, lists_of(1, m) + k);
+    }
+  }
+  occupied_[0] |= staged0_;
+  occupied_[1] |= staged1_;
+  staged0_ = staged1_ = 0;
 }
 
 void Wheel::unstage_to_slot() {
-  for (uint64_t st = staged_; st != 0; st &= st - 1)
-    detail::splice_tail(&lists_[kStaging + std::countr_zero(st)], lists_of(1, stage_slot_));
-  staged_ = 0;
+  if (!staged()) return;
+  Timer* dest = lists_of(stage_level_, stage_slot_);
+  for (uint64_t st = staged0_; st != 0; st &= st - 1)
+    detail::splice_tail(&lists_[kRing0 + std::countr_zero(st)], dest);
+  for (uint64_t st = staged1_; st != 0; st &= st - 1) {
+    for (int k = 0; k < kSubLists; ++k) {
+      Timer* from = &lists_[kRing1 + std::countr_zero(st) * kSubLists + k];
+      if (from->next != from) detail::splice_tail(from, dest + k);
+    }
+  }
+  staged0_ = staged1_ = 0;
 }
 
 void Wheel::rewind(int64_t key) {
@@ -161,9 +203,17 @@ int64_t Wheel::next_deadline() const {
 
 int64_t Wheel::least_key(int level, int slot) const {
   int64_t least = kNever;
-  // The staging lists are one millisecond each: the first non-empty one's.
-  if (level == 1 && slot == stage_slot_ && staged_ != 0)
-    least = slot_start(cursor_, 1, slot) + std::countr_zero(staged_);
+  // Ring 0's lists are one millisecond each, all before ring 1's: the
+  // first non-empty one's, or else the least key of ring 1's first slot.
+  if (is_staged(level, slot)) {
+    if (staged0_ != 0) {
+      least = slot_start(cursor_, level, slot) + std::countr_zero(staged0_);
+    } else {
+      const Timer* lists = &lists_[kRing1 + std::countr_zero(staged1_) * kSubLists];
+      for (int k = 0; k < kSubLists; ++k)
+        for (const Timer* t = lists[k].next; t != &lists[k]; t = t->next) least = std::min(least, detail::wheel_key(t));
+    }
+  }
   const Timer* lists = lists_of(level, slot);
   for (int k = 0; k < lists_per_slot(level); ++k) {
     for (const Timer* t = lists[k].next; t != &lists[k]; t = t->next) {
@@ -192,7 +242,7 @@ void Wheel::clear() {
   for (int code = 0; code < kLists; ++code) detail::make_empty_list(&lists_[code], code);
   std::fill(std::begin(occupied_), std::end(occupied_), 0);
   cascading_ = false;
-  staged_ = 0;
+  staged0_ = staged1_ = 0;
 }
 
 }  // namespace lawnkv::expiry

@@ -54,16 +54,20 @@
 // 2 x kSubLists independent chains whose misses overlap. Level-0 slots (one ms,
 // handed out one Timer per call) keep a single list.
 //
-// Staging. Entering a level-1 slot moves all of its Timers (up to 64 ms of
-// deadlines) before the first of them can be handed out: with 1,000 Timers
-// due a millisecond that is 64,000 cache misses, a stall of 2-3 ms every
-// 64 ms. So the lowest occupied level-1 slot is spread ahead of time into 64
-// staging lists, one a millisecond of that slot, with the moves a drain has
-// left over (stage()); entering the slot splices them into level 0 in
-// O(64) and cascades only what arrived since. The slot's occupancy bit stays
-// set while its staging lists hold Timers, so everything that reads the
-// bitmaps sees them as part of the slot. Only level 1 is staged: higher
-// slots are entered every 4 s or more and are spread below in several steps.
+// Staging. Entering a slot above level 0 moves all of its Timers before the
+// first of them can be handed out. With 1,000 Timers due a millisecond, a
+// level-1 slot (64 ms) is 64,000 cache misses, a stall of 2-3 ms every
+// 64 ms, and a level-2 slot (4,096 ms) up to 4M, a stall of tens of ms every
+// 4 s. So the next slot the cursor will enter, when it is at level 1 or 2,
+// is spread ahead of time with the moves a drain has left over (stage()):
+// each Timer goes where entering the slot would put it, into one of two
+// staging rings laid out as level 0 (64 lists, one a millisecond) and level 1
+// (64 slots of kSubLists lists). Entering the slot splices the rings into
+// levels 0 and 1, which are empty then, in O(64 + 256), and cascades only
+// what arrived since. The slot's occupancy bit stays set while the rings
+// hold Timers of it, so everything that reads the bitmaps sees them as part
+// of the slot. Slots of level 3 and up (entered every 262 s or less often)
+// are not staged.
 //
 // Going back in time. A key below the cursor (the wall clock stepped back
 // after the cursor advanced, or a past absolute deadline) rewinds the cursor
@@ -74,7 +78,7 @@
 // splices, loses nothing, and keeps "every key >= cursor", so drain(now) still
 // yields exactly the keys < now whatever the clock did.
 //
-// Memory: 64 + 640 x 4 + 64 = 2,688 sentinels x 16 bytes = 43,008 bytes per wheel,
+// Memory: 64 + 640 x 4 + 64 + 64 x 4 = 2,944 sentinels x 16 bytes = 47,104 bytes per wheel,
 // in the arena (Timers link to them by 32-bit Refs), plus 88 bytes of bitmaps.
 // Nothing per Timer beyond its own 16 bytes.
 //
@@ -99,10 +103,11 @@ class Wheel {
   static constexpr int kLevels = 11;
   static constexpr int kSubLists = 4;  // lists per slot above level 0
   // Sentinel codes: level 0 slot s is s; above, (level, slot, sub) is
-  // kSlots + ((level - 1) * kSlots + slot) * kSubLists + sub; staging list
-  // m (the m-th millisecond of the staged level-1 slot) is kStaging + m.
-  static constexpr int kStaging = kSlots + (kLevels - 1) * kSlots * kSubLists;
-  static constexpr int kLists = kStaging + kSlots;
+  // kSlots + ((level - 1) * kSlots + slot) * kSubLists + sub; the staging
+  // rings follow: kRing0 + slot, then kRing1 + slot * kSubLists + sub.
+  static constexpr int kRing0 = kSlots + (kLevels - 1) * kSlots * kSubLists;
+  static constexpr int kRing1 = kRing0 + kSlots;
+  static constexpr int kLists = kRing1 + kSlots * kSubLists;
   static_assert(kLists == detail::kWheelSlotCodes);
 
   struct Place {
@@ -157,11 +162,7 @@ class Wheel {
       occupied_[0] &= ~(uint64_t{1} << code);
       return;
     }
-    if (code >= kStaging) {
-      staged_ &= ~(uint64_t{1} << (code - kStaging));
-      if (slot_empty(1, stage_slot_)) occupied_[1] &= ~(uint64_t{1} << stage_slot_);
-      return;
-    }
+    if (code >= kRing0) return ring_list_emptied(static_cast<int>(code));
     const int64_t c = (code - kSlots) / kSubLists;
     const int level = 1 + static_cast<int>(c / kSlots);
     const int slot = static_cast<int>(c % kSlots);
@@ -192,12 +193,14 @@ class Wheel {
   // Forgets every Timer without touching them (their memory may be gone).
   void clear();
 
-  // Moves up to moves_left Timers of the lowest occupied level-1 slot into
-  // its staging lists (see Staging above); nothing while a cascade is half
-  // done or while an earlier slot than the one staged has arrived.
+  // Moves up to moves_left Timers of the next slot the cursor will enter
+  // into the staging rings, if that slot is at level 1 or 2 (see Staging
+  // above); nothing while a cascade is half done, or while another slot than
+  // the one staged has become the next.
   void stage(size_t& moves_left);
-  // Timers of level-1 slot stage_slot() already staged (tests, INFO).
-  uint64_t staged() const { return staged_; }
+  // What is staged (tests): the rings' non-empty slots, and for which slot.
+  uint64_t staged(int ring) const { return ring == 0 ? staged0_ : staged1_; }
+  int stage_level() const { return staged() ? stage_level_ : 0; }
   int stage_slot() const { return stage_slot_; }
 
   size_t memory_bytes() const { return lists_.size() * sizeof(Timer); }
@@ -213,10 +216,15 @@ class Wheel {
   static int lists_per_slot(int level) { return level == 0 ? 1 : kSubLists; }
   // No Timer in the slot's lists, nor staged for it.
   bool slot_empty(int level, int slot) const;
-  Timer* staging_list(int64_t key) { return &lists_[kStaging + static_cast<int>(key & 63)]; }
-  // Puts the staged Timers in level 0 (the cursor has just entered their
-  // slot, and level 0 is empty), or back in their slot (a rewind).
-  void unstage_to_level0();
+  bool staged() const { return (staged0_ | staged1_) != 0; }
+  bool is_staged(int level, int slot) const { return staged() && level == stage_level_ && slot == stage_slot_; }
+  // The sublist of a slot above level 0 that t goes to (see link()).
+  static int sublist(const Timer* t) { return static_cast<int>((reinterpret_cast<uintptr_t>(t) >> 12) & (kSubLists - 1)); }
+  // A staging list lost its last Timer (list_emptied with a ring's code).
+  void ring_list_emptied(int code);
+  // Puts the staged Timers in levels 0 and 1 (the cursor has just entered
+  // their slot; both levels are empty), or back in their slot (a rewind).
+  void unstage_into_levels();
   void unstage_to_slot();
   // Unlinks up to moves_left Timers from the lists of slot (level, slot),
   // all sublists from both ends at once (2 x kSubLists independent chains of
@@ -228,7 +236,7 @@ class Wheel {
     // The sublist follows the Timer's 4 KiB page: list neighbours stay close
     // in memory (Timers are usually allocated in arrival order), and the
     // sublists of a slot still hold disjoint chains for a cascade to overlap.
-    if (p.level > 0) list += (reinterpret_cast<uintptr_t>(t) >> 12) & (kSubLists - 1);
+    if (p.level > 0) list += sublist(t);
     detail::link_before(list, t);
     occupied_[p.level] |= uint64_t{1} << p.slot;
   }
@@ -259,8 +267,10 @@ class Wheel {
   bool cascading_ = false;  // slot (cascade_level_, cascade_slot_) is being spread below
   int cascade_level_ = 0;
   int cascade_slot_ = 0;
-  int stage_slot_ = 0;  // the level-1 slot staged_ belongs to, while staged_ != 0
-  uint64_t staged_ = 0;  // non-empty staging lists
+  int stage_level_ = 0;  // the slot the rings hold Timers of, while staged()
+  int stage_slot_ = 0;
+  uint64_t staged0_ = 0;  // non-empty lists of ring 0
+  uint64_t staged1_ = 0;  // slots of ring 1 with a non-empty list
   uint64_t occupied_[kLevels] = {};
   std::vector<Timer, arena::Allocator<Timer>> lists_;  // sentinels, by code
 };

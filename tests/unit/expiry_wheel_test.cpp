@@ -230,7 +230,8 @@ TEST_CASE("expiry wheel: a staged level-1 slot is entered without cascade moves"
   size_t budget = 10;
   w.stage(budget);
   CHECK(budget == 0);
-  CHECK(w.staged() != 0);
+  CHECK(w.staged(0) != 0);
+  CHECK(w.stage_level() == 1);
   CHECK(w.stage_slot() == 2);
   // Half staged, the slot still reads as one slot.
   CHECK(w.occupied(1) == (uint64_t{1} << 2));
@@ -282,7 +283,7 @@ TEST_CASE("expiry wheel: staging keeps order with late arrivals, removals and a 
   // keeps the slot's bit while anything of it remains.
   w.remove(&timers[0]);
   for (size_t i = 1; i < 20; ++i) w.remove(&timers[i]);
-  CHECK(w.staged() == 0);
+  CHECK(w.staged(0) == 0);
   CHECK(w.occupied(1) == ((uint64_t{1} << 3) | (uint64_t{1} << 1)));
   for (size_t i = 0; i < 20; ++i) {
     timers[i].deadline = 210 + static_cast<int64_t>(i);
@@ -291,21 +292,109 @@ TEST_CASE("expiry wheel: staging keeps order with late arrivals, removals and a 
   budget = SIZE_MAX;
   w.stage(budget);  // nothing staged is left: the lowest slot, 1, goes next
   CHECK(w.stage_slot() == 1);
-  CHECK(w.staged() == (uint64_t{1} << (70 & 63)));
+  CHECK(w.staged(0) == (uint64_t{1} << (70 & 63)));
   CHECK(w.pop_due(71, moves) == &timers[30]);
   budget = SIZE_MAX;
   w.stage(budget);
   CHECK(w.stage_slot() == 3);
-  CHECK(w.staged() != 0);
+  CHECK(w.staged(0) != 0);
   // The clock steps back below everything: staged timers go back to their
   // slot and come out in order with the rest.
   timers[31].deadline = 5;
   w.insert(&timers[31]);
-  CHECK(w.staged() == 0);
+  CHECK(w.staged(0) == 0);
   std::vector<int64_t> out;
   while (Timer* t = w.pop_due(kNever, moves)) out.push_back(t->deadline);
   CHECK(out.size() == 31);
   CHECK(out.front() == 5);
+  CHECK(std::is_sorted(out.begin(), out.end()));
+  CHECK(w.empty());
+}
+
+TEST_CASE("expiry wheel: a level-2 slot is staged into both rings and entered without cascade moves") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(0, moves);
+  // Level 2, slot 1 (4096..8191): 100 timers in its first millisecond
+  // window and over the rest of it, plus one in the current level-0 window.
+  Timers timers(101);
+  for (size_t i = 0; i < 100; ++i) {
+    timers[i].deadline = 4096 + static_cast<int64_t>((i * 977) % 4096);
+    w.insert(&timers[i]);
+  }
+  timers[100].deadline = 10;
+  w.insert(&timers[100]);
+  CHECK(w.occupied(1) == 0);
+  CHECK(w.occupied(2) == (uint64_t{1} << 1));
+  size_t budget = 40;
+  w.stage(budget);
+  CHECK(w.stage_level() == 2);
+  CHECK(w.stage_slot() == 1);
+  budget = SIZE_MAX;
+  w.stage(budget);
+  CHECK(w.staged(0) != 0);  // 4096, 4096 + 977 % 64...: the first 64 ms
+  CHECK(w.staged(1) != 0);
+  CHECK(w.occupied(1) == 0);  // the rings are not level 1 yet
+  CHECK(w.occupied(2) == (uint64_t{1} << 1));
+  CHECK(w.earliest() == 10);
+  CHECK(w.pop_due(11, moves) == &timers[100]);
+  CHECK(w.earliest() == 4096);
+  CHECK(w.next_deadline() == 4096);
+  // Entering the slot costs no move; everything comes out in order.
+  budget = 0;
+  std::vector<int64_t> out;
+  while (Timer* t = w.pop_due(kNever, budget)) {
+    out.push_back(t->deadline);
+    if (out.size() == 1) {
+      CHECK(w.occupied(2) == 0);
+      CHECK(w.stage_level() == 0);
+    }
+    // Level 1 is staged in turn, a slot at a time, as a drain would.
+    size_t spare = SIZE_MAX;
+    w.stage(spare);
+  }
+  CHECK(out.size() == 100);
+  CHECK(std::is_sorted(out.begin(), out.end()));
+  CHECK(out.front() == 4096);
+  CHECK(w.empty());
+}
+
+TEST_CASE("expiry wheel: staged level-2 timers survive removals and a rewind") {
+  Wheel w;
+  size_t moves = SIZE_MAX;
+  w.pop_due(50, moves);  // the cursor at 50: a key below it rewinds
+  Timers timers(60);
+  for (size_t i = 0; i < 50; ++i) {
+    timers[i].deadline = 8192 + static_cast<int64_t>(i) * 80;  // level 2, slot 2
+    w.insert(&timers[i]);
+  }
+  size_t budget = SIZE_MAX;
+  w.stage(budget);
+  CHECK(w.stage_level() == 2);
+  // Removing all but one keeps the slot; removing the last clears it.
+  for (size_t i = 1; i < 50; ++i) w.remove(&timers[i]);
+  CHECK(w.occupied(2) == (uint64_t{1} << 2));
+  CHECK(w.earliest() == 8192);
+  w.remove(&timers[0]);
+  CHECK(w.stage_level() == 0);
+  CHECK(w.empty());
+  for (size_t i = 0; i < 50; ++i) w.insert(&timers[i]);
+  budget = SIZE_MAX;
+  w.stage(budget);
+  CHECK(w.staged(1) != 0);
+  // A later slot arriving first: nothing more is staged until it is gone.
+  timers[50].deadline = 100;  // level 1
+  w.insert(&timers[50]);
+  budget = SIZE_MAX;
+  w.stage(budget);
+  CHECK(w.stage_level() == 2);
+  // The clock steps back: the rings go back to their slot.
+  timers[51].deadline = 3;
+  w.insert(&timers[51]);
+  CHECK(w.stage_level() == 0);
+  std::vector<int64_t> out;
+  while (Timer* t = w.pop_due(kNever, moves)) out.push_back(t->deadline);
+  CHECK(out.size() == 52);
   CHECK(std::is_sorted(out.begin(), out.end()));
   CHECK(w.empty());
 }

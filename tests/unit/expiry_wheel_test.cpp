@@ -16,6 +16,14 @@ TEST_SUITE_BEGIN("expiry");
 
 constexpr int64_t kT = 1'700'000'000'000;
 
+// Pops everything left (as if at the end of time) and returns the
+// deadlines in the order they came out.
+std::vector<int64_t> pop_all(Wheel& w, size_t& moves) {
+  std::vector<int64_t> out;
+  while (Timer* t = w.pop_due(kNever, moves)) out.push_back(t->deadline);
+  return out;
+}
+
 struct PlaceRow {
   int64_t cursor;
   int64_t key;
@@ -188,8 +196,7 @@ TEST_CASE("expiry wheel: a rewind during a half-done cascade loses nothing") {
   auto& [back] = *box;
   w.insert(&back);
   CHECK(!w.cascading());
-  std::vector<int64_t> out;
-  while (Timer* t = w.pop_due(kNever, moves)) out.push_back(t->deadline);
+  const std::vector<int64_t> out = pop_all(w, moves);
   CHECK(out.size() == 51);
   CHECK(out.front() == 100);
   CHECK(std::is_sorted(out.begin(), out.end()));
@@ -247,8 +254,7 @@ TEST_CASE("expiry wheel: a staged level-1 slot is entered without cascade moves"
   CHECK(w.pop_due(128, budget) == nullptr);
   CHECK(w.cursor() == 127);
   // Entering the slot costs no move: its timers are in level 0 already.
-  std::vector<int64_t> out;
-  while (Timer* t = w.pop_due(kNever, budget)) out.push_back(t->deadline);
+  const std::vector<int64_t> out = pop_all(w, budget);
   CHECK(out.size() == 64);
   CHECK(std::is_sorted(out.begin(), out.end()));
   CHECK(out.front() == 128);
@@ -303,8 +309,7 @@ TEST_CASE("expiry wheel: staging keeps order with late arrivals, removals and a 
   timers[31].deadline = 5;
   w.insert(&timers[31]);
   CHECK(w.staged(0) == 0);
-  std::vector<int64_t> out;
-  while (Timer* t = w.pop_due(kNever, moves)) out.push_back(t->deadline);
+  const std::vector<int64_t> out = pop_all(w, moves);
   CHECK(out.size() == 31);
   CHECK(out.front() == 5);
   CHECK(std::is_sorted(out.begin(), out.end()));
@@ -392,8 +397,7 @@ TEST_CASE("expiry wheel: staged level-2 timers survive removals and a rewind") {
   timers[51].deadline = 3;
   w.insert(&timers[51]);
   CHECK(w.stage_level() == 0);
-  std::vector<int64_t> out;
-  while (Timer* t = w.pop_due(kNever, moves)) out.push_back(t->deadline);
+  const std::vector<int64_t> out = pop_all(w, moves);
   CHECK(out.size() == 52);
   CHECK(std::is_sorted(out.begin(), out.end()));
   CHECK(w.empty());

@@ -10,7 +10,8 @@
 //                caps it): a sorted array of 2, 4 or 8 bytes an element
 //                (types/intset.hpp). Replies list its members ascending.
 //   "hashtable"  anything else: a chained hash table of byte strings
-//                (types/member_table.hpp), about 22 bytes a 10-byte member.
+//                (types/member_table.hpp), about 32 to 37 bytes a 10-byte
+//                member.
 //
 // A new set starts as an intset. Adding a non-integer, or one integer too
 // many, converts it to a hash table for good: removing members never

@@ -123,6 +123,14 @@ bool MemberTable::erase(std::string_view member) {
   return true;
 }
 
+void MemberTable::erase_slot(size_t slot) {
+  rehash_step();
+  const Node* n = slots_[slot];
+  Link* link = &bucket_of(hash_of(member_of(n)));
+  while (*link != n) link = &(*link)->next;
+  unlink(link);
+}
+
 void MemberTable::unlink(Link* link) {
   Node* n = *link;
   *link = n->next;

@@ -25,9 +25,10 @@
 // (hash_bytes, a few ns for short members).
 //
 // random() is uniform and O(1): it reads the slot of an index drawn below
-// size(), then that member's block, two cache misses in a large table. An
-// erase pays for the slots with the moved member's block and two slots (one
-// of them the last, usually in cache).
+// size(), then that member's block, two cache misses in a large table;
+// pop_random() then finds the member's chain link by its hash, as erase()
+// does. An erase pays for the slots with the moved member's block and two
+// slots (one of them the last, usually in cache).
 //
 // Resizing the buckets is incremental, as store::Dict's and for the same
 // reason (a set of millions of members must not stall the loop in one SADD):
@@ -36,10 +37,10 @@
 // and erase moves up to kRehashBuckets chains over (visiting at most 10 empty
 // buckets per chain). Meanwhile a member is in the old table if its bucket
 // there is not yet moved, else in the new one. A table of up to kResizeAtOnce
-// buckets moves at once. slots_ grows and shrinks in place, by mremap once
-// it is 64 KiB (16k members) or more, so it copies nothing either. The object
-// itself is 48 bytes (the bucket arrays by pointer and log2 size, the size
-// in slots_'s block): most sets are small.
+// buckets moves at once. slots_ is resized whole, but never copied past
+// 64 KiB (16k members): beyond that mremap moves its pages (about 50 us for
+// 16M members). The object itself is 48 bytes (the bucket arrays by pointer
+// and log2 size, the size in slots_'s block): most sets are small.
 //
 // scan() is Redis's dictScan: a reverse-binary cursor over buckets, so a
 // member present for a whole SSCAN is returned at least once across any
@@ -83,7 +84,16 @@ class MemberTable {
   size_t size() const { return slots_.size(); }
   // A member drawn uniformly; the table must not be empty. The view is
   // valid until the member is erased.
-  std::string_view random(std::mt19937_64& rng) const { return member_of(slots_[rng() % slots_.size()]); }
+  std::string_view random(std::mt19937_64& rng) const { return member_of(slots_[random_slot(rng)]); }
+  // Draws a member as random() does, calls use(std::string_view) on it,
+  // then erases it without copying its bytes: its chain is searched for its
+  // block, not compared byte by byte.
+  template <class F>
+  void pop_random(std::mt19937_64& rng, F&& use) {
+    const size_t slot = random_slot(rng);
+    use(member_of(slots_[slot]));
+    erase_slot(slot);
+  }
 
   // Calls fn(std::string_view) for each member: table order, which is not
   // insertion order. An fn that returns bool stops the walk with false.
@@ -126,8 +136,10 @@ class MemberTable {
   static size_t block_size(size_t len);
   static std::string_view member_of(const Node* n);
   static void destroy(Node* n, uint64_t* bytes);
+  size_t random_slot(std::mt19937_64& rng) const { return rng() % slots_.size(); }
   // Takes *link's member out of its chain and its slot, and frees it.
   void unlink(Link* link);
+  void erase_slot(size_t slot);
 
   Buckets table() const { return {table_, size_t{1} << table_bits_}; }
   Buckets next() const { return {next_, next_ ? size_t{1} << next_bits_ : 0}; }

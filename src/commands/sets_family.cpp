@@ -211,11 +211,14 @@ void spop_command(Call& call) {
   if (found.wrong_type) return call.error(err::kWrongType);
   if (!found.set) return call.reply.null();
   Set& s = *found.set;
-  const std::string member = s.random(call.data.keyspace.rng()).to_string();
-  s.remove(member);
-  call.data.effects.replace_own({"SREM", key, member});
+  // The event first: it names no member, and the reply must follow it.
   call.notify(pubsub::kSet, "spop", key);
-  call.reply.bulk(member);
+  s.pop_random(call.data.keyspace.rng(), [&](const Member& m) {
+    char buf[kLongStrSize];
+    const std::string_view member = m.text(buf);
+    call.data.effects.replace_own({"SREM", key, member});
+    call.reply.bulk(member);
+  });
   if (s.empty()) {
     call.db().remove(key);
     call.notify(pubsub::kGeneric, "del", key);

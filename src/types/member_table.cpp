@@ -1,5 +1,6 @@
 #include "types/member_table.hpp"
 
+#include <cstddef>
 #include <cstring>
 #include <new>
 #include <string>
@@ -11,13 +12,7 @@ namespace lawnkv::types {
 
 namespace {
 
-constexpr size_t kHeapPointerAt = 8;
-
-// The arena block of a member of len bytes.
-size_t block_size(size_t len) {
-  const size_t raw = len <= MemberTable::kInlineMax ? 5 + len : kHeapPointerAt + sizeof(std::string*);
-  return (raw + arena::kGranule - 1) & ~(arena::kGranule - 1);
-}
+constexpr size_t kHeapPointerAt = 16;
 
 std::string* heap_string(const void* node) {
   std::string* s;
@@ -34,6 +29,12 @@ size_t buckets_for(size_t members) {
 }
 
 }  // namespace
+
+size_t MemberTable::block_size(size_t len) {
+  static_assert(offsetof(Node, len) + 1 == Node::kHeader);
+  const size_t raw = len <= kInlineMax ? Node::kHeader + len : kHeapPointerAt + sizeof(std::string*);
+  return (raw + arena::kGranule - 1) & ~(arena::kGranule - 1);
+}
 
 MemberTable::Link* MemberTable::allocate(size_t count) { return PageAllocator<Link>().allocate(count); }
 
@@ -62,44 +63,35 @@ void MemberTable::destroy(Node* n, uint64_t* bytes) {
 MemberTable::MemberTable(uint64_t seed, size_t expected)
     : table_(allocate(buckets_for(expected))),
       seed_(seed),
-      table_bits_(static_cast<uint8_t>(__builtin_ctzll(buckets_for(expected)))) {}
+      table_bits_(static_cast<uint8_t>(__builtin_ctzll(buckets_for(expected)))) {
+  slots_.reserve(expected);
+}
 
 MemberTable::~MemberTable() {
-  for (const Buckets& t : {table(), next()}) {
-    for (size_t i = 0; i < t.count; ++i) {
-      for (Node* n = t.links[i]; n;) {
-        Node* next = n->next;
-        destroy(n, &node_bytes_);
-        n = next;
-      }
-    }
-    release(t.links, t.count);
-  }
+  for (size_t i = 0; i < slots_.size(); ++i) destroy(slots_[i], &node_bytes_);
+  release(table_, table().count);
+  release(next_, next().count);
 }
 
-MemberTable::MemberTable(const MemberTable& other) : MemberTable(other.seed_, other.size_) {
-  other.for_each([&](std::string_view m) { insert(m); });
+MemberTable::MemberTable(const MemberTable& other) : MemberTable(other.seed_, other.size()) {
+  for (size_t i = 0; i < other.slots_.size(); ++i) insert(member_of(other.slots_[i]));
 }
 
-MemberTable::Link& MemberTable::bucket_of(uint64_t hash, bool* in_next) const {
+MemberTable::Link& MemberTable::bucket_of(uint64_t hash) const {
   const size_t i = hash & table().mask();
-  *in_next = rehashing() && i < rehash_at_;
-  return *in_next ? next_[hash & next().mask()] : table_[i];
+  return rehashing() && i < rehash_at_ ? next_[hash & next().mask()] : table_[i];
 }
 
 bool MemberTable::contains(std::string_view member) const {
-  bool in_next;
-  for (const Node* n = bucket_of(hash_of(member), &in_next); n; n = n->next)
+  for (const Node* n = bucket_of(hash_of(member)); n; n = n->next)
     if (member_of(n) == member) return true;
   return false;
 }
 
 bool MemberTable::insert(std::string_view member) {
   rehash_step();
-  bool in_next;
-  Link& head = bucket_of(hash_of(member), &in_next);
-  size_t chain = 1;
-  for (const Node* n = head; n; n = n->next, ++chain)
+  Link& head = bucket_of(hash_of(member));
+  for (const Node* n = head; n; n = n->next)
     if (member_of(n) == member) return false;
 
   const size_t block = block_size(member.size());
@@ -116,40 +108,54 @@ bool MemberTable::insert(std::string_view member) {
   }
   node_bytes_ += block;
   head = n;
-  raise(in_next ? &next_max_chain_ : &max_chain_, chain);
-  ++size_;
+  n->slot = static_cast<uint32_t>(slots_.size());
+  slots_.push_back(n);
   maybe_resize();
   return true;
 }
 
 bool MemberTable::erase(std::string_view member) {
   rehash_step();
-  bool in_next;
-  Link* link = &bucket_of(hash_of(member), &in_next);
+  Link* link = &bucket_of(hash_of(member));
   while (*link != nullptr && member_of(*link) != member) link = &(*link)->next;
-  Node* n = *link;
-  if (n == nullptr) return false;
-  *link = n->next;
-  destroy(n, &node_bytes_);
-  --size_;
-  maybe_resize();
+  if (*link == nullptr) return false;
+  unlink(link);
   return true;
+}
+
+void MemberTable::erase_slot(size_t slot) {
+  rehash_step();
+  const Node* n = slots_[slot];
+  Link* link = &bucket_of(hash_of(member_of(n)));
+  while (*link != n) link = &(*link)->next;
+  unlink(link);
+}
+
+void MemberTable::unlink(Link* link) {
+  Node* n = *link;
+  *link = n->next;
+  // The last member moves into n's slot.
+  Node* last = slots_.back();
+  slots_[n->slot] = last;
+  last->slot = n->slot;
+  slots_.pop_back();
+  destroy(n, &node_bytes_);
+  maybe_resize();
 }
 
 void MemberTable::maybe_resize() {
   if (rehashing()) return;  // one at a time, as store::Dict
   const size_t n = table().count;
-  if (size_ > n) {
+  if (size() > n) {
     resize(n * 2);
-  } else if (n > kMinBuckets && size_ * 8 < n) {
-    resize(buckets_for(size_ * 2));
+  } else if (n > kMinBuckets && size() * 8 < n) {
+    resize(buckets_for(size() * 2));
   }
 }
 
 void MemberTable::resize(size_t count) {
   next_ = allocate(count);
   next_bits_ = static_cast<uint8_t>(__builtin_ctzll(count));
-  next_max_chain_ = 0;
   rehash_at_ = 0;
   const size_t old = table().count;
   rehash(old <= kResizeAtOnce ? old : kRehashBuckets);
@@ -170,9 +176,6 @@ void MemberTable::rehash(size_t chains) {
       Link& head = to.links[hash_of(member_of(n)) & to.mask()];
       n->next = head;
       head = n;
-      size_t chain = 0;
-      for (const Node* c = head; c; c = c->next) ++chain;
-      raise(&next_max_chain_, chain);
       n = next;
     }
     old = nullptr;
@@ -185,32 +188,24 @@ void MemberTable::rehash(size_t chains) {
     table_bits_ = next_bits_;
     next_bits_ = 0;
     rehash_at_ = 0;
-    max_chain_ = next_max_chain_ > 0 ? next_max_chain_ : 1;
-    next_max_chain_ = 0;
-  }
-}
-
-std::string_view MemberTable::random(std::mt19937_64& rng) const {
-  // Buckets that may hold members: table_'s from rehash_at_ on, then next_'s.
-  const Buckets t = table(), n = next();
-  const size_t in_table = t.count - rehash_at_;
-  const size_t buckets = in_table + n.count;
-  const size_t bound = chain_bound();
-  for (;;) {
-    const size_t b = rng() % buckets;
-    const Node* node = b < in_table ? t.links[rehash_at_ + b].get() : n.links[b - in_table].get();
-    if (!node) continue;
-    size_t pos = rng() % bound;
-    while (node && pos > 0) {
-      node = node->next;
-      --pos;
-    }
-    if (node) return member_of(node);
   }
 }
 
 size_t MemberTable::memory_bytes() const {
-  return sizeof(*this) + (table().count + next().count) * sizeof(Link) + node_bytes_;
+  return sizeof(*this) + (table().count + next().count) * sizeof(Link) + slots_.memory_bytes() + node_bytes_;
+}
+
+std::string MemberTable::check() const {
+  size_t chained = 0;
+  std::string wrong;
+  for (const Buckets& t : {table(), next()})
+    for (size_t i = 0; i < t.count && wrong.empty(); ++i)
+      for (const Node* n = t.links[i]; n && wrong.empty(); n = n->next, ++chained)
+        if (n->slot >= slots_.size() || slots_[n->slot] != n)
+          wrong = "member " + std::string(member_of(n)) + " names slot " + std::to_string(n->slot) + ", which does not hold it";
+  if (wrong.empty() && chained != slots_.size())
+    wrong = std::to_string(chained) + " members in chains, " + std::to_string(slots_.size()) + " slots";
+  return wrong;
 }
 
 }  // namespace lawnkv::types

@@ -1,51 +1,61 @@
 #pragma once
 // A set of byte strings: the "hashtable" encoding of a set (types/set.hpp).
 //
-// Chained hashing over 32-bit links, as the keyspace's store::Dict: each
-// member is ONE block of the 32-bit-link heap (core/arena.hpp) holding its
-// chain link, its length and its bytes; buckets are 4-byte links.
+// Chained hashing over 32-bit links, as the keyspace's store::Dict, plus a
+// dense array of the members for drawing one at random. Each member is ONE
+// block of the 32-bit-link heap (core/arena.hpp):
 //
 //   next    4 B   the bucket's chain
+//   slot    4 B   where slots_ holds this member
 //   len     1 B   the member's length, or kOnHeap
 //   bytes   len bytes (up to kInlineMax); a longer member is a std::string
-//           on the heap, its pointer at offset 8
+//           on the heap, its pointer at offset 16
 //
-// The block is rounded up to 8 bytes: a member of up to 3 bytes costs 8, of
-// 4 to 11 bytes 16, of 12 to 19 bytes 24; with the buckets (4 bytes each, at
-// a load of 1/2 to 1) a 10-byte member costs 21 to 24 bytes. Redis 7.0 spends
-// a 24-byte dictEntry (32 in jemalloc), an sds (16 for 10 bytes) and an
-// 8-byte bucket: about 56. Nodes cache no hash: moving one during a rehash
-// hashes its bytes again (hash_bytes, a few ns for short members).
+// Buckets are 4-byte links. slots_ (core/compact_vector.hpp) is an array of
+// 4-byte links whose slots 0 to size() - 1 hold the members, each once, with
+// no gap: an insert appends, an erase moves the last member into the slot it
+// frees (and writes the new slot into that member's block).
 //
-// Resizing is incremental, as store::Dict's and for the same reason (a set of
-// millions of members must not stall the loop in one SADD): growing (at load
-// 1) or shrinking (at load 1/8, to the smallest power of two >= twice the
-// members) allocates the new bucket array, then every insert and erase moves
-// up to kRehashBuckets chains over (visiting at most 10 empty buckets per
-// chain). Meanwhile a member is in the old table if its bucket there is not
-// yet moved, else in the new one. A table of up to kResizeAtOnce buckets
-// moves at once. The object itself is 48 bytes (the bucket arrays by
-// pointer and log2 size): most sets are small.
+// The block is rounded up to 8 bytes: a member of up to 7 bytes costs 16, of
+// 8 to 15 bytes 24, of 16 to 23 bytes 32. With the buckets (4 bytes each, at
+// a load of 1/2 to 1) and its slot (4 bytes and up to a quarter more), a
+// 10-byte member costs 32 to 37 bytes. Redis 7.0 spends a 24-byte dictEntry
+// (32 in jemalloc), an sds (16 for 10 bytes) and an 8-byte bucket: about 56.
+// Nodes cache no hash: moving one during a rehash hashes its bytes again
+// (hash_bytes, a few ns for short members).
+//
+// random() is uniform and O(1): it reads the slot of an index drawn below
+// size(), then that member's block, two cache misses in a large table;
+// pop_random() then finds the member's chain link by its hash, as erase()
+// does. An erase pays for the slots with the moved member's block and two
+// slots (one of them the last, usually in cache).
+//
+// Resizing the buckets is incremental, as store::Dict's and for the same
+// reason (a set of millions of members must not stall the loop in one SADD):
+// growing (at load 1) or shrinking (at load 1/8, to the smallest power of two
+// >= twice the members) allocates the new bucket array, then every insert
+// and erase moves up to kRehashBuckets chains over (visiting at most 10 empty
+// buckets per chain). Meanwhile a member is in the old table if its bucket
+// there is not yet moved, else in the new one. A table of up to kResizeAtOnce
+// buckets moves at once. slots_ is resized whole, but never copied past
+// 64 KiB (16k members): beyond that mremap moves its pages (about 50 us for
+// 16M members). The object itself is 48 bytes (the bucket arrays by pointer
+// and log2 size, the size in slots_'s block): most sets are small.
 //
 // scan() is Redis's dictScan: a reverse-binary cursor over buckets, so a
 // member present for a whole SSCAN is returned at least once across any
 // number of resizes (possibly twice after a shrink).
-//
-// random() is uniform: it draws a bucket and a position below a bound on
-// the longest chain, and draws again when no member sits there. The bound
-// only grows (it is kept on every insert and every move to the new table,
-// and restarts from the new table's own when a rehash ends), so it is always
-// at least the longest chain: each member has the same chance per draw. The
-// expected number of draws is buckets * bound / members, about 2 to 8.
 
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
 #include "core/arena.hpp"
 #include "core/byte_hash.hpp"
+#include "core/compact_vector.hpp"
 #include "core/scan_cursor.hpp"
 
 namespace lawnkv::types {
@@ -71,10 +81,19 @@ class MemberTable {
   // Removes member; false if absent.
   bool erase(std::string_view member);
 
-  size_t size() const { return size_; }
+  size_t size() const { return slots_.size(); }
   // A member drawn uniformly; the table must not be empty. The view is
   // valid until the member is erased.
-  std::string_view random(std::mt19937_64& rng) const;
+  std::string_view random(std::mt19937_64& rng) const { return member_of(slots_[random_slot(rng)]); }
+  // Draws a member as random() does, calls use(std::string_view) on it,
+  // then erases it without copying its bytes: its chain is searched for its
+  // block, not compared byte by byte.
+  template <class F>
+  void pop_random(std::mt19937_64& rng, F&& use) {
+    const size_t slot = random_slot(rng);
+    use(member_of(slots_[slot]));
+    erase_slot(slot);
+  }
 
   // Calls fn(std::string_view) for each member: table order, which is not
   // insertion order. An fn that returns bool stops the walk with false.
@@ -86,13 +105,16 @@ class MemberTable {
   template <class F>
   uint64_t scan(uint64_t cursor, F&& fn) const;
 
-  // Bytes of this object, its bucket arrays and its members' blocks.
+  // Bytes of this object, its bucket arrays, its slots and its members'
+  // blocks.
   size_t memory_bytes() const;
   // The bucket count the table has, or is rehashing to.
   size_t bucket_count() const { return rehashing() ? next().count : table().count; }
   bool rehashing() const { return next_ != nullptr; }
-  // The bound random() draws positions below (tests).
-  size_t chain_bound() const { return max_chain_ > next_max_chain_ ? max_chain_ : next_max_chain_; }
+  // Checks that slots_ holds each member of the chains once, each in the
+  // slot its block names: an empty string, or what is wrong. O(size()), for
+  // tests.
+  std::string check() const;
   // Tables of at most this many buckets resize at once: moving a few dozen
   // members costs less than keeping two arrays.
   static constexpr size_t kResizeAtOnce = 64;
@@ -110,15 +132,20 @@ class MemberTable {
 
   static Link* allocate(size_t count);
   static void release(Link* links, size_t count);
+  // The arena block of a member of len bytes.
+  static size_t block_size(size_t len);
   static std::string_view member_of(const Node* n);
   static void destroy(Node* n, uint64_t* bytes);
+  size_t random_slot(std::mt19937_64& rng) const { return rng() % slots_.size(); }
+  // Takes *link's member out of its chain and its slot, and frees it.
+  void unlink(Link* link);
+  void erase_slot(size_t slot);
 
   Buckets table() const { return {table_, size_t{1} << table_bits_}; }
   Buckets next() const { return {next_, next_ ? size_t{1} << next_bits_ : 0}; }
   uint64_t hash_of(std::string_view member) const { return hash_bytes(member, seed_); }
-  // The bucket member's chain lives in, in whichever table holds it now;
-  // *in_next tells which.
-  Link& bucket_of(uint64_t hash, bool* in_next) const;
+  // The bucket member's chain lives in, in whichever table holds it now.
+  Link& bucket_of(uint64_t hash) const;
   void maybe_resize();
   void resize(size_t count);
   // Moves up to chains non-empty buckets of table_ to next_.
@@ -126,32 +153,28 @@ class MemberTable {
   void rehash_step() {
     if (rehashing()) rehash(kRehashBuckets);
   }
-  static void raise(uint16_t* bound, size_t chain) {
-    if (chain > *bound) *bound = chain < UINT16_MAX ? static_cast<uint16_t>(chain) : UINT16_MAX;
-  }
 
   Link* table_;
   Link* next_ = nullptr;     // non-null while a rehash is under way
+  CompactVector<Link> slots_;  // every member once, in no particular order
   uint64_t seed_;
   uint64_t node_bytes_ = 0;  // the members' blocks and heap strings
-  uint32_t size_ = 0;
   uint32_t rehash_at_ = 0;   // table_'s buckets below this have moved to next_
   uint8_t table_bits_;       // table_ has 2^table_bits_ buckets
   uint8_t next_bits_ = 0;
-  // Upper bounds on the chain lengths of table_ and of next_ (random()).
-  uint16_t max_chain_ = 1;
-  uint16_t next_max_chain_ = 0;
 };
 
 static_assert(sizeof(MemberTable) == 48);
 
 struct MemberTable::Node {
   static constexpr uint8_t kOnHeap = 255;
+  static constexpr size_t kHeader = 9;
   Link next;
+  uint32_t slot;
   uint8_t len;  // inline length, or kOnHeap
-  // The bytes follow (or, kOnHeap, a std::string* at offset 8).
-  const char* bytes() const { return reinterpret_cast<const char*>(this) + 5; }
-  char* bytes() { return reinterpret_cast<char*>(this) + 5; }
+  // The bytes follow (or, kOnHeap, a std::string* at offset 16).
+  const char* bytes() const { return reinterpret_cast<const char*>(this) + kHeader; }
+  char* bytes() { return reinterpret_cast<char*>(this) + kHeader; }
 };
 
 template <class F>

@@ -10,7 +10,8 @@
 //                caps it): a sorted array of 2, 4 or 8 bytes an element
 //                (types/intset.hpp). Replies list its members ascending.
 //   "hashtable"  anything else: a chained hash table of byte strings
-//                (types/member_table.hpp), about 22 bytes a 10-byte member.
+//                (types/member_table.hpp), about 32 to 37 bytes a 10-byte
+//                member.
 //
 // A new set starts as an intset. Adding a non-integer, or one integer too
 // many, converts it to a hash table for good: removing members never
@@ -98,6 +99,10 @@ class Set final : public store::Object {
   void for_each(F&& fn) const;
   // A member drawn uniformly; the set must not be empty.
   Member random(std::mt19937_64& rng) const;
+  // SPOP key: draws a member as random() does, calls use(const Member&) on
+  // it (the view is valid during the call), then removes it.
+  template <class F>
+  void pop_random(std::mt19937_64& rng, F&& use);
 
   // SPOP key count, for 0 < count < size(): removes count members drawn
   // without repetition and calls emit(const Member&) on each (the view is
@@ -155,20 +160,21 @@ void Set::for_each(F&& fn) const {
 }
 
 template <class F>
+void Set::pop_random(std::mt19937_64& rng, F&& use) {
+  if (table_) {
+    table_->pop_random(rng, [&](std::string_view s) { use(Member::of_bytes(s)); });
+    return;
+  }
+  const size_t i = rng() % ints_.size();
+  use(Member::of_int(ints_.at(i)));
+  ints_.erase_at(i);
+}
+
+template <class F>
 void Set::pop_many(size_t count, const SetOptions& opts, std::mt19937_64& rng, F&& emit) {
   const size_t left = size() - count;
   if (left * 5 > count) {
-    while (count-- > 0) {
-      if (table_) {
-        const std::string member(table_->random(rng));
-        emit(Member::of_bytes(member));
-        table_->erase(member);
-      } else {
-        const size_t i = rng() % ints_.size();
-        emit(Member::of_int(ints_.at(i)));
-        ints_.erase_at(i);
-      }
-    }
+    while (count-- > 0) pop_random(rng, emit);
     return;
   }
   Set kept;

@@ -1,6 +1,7 @@
 // types::MemberTable (src/types/member_table.hpp): random operations against
 // std::unordered_set, incremental resizing, SSCAN's guarantee across
-// resizes, long members, memory accounting, and random() being uniform.
+// resizes, long members, memory accounting, the dense slots behind random()
+// and random() being uniform.
 
 #include <doctest/doctest.h>
 
@@ -61,8 +62,8 @@ TEST_CASE("member table: random operations against std::unordered_set") {
           // Erase a present member most of the time.
           if (!model.empty() && rng() % 4 != 0) {
             const std::string present(t.random(rng));
-            CHECK(model.count(present) == 1);
-            CHECK(t.erase(present));
+            REQUIRE(model.count(present) == 1);
+            REQUIRE(t.erase(present));
             model.erase(present);
           } else {
             CHECK(t.erase(m) == (model.erase(m) == 1));
@@ -71,7 +72,9 @@ TEST_CASE("member table: random operations against std::unordered_set") {
           CHECK(t.contains(m) == (model.count(m) == 1));
         }
         REQUIRE(t.size() == model.size());
+        if (op % 500 == 0) REQUIRE(t.check() == "");
       }
+      CHECK(t.check() == "");
       const auto listed = all(t);
       CHECK(listed.size() == model.size());
       CHECK(listed == std::multiset<std::string>(model.begin(), model.end()));
@@ -156,15 +159,16 @@ TEST_CASE("member table: members inline up to 254 bytes, on the heap beyond; mem
     MemberTable t(1);
     const size_t empty = t.memory_bytes();
     CHECK(empty == sizeof(MemberTable) + MemberTable::kMinBuckets * 4);
+    // The slots: a 16-byte block (2 slots), then 32 (6 slots).
     CHECK(t.insert(""));
-    CHECK(t.memory_bytes() == empty + 8);  // 5-byte header: one 8-byte block
+    CHECK(t.memory_bytes() == empty + 16 + 16);  // 9-byte header: a 16-byte block
     CHECK(t.insert("0123456789"));
-    CHECK(t.memory_bytes() == empty + 8 + 16);
+    CHECK(t.memory_bytes() == empty + 16 + 16 + 24);
     const std::string inline_max(254, 'i'), heap(255, 'h');
     CHECK(t.insert(inline_max));
-    CHECK(t.memory_bytes() == empty + 8 + 16 + 264);
+    CHECK(t.memory_bytes() == empty + 32 + 16 + 24 + 264);
     CHECK(t.insert(heap));
-    CHECK(t.memory_bytes() >= empty + 8 + 16 + 264 + 16 + 255);
+    CHECK(t.memory_bytes() >= empty + 32 + 16 + 24 + 264 + 24 + 255);
     CHECK(t.contains(inline_max));
     CHECK(t.contains(heap));
     CHECK_FALSE(t.contains(std::string(255, 'i')));
@@ -174,7 +178,7 @@ TEST_CASE("member table: members inline up to 254 bytes, on the heap beyond; mem
     CHECK(copy.memory_bytes() == t.memory_bytes());
     CHECK(t.erase(heap));
     CHECK(t.erase(""));
-    CHECK(t.memory_bytes() == empty + 16 + 264);
+    CHECK(t.memory_bytes() == empty + 16 + 24 + 264);  // the slots back to 16 bytes
   }
   CHECK(arena::bytes_in_use() == arena_before);  // every block went back
 }
@@ -195,37 +199,48 @@ TEST_CASE("member table: random() is uniform, also with long chains and during a
   CHECK_FALSE(t.rehashing());
   // 199 degrees of freedom: the 99.9th percentile of chi-square is about 270.
   CHECK(chi_square(t, 200 * 200) < 270);
-  CHECK(t.chain_bound() >= 2);
   // Mid-rehash: members in both tables.
   insert_range(t, "u", 200, 257);
   REQUIRE(t.rehashing());
   CHECK(chi_square(t, 257 * 200) < 340);  // 256 degrees of freedom
+  // After erases that moved members between slots.
+  for (int i = 0; i < 257; i += 3) REQUIRE(t.erase(name("u", i)));
+  REQUIRE(t.size() == 171);
+  CHECK(chi_square(t, 171 * 200) < 240);  // 170 degrees of freedom
 }
 
-TEST_CASE("member table: random() reaches members deep in chains a shrink merged") {
-  constexpr uint64_t kSeed = 77;
-  // Seven members that share a bucket once the table is down to 32 buckets
-  // (equal low 5 bits of their hash), spread in a larger table.
-  std::vector<std::string> colliding;
-  for (int i = 0; colliding.size() < 7; ++i) {
-    const std::string m = name("c", i);
-    if ((hash_bytes(m, kSeed) & 31) == 0) colliding.push_back(m);
+TEST_CASE("member table: an erase moves the last member into the slot it frees") {
+  // Members erased from the front, the back and the middle of the slots, in
+  // a random order: each erase leaves every member in the slot it names, and
+  // random() draws only members present, each of them.
+  std::mt19937_64 rng(5);
+  MemberTable t(11);
+  insert_range(t, "e", 0, 40);
+  std::vector<std::string> present;
+  for (int i = 0; i < 40; ++i) present.push_back(name("e", i));
+  while (!present.empty()) {
+    const size_t k = rng() % present.size();
+    REQUIRE(t.erase(present[k]));
+    present.erase(present.begin() + static_cast<std::ptrdiff_t>(k));
+    REQUIRE(t.check() == "");
+    std::set<std::string> drawn;
+    for (size_t i = 0; i < present.size() * 40; ++i) drawn.emplace(t.random(rng));
+    REQUIRE(drawn == std::set<std::string>(present.begin(), present.end()));
   }
-  MemberTable t(kSeed);
-  for (const std::string& m : colliding) REQUIRE(t.insert(m));
-  insert_range(t, "f", 0, 100);  // 128 buckets
-  erase_range(t, "f", 0, 100);   // 7 left: shrinks to 32, rehashing as it goes
-  for (int i = 0; t.rehashing() && i < 1000; ++i) {
-    REQUIRE(t.insert("x"));
-    REQUIRE(t.erase("x"));
-  }
-  REQUIRE_FALSE(t.rehashing());
-  REQUIRE(t.bucket_count() == 32);
-  CHECK(t.chain_bound() >= 7);
-  std::mt19937_64 rng(1);
+  CHECK(t.size() == 0);
+}
+
+TEST_CASE("member table: a copy holds the same members in working slots") {
+  MemberTable t(13);
+  insert_range(t, "c", 0, 300);
+  erase_range(t, "c", 0, 100);
+  const MemberTable copy(t);
+  CHECK(copy.check() == "");
+  CHECK(all(copy) == all(t));
+  std::mt19937_64 rng(2);
   std::set<std::string> drawn;
-  for (int i = 0; i < 2000; ++i) drawn.emplace(t.random(rng));
-  CHECK(drawn == std::set<std::string>(colliding.begin(), colliding.end()));
+  for (int i = 0; i < 200 * 40; ++i) drawn.emplace(copy.random(rng));
+  CHECK(drawn.size() == 200);
 }
 
 }  // namespace lawnkv::types

@@ -120,7 +120,7 @@ TEST_CASE("set: random operations against std::set, with the encoding checked af
     };
     for (int op = 0; op < 3000; ++op) {
       const std::string m = member();
-      switch (rng() % 8) {
+      switch (rng() % 9) {
         case 0:
         case 1:
         case 2:
@@ -150,6 +150,15 @@ TEST_CASE("set: random operations against std::set, with the encoding checked af
             for (const std::string& p : popped) CHECK(model.erase(p) == 1);
             // A rebuild (few left) makes a set built anew.
             if (left * 5 <= count) table = built_encoding(model, cap) == "hashtable";
+          }
+          break;
+        case 7:
+          if (!model.empty()) {
+            // SPOP key: the member handed out is the one removed.
+            std::string popped;
+            s.pop_random(rng, [&](const Member& p) { popped = p.to_string(); });
+            CHECK(model.erase(popped) == 1);
+            CHECK_FALSE(s.contains(popped));
           }
           break;
         default: CHECK(s.contains(m) == (model.count(m) == 1)); break;

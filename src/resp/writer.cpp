@@ -90,6 +90,11 @@ void Writer::dbl(double d) {
   if (std::isinf(d)) {
     len = d > 0 ? 3 : 4;
     std::memcpy(buf, d > 0 ? "inf" : "-inf", len);
+  } else if (d >= -0x1p53 && d <= 0x1p53 && static_cast<double>(static_cast<int64_t>(d)) == d &&
+             !(d == 0 && std::signbit(d))) {
+    // An integer of at most 16 digits: "%.17g" writes its digits, as
+    // ll_to_chars does at a fraction of the cost (-0.0, "-0", goes below).
+    len = ll_to_chars(buf, static_cast<int64_t>(d));
   } else {
     // std::to_chars with general format and a precision is specified to
     // produce printf's "%.17g", without snprintf's locale and parsing cost.

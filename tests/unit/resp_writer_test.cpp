@@ -121,7 +121,12 @@ TEST_CASE("writer: dbl formats exactly like %.17g") {
                                 std::numeric_limits<double>::max(),
                                 std::numeric_limits<double>::min(),
                                 std::numeric_limits<double>::denorm_min()};
+  // Integers, which take a path of their own, on both sides of its limit 2^53.
+  for (double base : {0.0, 0x1p53, -0x1p53, 1e15, 1e17}) {
+    for (int k = -3; k <= 3; ++k) values.push_back(base + k);
+  }
   for (int i = 0; i < 20000; i++) {
+    values.push_back(static_cast<double>(static_cast<int64_t>(rng() >> (rng() % 64))) * (i % 2 ? 1 : -1));
     values.push_back(unit(rng) * std::pow(10.0, static_cast<int>(rng() % 600) - 300));
     uint64_t bits = rng();
     double d;

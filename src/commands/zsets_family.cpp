@@ -327,23 +327,22 @@ void pop_and_reply(Call& call, std::string_view key, ZSet& z, long long count, c
     call.reply.bulk(key);
     call.reply.array(n);
   }
-  std::vector<std::pair<std::string, double>> popped;
-  popped.reserve(n);
-  const size_t size = z.size();
-  const size_t start = shape.max ? size - n : 0;
-  z.walk(start, start + n, shape.max, [&](std::string_view m, double s) { popped.emplace_back(m, s); });
-  z.erase_ranks(start, start + n);
-  // ZPOPMIN/ZPOPMAX of what was taken, whichever form took it: a blocking
+  // ZPOPMIN/ZPOPMAX of what is taken, whichever form takes it: a blocking
   // or multi-key pop replays without blocking or choosing.
   if (call.data.effects.active())
     call.data.effects.replace_own({shape.max ? "ZPOPMAX" : "ZPOPMIN", key, std::to_string(n)});
+  // The event goes before the members, as Redis publishes it on the first
+  // member popped; nothing it reaches reads the set, so the members are
+  // written straight from it and only then removed.
   call.notify(pubsub::kZset, shape.max ? "zpopmax" : "zpopmin", key);
   call.modified(key);
-  for (const auto& [m, s] : popped) {
+  const size_t start = shape.max ? z.size() - n : 0;
+  z.walk(start, start + n, shape.max, [&](std::string_view m, double s) {
     if (shape.nested) call.reply.array(2);
     call.reply.bulk(m);
     call.reply.dbl(s);
-  }
+  });
+  z.erase_ranks(start, start + n);
   if (z.empty()) {
     call.db().remove(key);
     call.notify(pubsub::kGeneric, "del", key);

@@ -206,8 +206,22 @@ inline void ZTree::prev(Pos& p) {
 
 template <class Less>
 size_t ZTree::count_below(Less&& less) const {
-  size_t rank = 0;
+  // A range open at either end of the set (-inf, +inf, a bound past the
+  // first or last member) is settled by the end's key alone: the last is
+  // the root's largest, the first at the end of the leftmost path.
+  if (size_ == 0) return 0;
   const Node* x = root_;
+  if (x->leaf) {
+    const Leaf* l = static_cast<const Leaf*>(x);
+    if (less(l->scores[l->n - 1], l->elems[l->n - 1]->member())) return size_;
+  } else {
+    const Inner* in = static_cast<const Inner*>(x);
+    if (less(in->max_score[in->n - 1], in->max_elem[in->n - 1]->member())) return size_;
+  }
+  while (!x->leaf) x = static_cast<const Inner*>(x)->child[0];
+  if (!less(static_cast<const Leaf*>(x)->scores[0], static_cast<const Leaf*>(x)->elems[0]->member())) return 0;
+  size_t rank = 0;
+  x = root_;
   while (!x->leaf) {
     const Inner* in = static_cast<const Inner*>(x);
     int i = 0;

@@ -198,25 +198,26 @@ size_t ll_to_chars(char* buf, long long v) {
       "8081828384858687888990919293949596979899";
   unsigned long long u = v < 0 ? 0ULL - static_cast<unsigned long long>(v)
                                : static_cast<unsigned long long>(v);
-  char tmp[kLongStrSize];
-  char* p = tmp + sizeof(tmp);
+  // The length first, so the digits go straight to their place in buf,
+  // two at a time from the last.
+  size_t n = 1;
+  for (unsigned long long t = u; t >= 10; t /= 10) ++n;
+  if (v < 0) *buf++ = '-';
+  char* p = buf + n;
   while (u >= 100) {
-    unsigned i = static_cast<unsigned>(u % 100) * 2;
+    const unsigned i = static_cast<unsigned>(u % 100) * 2;
     u /= 100;
     *--p = kDigits[i + 1];
     *--p = kDigits[i];
   }
   if (u >= 10) {
-    unsigned i = static_cast<unsigned>(u) * 2;
+    const unsigned i = static_cast<unsigned>(u) * 2;
     *--p = kDigits[i + 1];
     *--p = kDigits[i];
   } else {
     *--p = static_cast<char>('0' + u);
   }
-  if (v < 0) *--p = '-';
-  size_t n = static_cast<size_t>(tmp + sizeof(tmp) - p);
-  std::memcpy(buf, p, n);
-  return n;
+  return n + (v < 0);
 }
 
 std::string ll_to_string(long long v) {

@@ -49,6 +49,23 @@ void Writer::error(std::string_view s) { line('-', s); }
 void Writer::integer(int64_t v) { header(':', v); }
 
 void Writer::bulk(std::string_view s) {
+  // A short string (a member, most values) goes out in one append, its
+  // header and CRLF composed around it on the stack: each append is a call
+  // and a capacity check.
+  constexpr size_t kShort = 128;
+  if (s.size() <= kShort) {
+    char buf[kShort + 8];  // '$', at most 3 digits, two CRLFs
+    buf[0] = '$';
+    size_t len = 1 + ll_to_chars(buf + 1, static_cast<long long>(s.size()));
+    buf[len++] = '\r';
+    buf[len++] = '\n';
+    std::memcpy(buf + len, s.data(), s.size());
+    len += s.size();
+    buf[len++] = '\r';
+    buf[len++] = '\n';
+    out_.append(buf, len);
+    return;
+  }
   header('$', static_cast<int64_t>(s.size()));
   out_.append(s);
   out_.append("\r\n", 2);

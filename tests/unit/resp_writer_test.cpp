@@ -140,6 +140,18 @@ TEST_CASE("writer: dbl formats exactly like %.17g") {
   }
 }
 
+// Bulks up to a length are composed whole before one append, longer ones
+// in pieces: both forms, on both sides of the limit, after other output.
+TEST_CASE("writer: bulk strings of every length up to 300") {
+  for (size_t n = 0; n <= 300; ++n) {
+    std::string s(n, 'x');
+    for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + i % 26);
+    std::string out = "+OK\r\n";
+    Writer(out, 2).bulk(s);
+    REQUIRE(out == "+OK\r\n$" + std::to_string(n) + "\r\n" + s + "\r\n");
+  }
+}
+
 TEST_CASE("writer: appends, and nests") {
   std::string out = "+PONG\r\n";
   Writer w(out, 2);

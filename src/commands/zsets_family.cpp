@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <unordered_set>
@@ -77,8 +78,13 @@ void zadd_generic(Call& call, unsigned flags) {
   if ((gt && nx) || (lt && nx) || (gt && lt))
     return call.error("ERR GT, LT, and/or NX options at the same time are not compatible");
   if (incr && args > 2) return call.error("ERR INCR option supports a single increment-element pair");
-  std::vector<double> scores(args / 2);
-  for (size_t i = 0; i < scores.size(); ++i)
+  // Every score is read before any member is added, as Redis does: a bad
+  // one refuses the whole command. A few live on the stack.
+  const size_t pairs = args / 2;
+  double few[8];
+  std::vector<double> many(pairs > std::size(few) ? pairs : 0);
+  double* const scores = many.empty() ? few : many.data();
+  for (size_t i = 0; i < pairs; ++i)
     if (!score_or_reply(call, call.argv[at + 2 * i], &scores[i])) return;
 
   const ZSetRef found = zset_for_write(call, key);
@@ -96,7 +102,7 @@ void zadd_generic(Call& call, unsigned flags) {
     call.notify(pubsub::kNew, "new", key);
   }
   bool nan = false;
-  for (size_t i = 0; z && i < scores.size(); ++i) {
+  for (size_t i = 0; z && i < pairs; ++i) {
     double newscore = 0;
     switch (z->add(call.argv[at + 2 * i + 1], scores[i], flags, opts, &newscore)) {
       case types::ZAddResult::kNan: nan = true; break;

@@ -199,9 +199,21 @@ size_t ll_to_chars(char* buf, long long v) {
   unsigned long long u = v < 0 ? 0ULL - static_cast<unsigned long long>(v)
                                : static_cast<unsigned long long>(v);
   // The length first, so the digits go straight to their place in buf,
-  // two at a time from the last.
-  size_t n = 1;
-  for (unsigned long long t = u; t >= 10; t /= 10) ++n;
+  // two at a time from the last. A number of b bits has b * log10(2)
+  // digits, rounded down, or one more (1233 / 4096 is log10(2) to within
+  // what 64 bits need): the estimate, plus one if u reaches the next power
+  // of ten.
+  static constexpr unsigned long long kPow10[20] = {
+      1ULL,           10ULL,           100ULL,           1000ULL,           10000ULL,
+      100000ULL,      1000000ULL,      10000000ULL,      100000000ULL,      1000000000ULL,
+      10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+      1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
+      10000000000000000000ULL};
+  // (u | 1 has u's digits, as every power of ten past 1 is even, and is
+  // not 0, which has no bits.)
+  const unsigned long long odd = u | 1;
+  const unsigned estimate = (64 - static_cast<unsigned>(__builtin_clzll(odd))) * 1233 >> 12;
+  const size_t n = estimate + (odd >= kPow10[estimate]);
   if (v < 0) *buf++ = '-';
   char* p = buf + n;
   while (u >= 100) {

@@ -25,6 +25,12 @@ bool int_or_reply(Call& call, std::string_view arg, int* out, std::string_view m
 bool db_index_or_reply(Call& call, std::string_view arg, int* out);
 
 // True if arg is the option word, compared as strcasecmp does ("nx\0junk" is NX).
-inline bool is_option(std::string_view arg, std::string_view word) { return iequals(c_string(arg), word); }
+// word has no NUL, so arg matches when its first word.size() bytes do and
+// either nothing or a NUL follows them: an argument of another length is
+// turned away without a search for its first NUL.
+inline bool is_option(std::string_view arg, std::string_view word) {
+  if (arg.size() < word.size() || (arg.size() > word.size() && arg[word.size()] != '\0')) return false;
+  return iequals(arg.substr(0, word.size()), word);
+}
 
 }  // namespace lawnkv

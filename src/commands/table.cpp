@@ -10,13 +10,26 @@ const CommandSpec* CommandSpec::subcommand(std::string_view lower_name) const {
   return nullptr;
 }
 
-// The command name of every request is looked up here: the name's bytes
-// are hashed folded to lower case and compared with one row, with no
-// allocation and no copy of the name.
+// The command name of every request is looked up here: the name is hashed
+// folded to lower case a word at a time, the words iequals_lower compares
+// (core/ascii.hpp), and compared with one row, with no allocation and no
+// copy of the name.
 uint64_t CommandTable::name_hash(std::string_view name) {
-  uint64_t h = 14695981039346656037ull;  // FNV-1a
-  for (char c : name) h = (h ^ static_cast<unsigned char>(ascii_lower(c))) * 1099511628211ull;
-  return h;
+  const size_t n = name.size();
+  const char* p = name.data();
+  uint64_t h = n * 0x9E3779B97F4A7C15ULL;
+  auto mix = [&h](uint64_t w) {
+    h = (h ^ ascii_lower8(w)) * 0x100000001B3ULL;
+    h ^= h >> 29;
+  };
+  if (n < 8) {
+    mix(short_word(p, n));
+  } else {
+    for (size_t i = 0; i + 8 < n; i += 8) mix(load8(p + i));
+    mix(load8(p + n - 8));
+  }
+  h *= 0xBF58476D1CE4E5B9ULL;
+  return h ^ h >> 31;
 }
 
 void CommandTable::add(CommandSpec spec) {

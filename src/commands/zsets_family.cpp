@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <unordered_set>
@@ -77,8 +78,13 @@ void zadd_generic(Call& call, unsigned flags) {
   if ((gt && nx) || (lt && nx) || (gt && lt))
     return call.error("ERR GT, LT, and/or NX options at the same time are not compatible");
   if (incr && args > 2) return call.error("ERR INCR option supports a single increment-element pair");
-  std::vector<double> scores(args / 2);
-  for (size_t i = 0; i < scores.size(); ++i)
+  // Every score is read before any member is added, as Redis does: a bad
+  // one refuses the whole command. A few live on the stack.
+  const size_t pairs = args / 2;
+  double few[8];
+  std::vector<double> many(pairs > std::size(few) ? pairs : 0);
+  double* const scores = many.empty() ? few : many.data();
+  for (size_t i = 0; i < pairs; ++i)
     if (!score_or_reply(call, call.argv[at + 2 * i], &scores[i])) return;
 
   const ZSetRef found = zset_for_write(call, key);
@@ -96,7 +102,7 @@ void zadd_generic(Call& call, unsigned flags) {
     call.notify(pubsub::kNew, "new", key);
   }
   bool nan = false;
-  for (size_t i = 0; z && i < scores.size(); ++i) {
+  for (size_t i = 0; z && i < pairs; ++i) {
     double newscore = 0;
     switch (z->add(call.argv[at + 2 * i + 1], scores[i], flags, opts, &newscore)) {
       case types::ZAddResult::kNan: nan = true; break;
@@ -327,23 +333,22 @@ void pop_and_reply(Call& call, std::string_view key, ZSet& z, long long count, c
     call.reply.bulk(key);
     call.reply.array(n);
   }
-  std::vector<std::pair<std::string, double>> popped;
-  popped.reserve(n);
-  const size_t size = z.size();
-  const size_t start = shape.max ? size - n : 0;
-  z.walk(start, start + n, shape.max, [&](std::string_view m, double s) { popped.emplace_back(m, s); });
-  z.erase_ranks(start, start + n);
-  // ZPOPMIN/ZPOPMAX of what was taken, whichever form took it: a blocking
+  // ZPOPMIN/ZPOPMAX of what is taken, whichever form takes it: a blocking
   // or multi-key pop replays without blocking or choosing.
   if (call.data.effects.active())
     call.data.effects.replace_own({shape.max ? "ZPOPMAX" : "ZPOPMIN", key, std::to_string(n)});
+  // The event goes before the members, as Redis publishes it on the first
+  // member popped; nothing it reaches reads the set, so the members are
+  // written straight from it and only then removed.
   call.notify(pubsub::kZset, shape.max ? "zpopmax" : "zpopmin", key);
   call.modified(key);
-  for (const auto& [m, s] : popped) {
+  const size_t start = shape.max ? z.size() - n : 0;
+  z.walk(start, start + n, shape.max, [&](std::string_view m, double s) {
     if (shape.nested) call.reply.array(2);
     call.reply.bulk(m);
     call.reply.dbl(s);
-  }
+  });
+  z.erase_ranks(start, start + n);
   if (z.empty()) {
     call.db().remove(key);
     call.notify(pubsub::kGeneric, "del", key);

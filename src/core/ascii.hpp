@@ -2,6 +2,8 @@
 // ASCII case rules for protocol words (command names, options, config
 // directives): Redis compares them as strcasecmp does, byte by byte.
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -25,13 +27,54 @@ inline bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+// ascii_lower on each byte of w. Per byte b, with its top bit cleared
+// (so no sum carries into the next byte): b + 0x3F reaches 0x80 from 'A'
+// up, b + 0x25 from past 'Z' up; a byte in between whose own top bit is
+// clear is a capital, and gains 0x20.
+constexpr uint64_t ascii_lower8(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  const uint64_t low7 = w & (0x7F * kOnes);
+  const uint64_t capital = (low7 + 0x3F * kOnes) & ~(low7 + 0x25 * kOnes) & ~w & (0x80 * kOnes);
+  return w | capital >> 2;
+}
+
+// The 8 bytes at p as one word (in memory order, to be compared or hashed
+// with words loaded the same way).
+inline uint64_t load8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+
+// The n < 8 bytes at p in one word: the first and last four of 4 to 7
+// bytes (overlapping), the first, middle and last of 1 to 3, 0 for none.
+// Every byte is in it, so two strings of one length are equal exactly when
+// their words are.
+inline uint64_t short_word(const char* p, size_t n) {
+  if (n >= 4) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    return lo | uint64_t{hi} << 32;
+  }
+  if (n == 0) return 0;
+  return uint64_t{static_cast<unsigned char>(p[0])} | uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+         uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
+}
+
 // iequals(s, lower) for a lower that is already lower case (a command or
-// option name): only s needs folding.
+// option name): only s needs folding, a word at a time: 8 bytes at a time
+// and the last 8 (overlapping rather than a loop over a tail), or the
+// short_word of fewer.
 inline bool iequals_lower(std::string_view s, std::string_view lower) {
-  if (s.size() != lower.size()) return false;
-  for (size_t i = 0; i < s.size(); ++i)
-    if (ascii_lower(s[i]) != lower[i]) return false;
-  return true;
+  const size_t n = s.size();
+  if (n != lower.size()) return false;
+  const char* a = s.data();
+  const char* b = lower.data();
+  if (n < 8) return ascii_lower8(short_word(a, n)) == short_word(b, n);
+  for (size_t i = 0; i + 8 < n; i += 8)
+    if (ascii_lower8(load8(a + i)) != load8(b + i)) return false;
+  return ascii_lower8(load8(a + n - 8)) == load8(b + n - 8);
 }
 
 // The bytes of arg that C string functions (strcasecmp, strcmp, printf's %s)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 
 namespace lawnkv {
@@ -75,7 +76,56 @@ bool string_to_ld(std::string_view s, long double* out) {
   return true;
 }
 
+namespace {
+
+// 10^k for k = 0..22, each exact in a double.
+constexpr double kExactPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+constexpr uint64_t kExactInt = uint64_t{1} << 53;  // every integer up to it is a double
+
+// What strtod gives for the texts scores and range bounds are nearly always
+// written as, without its copy, locale and big-number machinery: an optional
+// sign, then "inf" in any case, or decimal digits with at most one '.'
+// (at least one digit, at most 19). Such a text is m / 10^k with m < 10^19:
+// when m <= 2^53 and k <= 22 both are exact doubles, and the one division
+// rounds to the nearest double, as strtod does (Clinger's fast path); the
+// sign is applied after, as rounding is symmetric ("-0" is -0.0). False for
+// anything else, which the caller hands to strtod.
+bool exact_decimal(std::string_view s, double* out) {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  if (s.size() > 21) return false;  // more than sign, 19 digits and '.'
+  const bool neg = p < end && *p == '-';
+  if (p < end && (*p == '-' || *p == '+')) ++p;
+  if (end - p == 3 && (p[0] | 0x20) == 'i' && (p[1] | 0x20) == 'n' && (p[2] | 0x20) == 'f') {
+    *out = neg ? -HUGE_VAL : HUGE_VAL;
+    return true;
+  }
+  uint64_t m = 0;
+  size_t digits = 0, frac = 0;
+  bool point = false;
+  for (; p < end; ++p) {
+    const unsigned d = static_cast<unsigned char>(*p - '0');
+    if (d <= 9) {
+      m = m * 10 + d;  // wraps past 19 digits, refused below
+      ++digits;
+      frac += point;
+    } else if (*p == '.' && !point) {
+      point = true;
+    } else {
+      return false;
+    }
+  }
+  if (digits == 0 || digits > 19 || m > kExactInt) return false;
+  const double v = static_cast<double>(m) / kExactPow10[frac];
+  *out = neg ? -v : v;
+  return true;
+}
+
+}  // namespace
+
 bool string_to_double(std::string_view s, double* out) {
+  if (exact_decimal(s, out)) return true;
   if (s.empty()) return false;
   // Short inputs (every realistic one) stay on the stack.
   char small[128];
@@ -100,6 +150,8 @@ bool string_to_double(std::string_view s, double* out) {
 }
 
 bool c_string_to_double(std::string_view s, double* out) {
+  // A text the fast path takes has no NUL: it is its own C string.
+  if (exact_decimal(s, out)) return true;
   const std::string text(s.substr(0, s.find('\0')));
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
@@ -146,25 +198,38 @@ size_t ll_to_chars(char* buf, long long v) {
       "8081828384858687888990919293949596979899";
   unsigned long long u = v < 0 ? 0ULL - static_cast<unsigned long long>(v)
                                : static_cast<unsigned long long>(v);
-  char tmp[kLongStrSize];
-  char* p = tmp + sizeof(tmp);
+  // The length first, so the digits go straight to their place in buf,
+  // two at a time from the last. A number of b bits has b * log10(2)
+  // digits, rounded down, or one more (1233 / 4096 is log10(2) to within
+  // what 64 bits need): the estimate, plus one if u reaches the next power
+  // of ten.
+  static constexpr unsigned long long kPow10[20] = {
+      1ULL,           10ULL,           100ULL,           1000ULL,           10000ULL,
+      100000ULL,      1000000ULL,      10000000ULL,      100000000ULL,      1000000000ULL,
+      10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+      1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
+      10000000000000000000ULL};
+  // (u | 1 has u's digits, as every power of ten past 1 is even, and is
+  // not 0, which has no bits.)
+  const unsigned long long odd = u | 1;
+  const unsigned estimate = (64 - static_cast<unsigned>(__builtin_clzll(odd))) * 1233 >> 12;
+  const size_t n = estimate + (odd >= kPow10[estimate]);
+  if (v < 0) *buf++ = '-';
+  char* p = buf + n;
   while (u >= 100) {
-    unsigned i = static_cast<unsigned>(u % 100) * 2;
+    const unsigned i = static_cast<unsigned>(u % 100) * 2;
     u /= 100;
     *--p = kDigits[i + 1];
     *--p = kDigits[i];
   }
   if (u >= 10) {
-    unsigned i = static_cast<unsigned>(u) * 2;
+    const unsigned i = static_cast<unsigned>(u) * 2;
     *--p = kDigits[i + 1];
     *--p = kDigits[i];
   } else {
     *--p = static_cast<char>('0' + u);
   }
-  if (v < 0) *--p = '-';
-  size_t n = static_cast<size_t>(tmp + sizeof(tmp) - p);
-  std::memcpy(buf, p, n);
-  return n;
+  return n + (v < 0);
 }
 
 std::string ll_to_string(long long v) {

@@ -7,6 +7,7 @@
 #include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "core/split_args.hpp"
+#include "resp/number_line.hpp"
 
 namespace lawnkv::resp {
 
@@ -30,33 +31,6 @@ void split_plain(std::string_view line, std::vector<std::string_view>* argv) {
     while (i < n && !is_split_end(line[i])) i++;
     argv->push_back(line.substr(start, i - start));
   }
-}
-
-// The one-pass path's number: a count or bulk length of 1 to kFastDigits
-// digits as string2ll takes them (no sign, no leading zero), then '\r' and
-// one more byte, all before end. Returns where the next line starts, or
-// nullptr for anything else (which the resumable path then parses, or
-// refuses with the exact error). Nine digits cannot overflow, so the loop
-// needs no range check; a leading '0' ends the digits at once, so "01"
-// fails on its '1' not being '\r'.
-constexpr ptrdiff_t kFastDigits = 9;
-
-[[gnu::always_inline]] inline const char* fast_number_line(const char* p, const char* end, int64_t* out) {
-  if (p == end) return nullptr;
-  unsigned digit = static_cast<unsigned char>(*p - '0');
-  if (digit > 9) return nullptr;
-  int64_t v = digit;
-  const char* const digits_end = end - p > kFastDigits ? p + kFastDigits : end;
-  ++p;
-  if (digit != 0) {
-    while (p < digits_end && (digit = static_cast<unsigned char>(*p - '0')) <= 9) {
-      v = v * 10 + digit;
-      ++p;
-    }
-  }
-  if (end - p < 2 || *p != '\r') return nullptr;
-  *out = v;
-  return p + 2;
 }
 
 template <typename T>

@@ -5,7 +5,9 @@
 // cache misses of a pipelined batch's keys before executing any of them
 // (store::Db::prefetch). Anything unusual (an inline command, a partial
 // request, a malformed header) just ends the look ahead; the real parser
-// decides what it is.
+// decides what it is. Count and length lines are read as the parser's
+// one-pass path reads them (resp/number_line.hpp), so the look ahead ends a
+// request where the parser will.
 
 #include <cstddef>
 #include <string_view>

@@ -49,6 +49,23 @@ void Writer::error(std::string_view s) { line('-', s); }
 void Writer::integer(int64_t v) { header(':', v); }
 
 void Writer::bulk(std::string_view s) {
+  // A short string (a member, most values) goes out in one append, its
+  // header and CRLF composed around it on the stack: each append is a call
+  // and a capacity check.
+  constexpr size_t kShort = 128;
+  if (s.size() <= kShort) {
+    char buf[kShort + 8];  // '$', at most 3 digits, two CRLFs
+    buf[0] = '$';
+    size_t len = 1 + ll_to_chars(buf + 1, static_cast<long long>(s.size()));
+    buf[len++] = '\r';
+    buf[len++] = '\n';
+    std::memcpy(buf + len, s.data(), s.size());
+    len += s.size();
+    buf[len++] = '\r';
+    buf[len++] = '\n';
+    out_.append(buf, len);
+    return;
+  }
   header('$', static_cast<int64_t>(s.size()));
   out_.append(s);
   out_.append("\r\n", 2);
@@ -90,6 +107,11 @@ void Writer::dbl(double d) {
   if (std::isinf(d)) {
     len = d > 0 ? 3 : 4;
     std::memcpy(buf, d > 0 ? "inf" : "-inf", len);
+  } else if (d >= -0x1p53 && d <= 0x1p53 && static_cast<double>(static_cast<int64_t>(d)) == d &&
+             !(d == 0 && std::signbit(d))) {
+    // An integer of at most 16 digits: "%.17g" writes its digits, as
+    // ll_to_chars does at a fraction of the cost (-0.0, "-0", goes below).
+    len = ll_to_chars(buf, static_cast<int64_t>(d));
   } else {
     // std::to_chars with general format and a precision is specified to
     // produce printf's "%.17g", without snprintf's locale and parsing cost.

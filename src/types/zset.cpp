@@ -110,7 +110,7 @@ void ZSet::erase_ranks(size_t start, size_t end) {
   if (list_) {
     // Element by element: each erase may reshape the tree, so the next one
     // is found again at the same rank.
-    for (size_t i = start; i < end; ++i) list_->erase(ZTree::get(list_->at(start)));
+    for (size_t i = start; i < end; ++i) list_->erase_rank(start);
     return;
   }
   size_t off = pack_.begin(), from = 0;

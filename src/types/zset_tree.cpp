@@ -13,20 +13,31 @@ constexpr size_t kMinBuckets = 4;
 constexpr int kMinFill = ZTree::kCap / 4;
 constexpr int kMergeMax = ZTree::kCap * 3 / 4;
 
+// How many of v[0, n), ascending, are below x: the last of every block of
+// eight is compared, which tells the block where the count ends, then the
+// entries of that block. At most 12 comparisons for a node's 33 entries,
+// none of them a branch, and the loads of each stage independent of each
+// other, so a node's cache lines come in together: a binary search's
+// branches on random scores are mispredicted half the time, and each of its
+// loads waits for the last.
+int count_below_score(const double* v, int n, double x) {
+  int block = 0;
+  for (int k = 7; k < n; k += 8) block += v[k] < x;
+  const int lo = block * 8, hi = lo + 8 < n ? lo + 8 : n;
+  int c = lo;
+  for (int k = lo; k < hi; ++k) c += v[k] < x;
+  return c;
+}
+
 // The first index in [0, n) whose key (scores[i], elem(i)) is not before
-// (score, member), or n.
+// (score, member), or n. The scores alone place it among the entries of
+// other scores; members are compared only among the entries of an equal
+// score, which follow.
 template <class ElemAt>
 int lower_bound(const double* scores, ElemAt elem, int n, double score, std::string_view member) {
-  int lo = 0, hi = n;
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (scores[mid] < score || (scores[mid] == score && compare_member_bytes(elem(mid)->member(), member) < 0)) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
+  int i = count_below_score(scores, n, score);
+  while (i < n && scores[i] == score && compare_member_bytes(elem(i)->member(), member) < 0) ++i;
+  return i;
 }
 
 }  // namespace
@@ -61,6 +72,40 @@ void ZTree::free_node(Node* n) {
   } else {
     delete static_cast<Leaf*>(n);
   }
+}
+
+bool ZTree::consistent() const {
+  size_t count = 0;
+  double max_score = 0;
+  const Elem* max_elem = nullptr;
+  return consistent(root_, &count, &max_score, &max_elem) && count == size_;
+}
+
+size_t ZTree::depth() const {
+  size_t d = 0;
+  for (const Node* x = root_; !x->leaf; x = static_cast<const Inner*>(x)->child[0]) ++d;
+  return d;
+}
+
+bool ZTree::consistent(const Node* n, size_t* count, double* max_score, const Elem** max_elem) {
+  if (n->leaf) {
+    const Leaf* l = static_cast<const Leaf*>(n);
+    *count = static_cast<size_t>(l->n);
+    if (l->n > 0) {
+      *max_score = l->scores[l->n - 1];
+      *max_elem = l->elems[l->n - 1];
+    }
+    return true;
+  }
+  const Inner* in = static_cast<const Inner*>(n);
+  *count = 0;
+  for (int i = 0; i < in->n; ++i) {
+    size_t c = 0;
+    if (!consistent(in->child[i], &c, max_score, max_elem)) return false;
+    if (c != in->count[i] || *max_score != in->max_score[i] || *max_elem != in->max_elem[i]) return false;
+    *count += c;
+  }
+  return true;
 }
 
 size_t ZTree::memory_bytes() const {
@@ -127,18 +172,27 @@ ZTree::Leaf* ZTree::descend(double score, std::string_view member, Path* path) c
 void ZTree::refresh(Inner* p, int i) {
   const Node* c = p->child[i];
   if (c->leaf) {
+    p->count[i] = static_cast<size_t>(c->n);
+  } else {
+    const Inner* in = static_cast<const Inner*>(c);
+    size_t sum = 0;
+    for (int k = 0; k < in->n; ++k) sum += in->count[k];
+    p->count[i] = sum;
+  }
+  copy_max(p, i);
+}
+
+void ZTree::copy_max(Inner* p, int i) {
+  const Node* c = p->child[i];
+  if (c->leaf) {
     const Leaf* l = static_cast<const Leaf*>(c);
-    p->count[i] = static_cast<size_t>(l->n);
     p->max_score[i] = l->scores[l->n - 1];
     p->max_elem[i] = l->elems[l->n - 1];
-    return;
+  } else {
+    const Inner* in = static_cast<const Inner*>(c);
+    p->max_score[i] = in->max_score[in->n - 1];
+    p->max_elem[i] = in->max_elem[in->n - 1];
   }
-  const Inner* in = static_cast<const Inner*>(c);
-  size_t sum = 0;
-  for (int k = 0; k < in->n; ++k) sum += in->count[k];
-  p->count[i] = sum;
-  p->max_score[i] = in->max_score[in->n - 1];
-  p->max_elem[i] = in->max_elem[in->n - 1];
 }
 
 void ZTree::insert_entry(Inner* p, int at, Node* child) {
@@ -215,6 +269,16 @@ void ZTree::merge(Node* left, Node* right) {
   node_bytes_ -= sizeof(Inner);
 }
 
+bool ZTree::merge_small(Inner* p, int i) {
+  if (p->n < 2) return false;
+  const int l = i + 1 < p->n ? i : i - 1;  // the pair (l, l + 1)
+  if (p->child[l]->n + p->child[l + 1]->n > kMergeMax) return false;
+  merge(p->child[l], p->child[l + 1]);
+  remove_entry(p, l + 1);
+  refresh(p, l);
+  return true;
+}
+
 void ZTree::link(Elem* e) {
   Path path;
   Leaf* leaf = descend(e->score, e->member(), &path);
@@ -226,16 +290,24 @@ void ZTree::link(Elem* e) {
   leaf->elems[at] = e;
   ++leaf->n;
   ++size_;
-  bool appended = at == leaf->n - 1 && !leaf->next;  // past every member
+  // The entries above count one more element; their largest keys change
+  // only along the path's right edge from the leaf up, where e went last.
+  bool max_moved = at == leaf->n - 1;
+  bool appended = max_moved && !leaf->next;  // past every member
   Node* split_off = leaf->n > kCap ? split(leaf, appended) : nullptr;
   for (int k = path.depth - 1; k >= 0; --k) {
     Inner* p = path.node[k];
     const int i = path.idx[k];
-    refresh(p, i);
     if (split_off) {
+      refresh(p, i);
       insert_entry(p, i + 1, split_off);
       appended = appended && i + 2 == p->n;
       split_off = p->n > kCap ? split(p, appended) : nullptr;
+      max_moved = true;  // p's entries changed: the level above reads its largest key again
+    } else {
+      ++p->count[i];
+      if (max_moved) copy_max(p, i);
+      max_moved = max_moved && i == p->n - 1;
     }
   }
   if (split_off) {
@@ -251,12 +323,19 @@ void ZTree::link(Elem* e) {
 void ZTree::unlink(const Elem* e) {
   Path path;
   Leaf* leaf = descend(e->score, e->member(), &path);
-  const int at = lower_bound(leaf->scores, [&](int k) { return leaf->elems[k]; }, leaf->n, e->score, e->member());
+  remove_at(leaf, lower_bound(leaf->scores, [&](int k) { return leaf->elems[k]; }, leaf->n, e->score, e->member()),
+            path);
+}
+
+void ZTree::remove_at(Leaf* leaf, int at, const Path& path) {
   const int tail = leaf->n - at - 1;
   std::memmove(leaf->scores + at, leaf->scores + at + 1, tail * sizeof(double));
   std::memmove(leaf->elems + at, leaf->elems + at + 1, tail * sizeof(Elem*));
   --leaf->n;
   --size_;
+  // As in link: one element fewer below each entry of the path, and a new
+  // largest key only along the right edge where the last one left.
+  bool max_moved = at == leaf->n;
   Node* child = leaf;
   for (int k = path.depth - 1; k >= 0; --k) {
     Inner* p = path.node[k];
@@ -273,17 +352,13 @@ void ZTree::unlink(const Elem* e) {
         node_bytes_ -= sizeof(Inner);
       }
       remove_entry(p, i);
-    } else if (child->n < kMinFill && p->n > 1) {
-      const int l = i + 1 < p->n ? i : i - 1;  // merge the pair (l, l + 1)
-      if (p->child[l]->n + p->child[l + 1]->n <= kMergeMax) {
-        merge(p->child[l], p->child[l + 1]);
-        remove_entry(p, l + 1);
-        refresh(p, l);
-      } else {
-        refresh(p, i);
-      }
+      max_moved = true;
+    } else if (child->n < kMinFill && merge_small(p, i)) {
+      max_moved = true;
     } else {
-      refresh(p, i);
+      --p->count[i];
+      if (max_moved) copy_max(p, i);
+      max_moved = max_moved && i == p->n - 1;
     }
     child = p;
   }
@@ -324,6 +399,18 @@ void ZTree::rescore(const Elem* ce, double score) {
 
 void ZTree::erase(const Elem* e) {
   unlink(e);
+  release(e);
+}
+
+void ZTree::erase_rank(size_t rank) {
+  Path path;
+  const Pos p = descend_rank(rank, &path);
+  const Elem* e = get(p);
+  remove_at(p.leaf, p.i, path);
+  release(e);
+}
+
+void ZTree::release(const Elem* e) {
   hash_remove(e);
   elem_bytes_ -= sizeof(Elem) + e->len;
   std::free(const_cast<Elem*>(e));
@@ -339,12 +426,18 @@ size_t ZTree::rank_of(const Elem* e) const {
                     lower_bound(leaf->scores, [&](int k) { return leaf->elems[k]; }, leaf->n, e->score, e->member()));
 }
 
-ZTree::Pos ZTree::at(size_t rank) const {
+ZTree::Pos ZTree::descend_rank(size_t rank, Path* path) const {
   const Node* x = root_;
+  if (path) path->depth = 0;
   while (!x->leaf) {
-    const Inner* in = static_cast<const Inner*>(x);
+    Inner* in = static_cast<Inner*>(const_cast<Node*>(x));
     int i = 0;
     while (i < in->n - 1 && rank >= in->count[i]) rank -= in->count[i++];
+    if (path) {
+      path->node[path->depth] = in;
+      path->idx[path->depth] = i;
+      ++path->depth;
+    }
     x = in->child[i];
   }
   return {const_cast<Leaf*>(static_cast<const Leaf*>(x)), static_cast<int>(rank)};

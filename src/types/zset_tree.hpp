@@ -19,6 +19,10 @@
 // one, and empty nodes go at once, so the tree stays at least about a
 // quarter full and O(log n) deep. A node split by an append keeps all but
 // the new entry, so members added in ascending order fill nodes completely.
+// An insert or a removal adds or takes one from the counts along its path
+// and rewrites a largest key only along the right edge where it changed;
+// only the entries of split or merged nodes are recomputed from their
+// children.
 //
 // The hash table resizes at once (doubling at load 1, halving below 1/8);
 // scan() walks its buckets with Redis's reverse-binary cursor, so a member
@@ -78,11 +82,14 @@ class ZTree {
   void rescore(const Elem* e, double score);
   // Removes e (present) and frees it.
   void erase(const Elem* e);
+  // Removes the element of rank (< size()) and frees it: erase(get(at(rank)))
+  // in one descent.
+  void erase_rank(size_t rank);
 
   // The 0-based rank of e (present).
   size_t rank_of(const Elem* e) const;
   // The place of rank (< size()).
-  Pos at(size_t rank) const;
+  Pos at(size_t rank) const { return descend_rank(rank, nullptr); }
   static const Elem* get(Pos p);
   static void next(Pos& p);
   static void prev(Pos& p);
@@ -99,6 +106,12 @@ class ZTree {
 
   size_t memory_bytes() const;
 
+  // For tests: every inner entry holds its child's element count and
+  // largest key, and the counts add up to size().
+  bool consistent() const;
+  // For tests: the levels of inner nodes above the leaves.
+  size_t depth() const;
+
  private:
   struct Node;
   struct Inner;
@@ -112,17 +125,34 @@ class ZTree {
   // Descends to the leaf that holds (or would hold) (score, member),
   // noting the inner nodes passed; returns the leaf.
   Leaf* descend(double score, std::string_view member, Path* path) const;
+  // The place of rank (< size()), noting the inner nodes passed when path
+  // is not null.
+  Pos descend_rank(size_t rank, Path* path) const;
   void link(Elem* e);
   void unlink(const Elem* e);
+  // Removes the entry at of leaf, reached by path, from the tree (its
+  // element stays allocated and in the hash table).
+  void remove_at(Leaf* leaf, int at, const Path& path);
+  // Takes e, no longer in the tree, out of the hash table and frees it.
+  void release(const Elem* e);
   // Splits an overfull node, moving its upper entries to a new right
   // neighbour: half of them, or only the last when the entry just added was
   // the last (appends, as ascending scores make, then leave full nodes).
   Node* split(Node* n, bool appended);
   void merge(Node* left, Node* right);
+  // Child i of p, below kMinFill, merges with a neighbour when the two fit
+  // in kMergeMax; true if it did.
+  bool merge_small(Inner* p, int i);
+  // Recomputes entry i of p from its child: count and largest key.
   static void refresh(Inner* p, int i);
+  // Copies the largest key of child i into entry i of p.
+  static void copy_max(Inner* p, int i);
   static void insert_entry(Inner* p, int at, Node* child);
   static void remove_entry(Inner* p, int at);
   void free_node(Node* n);
+  // consistent() below n: its elements, its largest key in *max_score and
+  // *max_elem; false on the first entry that disagrees with its child.
+  static bool consistent(const Node* n, size_t* count, double* max_score, const Elem** max_elem);
 
   Elem** bucket(std::string_view member) const { return &buckets_[hash_bytes(member, seed_) & mask_]; }
   void hash_add(Elem* e);
@@ -176,8 +206,22 @@ inline void ZTree::prev(Pos& p) {
 
 template <class Less>
 size_t ZTree::count_below(Less&& less) const {
-  size_t rank = 0;
+  // A range open at either end of the set (-inf, +inf, a bound past the
+  // first or last member) is settled by the end's key alone: the last is
+  // the root's largest, the first at the end of the leftmost path.
+  if (size_ == 0) return 0;
   const Node* x = root_;
+  if (x->leaf) {
+    const Leaf* l = static_cast<const Leaf*>(x);
+    if (less(l->scores[l->n - 1], l->elems[l->n - 1]->member())) return size_;
+  } else {
+    const Inner* in = static_cast<const Inner*>(x);
+    if (less(in->max_score[in->n - 1], in->max_elem[in->n - 1]->member())) return size_;
+  }
+  while (!x->leaf) x = static_cast<const Inner*>(x)->child[0];
+  if (!less(static_cast<const Leaf*>(x)->scores[0], static_cast<const Leaf*>(x)->elems[0]->member())) return 0;
+  size_t rank = 0;
+  x = root_;
   while (!x->leaf) {
     const Inner* in = static_cast<const Inner*>(x);
     int i = 0;

@@ -7,8 +7,10 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "core/numbers.hpp"
 
@@ -78,6 +80,8 @@ TEST_CASE("ll_to_chars and ll_to_string print like %lld") {
   std::mt19937_64 rng(7);
   std::vector<long long> values = {0, 1, -1, 9, 10, 99, 100, -100, 12345, LLONG_MAX, LLONG_MIN,
                                    LLONG_MIN + 1, 1000000000000000000LL};
+  // Each side of every change in length.
+  for (long long p = 10; p <= 1000000000000000000LL; p *= 10) values.insert(values.end(), {p - 1, p, 1 - p, -p});
   for (int i = 0; i < 10000; i++) {
     long long v = static_cast<long long>(rng());
     values.push_back(v >> (rng() % 64));
@@ -214,4 +218,48 @@ TEST_CASE("string_to_double is Redis's string2d") {
   std::string long_text = "2." + std::string(1000, '0');
   CHECK(string_to_double(long_text, &d));
   CHECK(d == 2);
+}
+
+// Short decimal texts (scores, range bounds) take a path of their own
+// (numbers.cpp exact_decimal); its results must be strtod's, bit for bit,
+// on both sides of its limits: 19 digits, mantissas around 2^53, up to 22
+// decimals, signs, a leading or trailing '.', and "inf" in any case.
+TEST_CASE("string_to_double and c_string_to_double give strtod's bits for decimal texts") {
+  std::mt19937_64 rng(5);
+  std::vector<std::string> texts = {"0",     "-0",    "+0",    "0.0",   "-0.0",  ".5",   "5.",    "+.5",
+                                    "-5.",   "inf",   "-inf",  "+inf",  "INF",   "-InF", "9007199254740992",
+                                    "9007199254740993", "9007199254740993.5", "-9007199254740995",
+                                    "0.1",   "0.30000000000000004", "1234567890123456789",
+                                    "12345678901234567890", "0.0000000000000000000001",
+                                    "000000087261", "1.7976931348623157", "4.9406564584124654"};
+  for (int i = 0; i < 200000; ++i) {
+    std::string t;
+    const int sign = static_cast<int>(rng() % 4);
+    if (sign == 1) t += '-';
+    if (sign == 2) t += '+';
+    const size_t digits = 1 + rng() % 21;
+    // Often a mantissa near 2^53: its digits with a point placed anywhere.
+    std::string d = rng() % 3 == 0 ? std::to_string((uint64_t{1} << 53) - 8 + rng() % 16) : "";
+    while (d.size() < digits) d += static_cast<char>('0' + rng() % 10);
+    if (rng() % 2) d.insert(rng() % (d.size() + 1), 1, '.');
+    texts.push_back(t + d);
+  }
+  for (const std::string& t : texts) {
+    CAPTURE(t);
+    const double want = std::strtod(t.c_str(), nullptr);
+    double got = 0, got_c = 0;
+    REQUIRE(string_to_double(t, &got));
+    REQUIRE(c_string_to_double(t, &got_c));
+    REQUIRE(std::memcmp(&got, &want, sizeof(double)) == 0);
+    REQUIRE(std::memcmp(&got_c, &want, sizeof(double)) == 0);
+  }
+  // What the path refuses still goes to strtod's rules.
+  double d = 0;
+  CHECK_FALSE(string_to_double(".", &d));
+  CHECK_FALSE(string_to_double("-", &d));
+  CHECK_FALSE(string_to_double("1.2.3", &d));
+  CHECK(c_string_to_double("", &d));
+  CHECK(d == 0);
+  CHECK(c_string_to_double(std::string_view("12\0x", 4), &d));
+  CHECK(d == 12);
 }

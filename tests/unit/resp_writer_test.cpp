@@ -121,7 +121,12 @@ TEST_CASE("writer: dbl formats exactly like %.17g") {
                                 std::numeric_limits<double>::max(),
                                 std::numeric_limits<double>::min(),
                                 std::numeric_limits<double>::denorm_min()};
+  // Integers, which take a path of their own, on both sides of its limit 2^53.
+  for (double base : {0.0, 0x1p53, -0x1p53, 1e15, 1e17}) {
+    for (int k = -3; k <= 3; ++k) values.push_back(base + k);
+  }
   for (int i = 0; i < 20000; i++) {
+    values.push_back(static_cast<double>(static_cast<int64_t>(rng() >> (rng() % 64))) * (i % 2 ? 1 : -1));
     values.push_back(unit(rng) * std::pow(10.0, static_cast<int>(rng() % 600) - 300));
     uint64_t bits = rng();
     double d;
@@ -132,6 +137,18 @@ TEST_CASE("writer: dbl formats exactly like %.17g") {
     char expect[64];
     std::snprintf(expect, sizeof(expect), ",%.17g\r\n", d);
     REQUIRE(write(3, [d](Writer& w) { w.dbl(d); }) == expect);
+  }
+}
+
+// Bulks up to a length are composed whole before one append, longer ones
+// in pieces: both forms, on both sides of the limit, after other output.
+TEST_CASE("writer: bulk strings of every length up to 300") {
+  for (size_t n = 0; n <= 300; ++n) {
+    std::string s(n, 'x');
+    for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + i % 26);
+    std::string out = "+OK\r\n";
+    Writer(out, 2).bulk(s);
+    REQUIRE(out == "+OK\r\n$" + std::to_string(n) + "\r\n" + s + "\r\n");
   }
 }
 

@@ -1,8 +1,9 @@
 // types::ZSet (src/types/zset.hpp) and its two encodings: random operations
 // against a std::set of (score, member) and a std::map of member -> score,
 // checking after each one the size, scores, ranks of every member, the order
-// walked both ways, score ranges by count_below, and the encoding Redis 7.0
-// would report.
+// walked both ways, score ranges by count_below, the encoding Redis 7.0
+// would report, and for a skiplist that every inner entry of the tree holds
+// its child's count and largest key.
 
 #include <doctest/doctest.h>
 
@@ -12,6 +13,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -36,6 +38,7 @@ std::vector<std::pair<double, std::string>> walked(const ZSet& z, size_t start, 
 void check_same(const ZSet& z, const Model& model, const std::map<std::string, double>& scores,
                 std::mt19937_64& rng) {
   REQUIRE(z.size() == model.size());
+  if (z.tree()) REQUIRE(z.tree()->consistent());
   const std::vector<std::pair<double, std::string>> all(model.begin(), model.end());
   CHECK(walked(z, 0, z.size(), false) == all);
   const std::vector<std::pair<double, std::string>> back(all.rbegin(), all.rend());
@@ -242,6 +245,65 @@ TEST_CASE("zset: a deep tree grown and emptied in waves, against a model") {
     }
     check();
   }
+}
+
+}  // namespace
+}  // namespace lawnkv::types
+
+namespace lawnkv::types {
+namespace {
+
+// The tree's inner entries (counts, largest keys) are kept up to date by
+// each insert and removal along its path, not recomputed: checked after
+// every operation on a tree of three levels of inner nodes, with inserts
+// at random and at either end, rescores, erases by member and by rank
+// (pops from either end), so splits, merges and root changes happen at
+// every level.
+TEST_CASE("zset tree: inner entries exact after every operation") {
+  std::mt19937_64 rng(13);
+  ZTree t(5);
+  // The members present, and where each is in that list.
+  std::vector<std::string> present;
+  std::unordered_map<std::string, size_t> where;
+  auto forget = [&](const std::string& m) {
+    const size_t k = where.at(m);
+    where[present.back()] = k;
+    where.erase(m);
+    present[k] = std::move(present.back());
+    present.pop_back();
+  };
+  uint64_t next = 0;
+  size_t depth_seen = 0;  // the most inner levels the tree had
+  for (int step = 0; step < 240000; ++step) {
+    // Waves of 60,000 steps: growing by about 30,000 members, then shrinking.
+    const bool grow = (step / 60000) % 2 == 0;
+    const int op = static_cast<int>(rng() % 10) + (grow ? 0 : 5);  // 0-6 insert, 7 rescore, 8-14 erase
+    if (op < 7 || present.empty()) {
+      std::string m = "m" + std::to_string(next++);
+      double s = static_cast<double>(rng() % 5000);
+      if (op == 0) s = 1e9 + static_cast<double>(next);   // past every member
+      if (op == 1) s = -1e9 - static_cast<double>(next);  // before every member
+      t.insert(m, s);
+      where[m] = present.size();
+      present.push_back(std::move(m));
+    } else if (op == 7) {
+      const std::string& m = present[rng() % present.size()];
+      t.rescore(t.find(m), static_cast<double>(rng() % 5000));
+    } else if (op % 3 == 0) {
+      const std::string m = present[rng() % present.size()];
+      t.erase(t.find(m));
+      forget(m);
+    } else {
+      const size_t rank = op % 3 == 1 ? 0 : t.size() - 1;
+      const std::string m(ZTree::get(t.at(rank))->member());
+      t.erase_rank(rank);
+      forget(m);
+    }
+    REQUIRE(t.size() == present.size());
+    REQUIRE(t.consistent());
+    depth_seen = std::max(depth_seen, t.depth());
+  }
+  CHECK(depth_seen >= 3);
 }
 
 }  // namespace

@@ -141,12 +141,13 @@ void Connection::process_input() {
     }
   }
   in_.consume(start);
-  // With records for the append-only file pending, the replies wait for the
-  // loop's write of them (and, under appendfsync always, its fdatasync,
-  // which every client of the iteration shares): Server::on_prepare.
-  if (!st.aof.holds_replies()) {
-    flush();
-  } else if (!queued_for_flush_) {
+  // The replies leave when the loop has read every client that was ready,
+  // before it waits again (Server::on_prepare), as Redis writes them before
+  // it sleeps: a write wakes the client, which on a busy machine takes the
+  // CPU from the server in the middle of the batch. Records for the
+  // append-only file pending are written there first (and, under
+  // appendfsync always, synced once for every client of the iteration).
+  if (!queued_for_flush_) {
     queued_for_flush_ = true;
     server_.queue_flush(this);
   }

@@ -130,10 +130,11 @@ void Connection::process_input() {
     start += parser_.consumed();
     const auto& argv = parser_.argv();
     if (argv.empty()) continue;
-    const int64_t now = st.clock.now_ms();
+    const int64_t wall_ns = Clock::wall_ns();
+    const int64_t now = st.clock.us_at(wall_ns) / 1000;
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
-    dispatch(st, *this, reply, argv, now);
+    dispatch(st, *this, reply, argv, now, wall_ns);
     if (close_if_output_over_limit(now, false)) return;
     if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(output_limit())) {
       pause_reading();

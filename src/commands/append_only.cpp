@@ -332,8 +332,6 @@ void AppendOnly::flush() {
   if (writer_) writer_->flush();
 }
 
-bool AppendOnly::holds_replies() const { return writer_ && writer_->buffered() > 0; }
-
 void AppendOnly::apply_fsync_policy(const std::string& policy) {
   if (writer_) writer_->set_policy(policy_of(policy));
 }

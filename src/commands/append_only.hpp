@@ -71,8 +71,6 @@ class AppendOnly final : public EffectSink {
   // The loop, before replies go out: writes what was appended (and syncs
   // under always).
   void flush();
-  // Replies must wait for flush(): records are pending.
-  bool holds_replies() const;
 
   // BGREWRITEAOF.
   enum class Rewrite { kStarted, kScheduled, kInProgress, kFailed };

@@ -3,9 +3,10 @@
 // directives): Redis compares them as strcasecmp does, byte by byte.
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
+
+#include "core/bytes.hpp"
 
 namespace lawnkv {
 
@@ -38,34 +39,9 @@ constexpr uint64_t ascii_lower8(uint64_t w) {
   return w | capital >> 2;
 }
 
-// The 8 bytes at p as one word (in memory order, to be compared or hashed
-// with words loaded the same way).
-inline uint64_t load8(const char* p) {
-  uint64_t w;
-  std::memcpy(&w, p, 8);
-  return w;
-}
-
-// The n < 8 bytes at p in one word: the first and last four of 4 to 7
-// bytes (overlapping), the first, middle and last of 1 to 3, 0 for none.
-// Every byte is in it, so two strings of one length are equal exactly when
-// their words are.
-inline uint64_t short_word(const char* p, size_t n) {
-  if (n >= 4) {
-    uint32_t lo, hi;
-    std::memcpy(&lo, p, 4);
-    std::memcpy(&hi, p + n - 4, 4);
-    return lo | uint64_t{hi} << 32;
-  }
-  if (n == 0) return 0;
-  return uint64_t{static_cast<unsigned char>(p[0])} | uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
-         uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
-}
-
 // iequals(s, lower) for a lower that is already lower case (a command or
-// option name): only s needs folding, a word at a time: 8 bytes at a time
-// and the last 8 (overlapping rather than a loop over a tail), or the
-// short_word of fewer.
+// option name): only s needs folding, a word at a time, the words of
+// core/bytes.hpp.
 inline bool iequals_lower(std::string_view s, std::string_view lower) {
   const size_t n = s.size();
   if (n != lower.size()) return false;

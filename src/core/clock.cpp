@@ -6,10 +6,10 @@
 
 namespace lawnkv {
 
-int64_t Clock::now_us() const {
+int64_t Clock::wall_ns() {
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000 + offset_us_;
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
 bool Clock::advance_ms(int64_t delta_ms) {

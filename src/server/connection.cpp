@@ -130,10 +130,11 @@ void Connection::process_input() {
     start += parser_.consumed();
     const auto& argv = parser_.argv();
     if (argv.empty()) continue;
-    const int64_t now = st.clock.now_ms();
+    const int64_t wall_ns = Clock::wall_ns();
+    const int64_t now = st.clock.us_at(wall_ns) / 1000;
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
-    dispatch(st, *this, reply, argv, now);
+    dispatch(st, *this, reply, argv, now, wall_ns);
     if (close_if_output_over_limit(now, false)) return;
     if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(output_limit())) {
       pause_reading();
@@ -141,12 +142,13 @@ void Connection::process_input() {
     }
   }
   in_.consume(start);
-  // With records for the append-only file pending, the replies wait for the
-  // loop's write of them (and, under appendfsync always, its fdatasync,
-  // which every client of the iteration shares): Server::on_prepare.
-  if (!st.aof.holds_replies()) {
-    flush();
-  } else if (!queued_for_flush_) {
+  // The replies leave when the loop has read every client that was ready,
+  // before it waits again (Server::on_prepare), as Redis writes them before
+  // it sleeps: a write wakes the client, which on a busy machine takes the
+  // CPU from the server in the middle of the batch. Records for the
+  // append-only file pending are written there first (and, under
+  // appendfsync always, synced once for every client of the iteration).
+  if (!queued_for_flush_) {
     queued_for_flush_ = true;
     server_.queue_flush(this);
   }

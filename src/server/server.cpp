@@ -179,15 +179,22 @@ void Server::connection_closed(Connection* conn) {
 }
 
 void Server::flush_pending() {
-  // A flush can close a connection: look each one up again by id.
+  // A flush can close a connection: look each one up again by id. A flush
+  // that drains a paused connection's output runs its unread requests,
+  // whose replies queue again: they go out before the loop waits too, as
+  // nothing might wake it after. (Each round runs requests read before it,
+  // so the rounds end.)
   std::vector<uint64_t> ids;
-  ids.swap(flush_ids_);
-  for (uint64_t id : ids) {
-    Session* s = state_.clients.find(id);
-    if (s == nullptr) continue;
-    auto* conn = static_cast<Connection*>(s);  // every registered client is a Connection
-    conn->queued_for_flush_ = false;
-    conn->flush();
+  while (!flush_ids_.empty()) {
+    ids.clear();
+    ids.swap(flush_ids_);
+    for (uint64_t id : ids) {
+      Session* s = state_.clients.find(id);
+      if (s == nullptr) continue;
+      auto* conn = static_cast<Connection*>(s);  // every registered client is a Connection
+      conn->queued_for_flush_ = false;
+      conn->flush();
+    }
   }
 }
 

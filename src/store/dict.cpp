@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/byte_hash.hpp"
+#include "core/bytes.hpp"
 
 namespace lawnkv::store {
 
@@ -42,15 +43,24 @@ const Dict::Link& Dict::bucket_of(uint64_t hash) const {
   return table_[i];
 }
 
+namespace {
+
+// a == b, inline for keys of a few dozen bytes (core/bytes.hpp).
+bool same_key(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && equal_bytes(a.data(), b.data(), a.size());
+}
+
+}  // namespace
+
 Entry* Dict::find(std::string_view key) const {
   for (Entry* e = bucket_of(hash_of(key)); e; e = e->next_in_bucket)
-    if (e->key() == key) return e;
+    if (same_key(e->key(), key)) return e;
   return nullptr;
 }
 
 Dict::Link* Dict::link_to(std::string_view key) {
   Link* link = &bucket_of(hash_of(key));
-  while (*link != nullptr && (*link)->key() != key) link = &(*link)->next_in_bucket;
+  while (*link != nullptr && !same_key((*link)->key(), key)) link = &(*link)->next_in_bucket;
   return link;
 }
 

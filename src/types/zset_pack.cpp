@@ -71,23 +71,6 @@ void ZPack::resize(size_t bytes) {
   bytes_ = static_cast<uint32_t>(bytes);
 }
 
-namespace {
-
-// a == b for two byte strings of length len. The last 8 bytes are compared
-// first, inline: members that share a prefix ("user:1001", "user:1002")
-// differ there, and most entries of a walk are turned away without a call
-// to memcmp.
-bool same_bytes(const char* a, const char* b, size_t len) {
-  if (len >= 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a + len - 8, 8);
-    std::memcpy(&y, b + len - 8, 8);
-    if (x != y) return false;
-  }
-  return std::memcmp(a, b, len) == 0;
-}
-
-}  // namespace
 
 size_t ZPack::find(std::string_view member, double* score, size_t* rank) const {
   // Entries are skipped by their first two bytes; only the one found has
@@ -96,7 +79,7 @@ size_t ZPack::find(std::string_view member, double* score, size_t* rank) const {
   for (size_t off = 0; off < bytes_; ++r) {
     size_t len;
     const size_t m = member_at(off, &len);
-    if (len == member.size() && same_bytes(buf_ + m, member.data(), len)) {
+    if (same_member({buf_ + m, len}, member)) {
       *score = at(off).score;
       if (rank) *rank = r;
       return off;

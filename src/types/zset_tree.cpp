@@ -114,7 +114,7 @@ size_t ZTree::memory_bytes() const {
 
 const ZTree::Elem* ZTree::find(std::string_view member) const {
   for (const Elem* e = *bucket(member); e; e = e->chain)
-    if (e->member() == member) return e;
+    if (same_member(e->member(), member)) return e;
   return nullptr;
 }
 

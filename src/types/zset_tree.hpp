@@ -34,17 +34,24 @@
 #include <string_view>
 
 #include "core/byte_hash.hpp"
+#include "core/bytes.hpp"
 #include "core/scan_cursor.hpp"
 
 namespace lawnkv::types {
 
 // The order of a sorted set's members with equal scores: memcmp over the
-// shorter length, then the shorter first (Redis's sdscmp).
+// shorter length, then the shorter first (Redis's sdscmp). A member is
+// often compared with itself (a removal finds its own entry).
 inline int compare_member_bytes(std::string_view a, std::string_view b) {
   const size_t n = a.size() < b.size() ? a.size() : b.size();
-  const int c = n ? std::memcmp(a.data(), b.data(), n) : 0;
+  const int c = a.data() == b.data() ? 0 : compare_bytes(a.data(), b.data(), n);
   if (c != 0) return c;
   return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+
+// a == b, for members.
+inline bool same_member(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && equal_bytes(a.data(), b.data(), a.size());
 }
 
 // (as, am) sorts before (bs, bm).

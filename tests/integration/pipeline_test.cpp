@@ -1,6 +1,7 @@
-// Pipelining: 10,000 requests in one write answered in order, and a client
-// that pipelines without ever reading its replies, which must not keep the
-// server from serving everyone else.
+// Pipelining: 10,000 requests in one write answered in order, replies that
+// pass the pause threshold answered in full, and a client that pipelines
+// without ever reading its replies, which must not keep the server from
+// serving everyone else.
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -123,6 +124,24 @@ TEST_CASE("hiredis pipelines 10,000 commands and reads the replies in order") {
 // replies it asked for (far more than any buffer) pile up. Meanwhile another
 // client must keep getting prompt answers, and the server must hold only a
 // bounded amount of output for the reader that does not read.
+// Replies past the point where the server pauses a client's reads (4 MB
+// pending) leave in rounds: a flush that drains them runs the requests
+// still unread, and their replies must leave before the loop waits again,
+// as nothing would wake it: this client has sent everything and waits.
+TEST_CASE("a pipeline whose replies pass the pause threshold is answered in full") {
+  auto server = ServerProcess::lawnkv();
+  RawClient c(server.port());
+  const std::string value(1 << 20, 'v');
+  REQUIRE(c.call({"SET", "big", value}) == "+OK\r\n");
+  const std::string reply = "$" + std::to_string(value.size()) + "\r\n" + value + "\r\n";
+  for (int round = 0; round < 5; ++round) {
+    std::string requests;
+    for (int i = 0; i < 64; ++i) requests += encode_command({"GET", "big"});
+    c.send(requests);
+    for (int i = 0; i < 64; ++i) REQUIRE(c.read_reply() == reply);
+  }
+}
+
 TEST_CASE("a client that pipelines and never reads does not stall the others") {
   auto server = ServerProcess::lawnkv();
   Client other(server.port());

@@ -166,8 +166,9 @@ class Index {
       ++yielded;
       on_due(t);
     }
-    // What the bound leaves is spent spreading the next level-1 slot ahead
-    // of its time (Wheel's staging): work its cascade would do at once.
+    // What the bound leaves is spent sorting the next slot the wheel will
+    // enter ahead of its time (Wheel's staging): work its cascade would
+    // otherwise do at once.
     wheel_.stage(moves);
     return yielded;
   }

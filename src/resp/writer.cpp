@@ -59,7 +59,7 @@ void Writer::bulk(std::string_view s) {
     size_t len = 1 + ll_to_chars(buf + 1, static_cast<long long>(s.size()));
     buf[len++] = '\r';
     buf[len++] = '\n';
-    std::memcpy(buf + len, s.data(), s.size());
+    if (!s.empty()) std::memcpy(buf + len, s.data(), s.size());  // an empty view's data may be null
     len += s.size();
     buf[len++] = '\r';
     buf[len++] = '\n';

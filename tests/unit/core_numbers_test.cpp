@@ -81,7 +81,10 @@ TEST_CASE("ll_to_chars and ll_to_string print like %lld") {
   std::vector<long long> values = {0, 1, -1, 9, 10, 99, 100, -100, 12345, LLONG_MAX, LLONG_MIN,
                                    LLONG_MIN + 1, 1000000000000000000LL};
   // Each side of every change in length.
-  for (long long p = 10; p <= 1000000000000000000LL; p *= 10) values.insert(values.end(), {p - 1, p, 1 - p, -p});
+  for (long long p = 10;; p *= 10) {
+    values.insert(values.end(), {p - 1, p, 1 - p, -p});
+    if (p == 1000000000000000000LL) break;  // the last power of ten a long long holds
+  }
   for (int i = 0; i < 10000; i++) {
     long long v = static_cast<long long>(rng());
     values.push_back(v >> (rng() % 64));

@@ -19,15 +19,19 @@ CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Wshadow -Wno-unused-parameter -MMD -MP -Isrc
 UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
 UV_LIBS   := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
+# Scripting: Debian's PUC Lua 5.1 (Redis embeds 5.1.5) with its cjson and
+# LuaBitOp modules, linked statically so the Lua state opens them itself.
+LUA_CFLAGS := $(shell pkg-config --cflags lua5.1 2>/dev/null || echo -I/usr/include/lua5.1)
+LUA_LIBS   := -Wl,-Bstatic -llua5.1-cjson -llua5.1-bitop -Wl,-Bdynamic $(shell pkg-config --libs lua5.1 2>/dev/null || echo -llua5.1)
 # jemalloc replaces malloc in everything that links the library: see
 # src/core/allocator.hpp for why. MALLOC=libc leaves it out (the sanitizer
 # builds: ASan must own malloc).
 MALLOC ?= jemalloc
 ifeq ($(MALLOC),libc)
 override CXXFLAGS += -DLAWNKV_NO_JEMALLOC
-LIBS      := $(UV_LIBS)
+LIBS      := $(UV_LIBS) $(LUA_LIBS)
 else
-LIBS      := $(UV_LIBS) -ljemalloc
+LIBS      := $(UV_LIBS) $(LUA_LIBS) -ljemalloc
 endif
 
 BUILD := build
@@ -61,7 +65,7 @@ all: $(SERVER)
 
 $(BUILD)/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(UV_CFLAGS) -c $< -o $@
+	$(CXX) $(CXXFLAGS) $(UV_CFLAGS) $(LUA_CFLAGS) -c $< -o $@
 
 $(BUILD)/liblawnkv.a: $(LIB_OBJS)
 	@rm -f $@

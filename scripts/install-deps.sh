@@ -6,7 +6,7 @@
 #   scripts/install-deps.sh bench  also the benchmark tools
 set -euo pipefail
 
-want=(g++ make pkg-config libuv1-dev libjemalloc-dev)
+want=(g++ make pkg-config libuv1-dev libjemalloc-dev liblua5.1-0-dev lua-cjson-dev lua-bitop-dev)
 case "${1:-run}" in
   run) ;;
   # clang with its sanitizer and libFuzzer runtimes, and llvm-symbolizer for

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "commands/detached_session.hpp"
 #include "commands/dispatch.hpp"
 #include "commands/server_state.hpp"
 #include "persistence/aof_reader.hpp"
@@ -46,19 +47,6 @@ void put_command(std::string& out, std::span<const std::string> argv) {
   for (const std::string& a : argv) put_bulk(out, a);
 }
 
-// The client the loader replays commands as: no socket, replies dropped.
-struct LoaderSession final : Session {
-  LoaderSession() { authenticated = true; }
-  std::string peer_address() const override { return ""; }
-  std::string local_address() const override { return ""; }
-  int fd() const override { return -1; }
-  size_t query_buffer_bytes() const override { return 0; }
-  size_t query_buffer_free() const override { return 0; }
-  size_t output_buffer_bytes() const override { return 0; }
-  void deliver(std::string_view) override {}
-  void close_soon() override {}
-  void resume() override {}
-};
 
 persistence::FsyncPolicy policy_of(const std::string& name) {
   if (name == "always") return persistence::FsyncPolicy::kAlways;
@@ -241,7 +229,7 @@ std::string AppendOnly::load(ServerState& s) {
 std::string AppendOnly::replay(ServerState& s, const std::string& path, bool last) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return "The AOF file " + path + " doesn't exist";
-  LoaderSession session;
+  DetachedSession session;
   persistence::AofReader reader(f);
   std::vector<std::string> argv;
   std::vector<std::string_view> views;

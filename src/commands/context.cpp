@@ -8,7 +8,7 @@ void Call::block(const BlockingTable::Wait& wait) {
     retry->ready_bound_ms = wait.ready_bound_ms;
     return;
   }
-  if (session.in_exec) return reply.null_array();
+  if (!may_block()) return reply.null_array();
   server.data.blocking.block(session, *spec, argv, db_index, wait);
 }
 

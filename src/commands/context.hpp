@@ -59,10 +59,14 @@ struct Call : DbContext {
     failed = true;
     reply.error(text);
   }
+  // Whether the command may block its client: not inside EXEC, nor for a
+  // client without a socket (a script, the AOF loader), nor when run again
+  // for a blocked client (it keeps waiting instead).
+  bool may_block() const { return !session.in_exec && !session.detached; }
   // The command cannot be served now: the client blocks until a key of
   // wait.keys changes, wait.ready_bound_ms passes, or its timeout (see
-  // blocking.hpp). Inside EXEC nothing blocks: the timeout's reply, a null
-  // array, goes at once, as Redis does.
+  // blocking.hpp). Where it may not block (may_block) the timeout's reply,
+  // a null array, goes at once, as Redis does.
   void block(const BlockingTable::Wait& wait);
 };
 

@@ -508,8 +508,8 @@ void blmove_generic(Call& call, End from, End to, int64_t timeout_at) {
   List* src = blocking_source(call, call.argv[1], &failed);
   if (failed) return;
   if (src) return move_element(call, *src, from, to);
-  // Not allowed to block (MULTI): the reply is a null bulk string here.
-  if (call.session.in_exec && !call.retry) return call.reply.null();
+  // Not allowed to block (MULTI, scripts): the reply is a null bulk string here.
+  if (!call.may_block() && !call.retry) return call.reply.null();
   call.block({.keys = call.argv.subspan(1, 1), .timeout_at_ms = timeout_at, .ready_bound_ms = expiry::kNever});
 }
 

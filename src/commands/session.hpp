@@ -36,6 +36,9 @@ class Session : public pubsub::Subscriber {
   bool in_multi = false;
   bool multi_aborted = false;   // a command failed to queue: EXEC replies EXECABORT
   bool in_exec = false;         // EXEC is running the queue (blocking commands don't block)
+  // No socket behind it (DetachedSession: the AOF loader, scripts, the
+  // replica link): its commands never block.
+  bool detached = false;
   std::vector<std::vector<std::string>> queued;
   bool queued_denyoom = false;  // a queued command has the denyoom flag (EXEC is refused on OOM)
   store::Watcher watcher;

@@ -15,11 +15,11 @@
 #include <string_view>
 #include <vector>
 
-#include "commands/args.hpp"
 #include "commands/bits_ops.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
-#include "commands/lookup.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "commands/errors.hpp"
 #include "commands/server_family.hpp"
 #include "core/glob.hpp"
+#include "engine/errors.hpp"
 
 namespace lawnkv {
 

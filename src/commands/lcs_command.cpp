@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
-#include "commands/lookup.hpp"
 #include "core/lcs.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

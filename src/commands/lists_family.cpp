@@ -23,11 +23,11 @@
 #include <string>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/lists_ops.hpp"
 #include "commands/time_args.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv {

@@ -20,13 +20,13 @@
 #include <string>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/remove_members.hpp"
 #include "commands/scan_args.hpp"
 #include "commands/sets_ops.hpp"
 #include "core/glob.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 #include "types/set_algebra.hpp"
 
 namespace lawnkv {

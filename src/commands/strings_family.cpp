@@ -17,13 +17,13 @@
 #include <string>
 #include <string_view>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
-#include "commands/lookup.hpp"
 #include "commands/strings_ops.hpp"
 #include "commands/time_args.hpp"
 #include "core/numbers.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

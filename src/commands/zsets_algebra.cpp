@@ -13,10 +13,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
-#include "commands/lookup.hpp"
 #include "commands/zsets_ops.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 #include "types/set.hpp"
 
 namespace lawnkv {

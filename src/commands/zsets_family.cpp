@@ -22,8 +22,6 @@
 #include <utility>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/remove_members.hpp"
 #include "commands/scan_args.hpp"
@@ -31,6 +29,8 @@
 #include "commands/zsets_ops.hpp"
 #include "core/glob.hpp"
 #include "core/numbers.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv {

@@ -30,7 +30,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 
 namespace lawnkv::server {
 

@@ -94,7 +94,7 @@ void register_lcs_command(CommandTable& t) {
          .group = "string", .since = "7.0.0",
          .complexity = "O(N*M) where N and M are the lengths of s1 and s2, respectively",
          .summary = "Finds the longest common subsequence of two strings",
-         .key_flags = "RO access;RO access",
+         .key_flags = "RO access",
          .handler = lcs_command});
 }
 

@@ -271,6 +271,14 @@ void set_generic(Call& call, const StringOptions& opts, std::string_view key,
   call.reply.simple("OK");
 }
 
+// SET's key for COMMAND GETKEYSANDFLAGS: read too when GET is among the
+// options (as Redis's setGetKeys), else only overwritten.
+std::string_view set_key_flags(std::span<const std::string_view> argv) {
+  for (size_t i = 3; i < argv.size(); ++i)
+    if (iequals(argv[i], "get")) return "RW access update";
+  return "OW update";
+}
+
 /* SET key value [NX | XX] [GET] [EX seconds | PX milliseconds |
  *   EXAT unix-time-seconds | PXAT unix-time-milliseconds | KEEPTTL] */
 void set_command(Call& call) {
@@ -554,6 +562,7 @@ void register_string_commands(CommandTable& t) {
      .summary = "Sets a string value, optionally with a time to live or a condition",
      .key_flags = "RW access update variable_flags",
      .key_notes = "RW and ACCESS due to the optional `GET` argument",
+     .variable_key_flags = set_key_flags,
      .handler = set_command},
     {.name = "setex", .arity = 4, .flags = kWrite | kDenyOom, .keys = {1, 1, 1},
      .acl = "@write @string @slow",

@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,9 @@ namespace lawnkv {
 
 struct Call;
 using Handler = void (*)(Call&);
+// The flags of a key spec marked variable_flags for one call (argv whole),
+// as Redis's getkeys procs give them: SET's key is "OW update" unless GET.
+using KeyFlagsFn = std::string_view (*)(std::span<const std::string_view> argv);
 
 // Redis 7.0 command flags, as COMMAND INFO reports them, then lawnkv's own
 // (not reported): what dispatch does with a command is read from its flags.
@@ -74,6 +78,15 @@ struct KeyRange {
   int step = 0;
 };
 
+// Movable keys counted by an argument (engine/keys.hpp): the count is at
+// argv[index], the keys start firstkey after it, keystep apart; index 0:
+// none. ZUNION's are {1, 1, 1}, EVAL's {2, 1, 1}.
+struct KeyNum {
+  int index = 0;
+  int firstkey = 1;
+  int keystep = 1;
+};
+
 // One command (or subcommand, as Redis 7.0 has them: CONFIG GET is
 // "config|get"): everything dispatch, COMMAND INFO/DOCS/LIST and INFO
 // commandstats know of it. Family files write their rows with designated
@@ -83,6 +96,7 @@ struct CommandSpec {
   int arity = 0;             // Redis's: N exact, -N at least N (name included)
   uint32_t flags = 0;        // CommandFlag bits
   KeyRange keys = {};
+  KeyNum keynum = {};        // keys counted by an argument, after those of keys
   // The five fields below have no default, so a row that leaves one out
   // draws -Wmissing-field-initializers.
   std::string_view acl;      // ACL categories, as COMMAND INFO lists them: "@read @string @fast"
@@ -95,6 +109,7 @@ struct CommandSpec {
   std::string_view tips = {};       // space separated: "nondeterministic_output ..."
   std::string_view key_flags = {};  // per key spec, ';' separated: "RW access delete;OW update"
   std::string_view key_notes = {};  // per key spec, ';' separated
+  KeyFlagsFn variable_key_flags = nullptr;  // for a key spec marked variable_flags
   Handler handler = nullptr;        // nullptr for a container of subcommands
   std::vector<CommandSpec> subcommands = {};
   // Counted on the row itself: no lookup by name per command.

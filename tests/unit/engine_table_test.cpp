@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands/families.hpp"
+#include "engine/keys.hpp"
 #include "engine/table.hpp"
 
 namespace lawnkv {
@@ -67,12 +68,14 @@ std::string incomplete(const CommandSpec& c, const CommandSpec* parent) {
   if ((c.flags & ~(kRedisFlags | kSubscribedContext | kTransactionControl | kRunsQueue)) != 0) return "unknown flag";
   const KeyRange& k = c.keys;
   if (k.first < 0 || (k.first == 0 && (k.last != 0 || k.step != 0))) return "key range";
-  if (k.first > 0) {
-    if (k.step <= 0) return "key step";
-    const size_t specs = (k.last < 0 || k.last == k.first) ? 1 : static_cast<size_t>((k.last - k.first) / k.step + 1);
+  if (k.first > 0 && k.step <= 0) return "key step";
+  // Counted keys are what makes a row's keys movable (until keyword specs).
+  if (c.has(kMovableKeys) != (c.keynum.index > 0)) return "movablekeys and keynum go together";
+  if (c.keynum.index > 0 && (c.keynum.firstkey <= 0 || c.keynum.keystep <= 0)) return "keynum";
+  if (has_key_arguments(c)) {
     size_t groups = c.key_flags.empty() ? 0 : 1;
     for (char ch : c.key_flags) groups += ch == ';';
-    if (groups != specs) return "key flags: one group per key spec";
+    if (groups != key_specs(c).size()) return "key flags: one group per key spec";
   } else if (!c.key_flags.empty()) {
     return "key flags without keys";
   }
@@ -123,6 +126,13 @@ TEST_CASE("command table: the completeness check rejects incomplete rows") {
   c.keys = {1, 3, 1};
   c.key_flags = "RO;RO";
   CHECK(incomplete(c, nullptr) == "key flags: one group per key spec");
+  c = full;
+  c.flags |= kMovableKeys;
+  CHECK(incomplete(c, nullptr) == "movablekeys and keynum go together");
+  c.keynum = {2, 1, 1};
+  CHECK(incomplete(c, nullptr) == "key flags: one group per key spec");
+  c.key_flags = "RO;RO";
+  CHECK(incomplete(c, nullptr) == "");
 }
 
 }  // namespace lawnkv

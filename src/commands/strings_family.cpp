@@ -93,10 +93,7 @@ constexpr OptionRow kOptionRows[] = {
 
 // The row of an option word is picked by the word's length and first letter
 // (no two rows share both: checked when this compiles), then confirmed with
-// one case-insensitive comparison. Measured under callgrind at
-// redis-benchmark -P 16, parsing the options "EX 100" took about 250
-// instructions when every row was tried with iequals, about 170 so (20 of
-// them the memchr of find_option's C-string rule).
+// one case-insensitive comparison, instead of trying every row.
 constexpr size_t kOptionMaxLen = 7;
 using OptionIndex = std::array<std::array<int8_t, 32>, kOptionMaxLen + 1>;  // -1: no row
 

@@ -1,6 +1,6 @@
 #pragma once
-// Clients blocked on keys, for any key type: REDE.BPOLL today, the list and
-// sorted-set pops as they land.
+// Clients blocked on keys, for any key type: REDE.BPOLL, the list pops
+// (BLPOP, BLMOVE, BLMPOP...) and the sorted-set pops (BZPOPMIN, BZMPOP...).
 //
 // A blocking command that cannot be served at once calls Call::block(): the
 // table keeps the command (its row and a copy of its arguments), the keys it

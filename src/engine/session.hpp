@@ -30,7 +30,7 @@ class Session : public pubsub::Subscriber {
   int64_t last_interaction_ms = 0;
   const CommandSpec* last_command = nullptr;  // CLIENT LIST cmd= (nullptr: NULL)
   bool close_after_reply = false;  // QUIT, CLIENT KILL, protocol errors
-  bool no_evict = false;           // CLIENT NO-EVICT (accepted, no eviction yet)
+  bool no_evict = false;           // CLIENT NO-EVICT (accepted; client eviction is not served)
 
   // MULTI ... EXEC
   bool in_multi = false;

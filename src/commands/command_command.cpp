@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "commands/server_family.hpp"
+#include "engine/acl_categories.hpp"
 #include "engine/keys.hpp"
 #include "core/glob.hpp"
 #include "engine/errors.hpp"
@@ -39,12 +40,6 @@ constexpr FlagName kFlagNames[] = {
     {kAllowBusy, "allow_busy"},
 };
 
-// ACL categories in the order Redis 7.0 lists them.
-constexpr std::string_view kCategoryOrder[] = {
-    "@keyspace", "@read",     "@write", "@set",   "@sortedset",  "@list",       "@hash",
-    "@string",   "@bitmap",   "@hyperloglog", "@geo", "@stream", "@pubsub",     "@admin",
-    "@fast",     "@slow",     "@blocking",    "@dangerous", "@connection", "@transaction", "@scripting",
-};
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
@@ -57,15 +52,11 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return out;
 }
 
-std::vector<std::string_view> categories(const CommandSpec& c) {
-  const std::vector<std::string_view> given = split(c.acl, ' ');
-  std::vector<std::string_view> out;
-  for (std::string_view known : kCategoryOrder)
-    for (std::string_view g : given)
-      if (g == known) out.push_back(known);
-  for (std::string_view g : given)  // any Redis does not know, last
-    if (std::find(std::begin(kCategoryOrder), std::end(kCategoryOrder), g) == std::end(kCategoryOrder))
-      out.push_back(g);
+// The row's ACL categories (its bits), as "@name", in Redis's order.
+std::vector<std::string> categories(const CommandSpec& c) {
+  std::vector<std::string> out;
+  for (const AclCategoryName& cat : acl_category_names())
+    if (c.acl_bits & cat.bit) out.push_back("@" + std::string(cat.name));
   return out;
 }
 
@@ -143,7 +134,7 @@ void reply_info(Call& call, const CommandSpec* c) {
   r.integer(c->keys.step);
   const auto cats = categories(*c);
   r.set(cats.size());
-  for (std::string_view cat : cats) r.simple(cat);
+  for (const std::string& cat : cats) r.simple(cat);
   const auto tips = split(c->tips, ' ');
   r.set(tips.size());
   for (std::string_view tip : tips) r.bulk(tip);
@@ -227,15 +218,13 @@ void command_list_command(Call& call) {
     else return call.error(err::kSyntax);
     arg = call.argv[i + 2];
   }
-  const std::string category = "@" + to_lower(arg);
+  const std::optional<AclCategory> category = find_acl_category(arg);
   auto keep = [&](const CommandSpec& c) {
     switch (filter) {
       case kNone: return true;
       case kModule: return false;  // lawnkv loads no modules
       case kAclCat:
-        for (std::string_view cat : split(c.acl, ' '))
-          if (cat == category) return true;
-        return false;
+        return category && (c.acl_bits & *category) != 0;
       case kPattern: return glob_match(arg, c.name, true);
     }
     return false;

@@ -1,6 +1,9 @@
 #include "engine/table.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "engine/acl_categories.hpp"
 
 namespace lawnkv {
 
@@ -32,10 +35,34 @@ uint64_t CommandTable::name_hash(std::string_view name) {
   return h ^ h >> 31;
 }
 
+namespace {
+
+// bits plus what the command flags imply (acl_categories.hpp).
+uint32_t implicit_acl_categories(uint32_t flags, uint32_t bits) {
+  if (flags & kWrite) bits |= kAclWrite;
+  if ((flags & kReadonly) && !(bits & kAclScripting)) bits |= kAclRead;
+  if (flags & kAdmin) bits |= kAclAdmin | kAclDangerous;
+  if (flags & kPubsub) bits |= kAclPubsub;
+  if (flags & kFast) bits |= kAclFast;
+  if (flags & kBlocking) bits |= kAclBlocking;
+  if (!(bits & kAclFast)) bits |= kAclSlow;
+  return bits;
+}
+
+void set_acl_bits(CommandSpec& spec) {
+  const std::optional<uint32_t> bits = parse_acl_categories(spec.acl);
+  if (!bits) throw std::logic_error("command row " + spec.name + ": unknown ACL category in \"" + std::string(spec.acl) + "\"");
+  spec.acl_bits = implicit_acl_categories(spec.flags, *bits);
+  for (CommandSpec& sub : spec.subcommands) set_acl_bits(sub);
+}
+
+}  // namespace
+
 void CommandTable::add(CommandSpec spec) {
+  set_acl_bits(spec);
   std::string key = spec.name;
   auto [it, added] = commands_.emplace(std::move(key), std::move(spec));
-  if (!added) return;
+  if (!added) throw std::logic_error("command row " + it->first + " added twice");
   if (commands_.size() * 2 > slots_.size()) {
     // Grow and re-index every row (only while the table is being built).
     slots_.assign(std::max<size_t>(64, slots_.size() * 2), Slot{});

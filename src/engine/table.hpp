@@ -114,6 +114,9 @@ struct CommandSpec {
   std::vector<CommandSpec> subcommands = {};
   // Counted on the row itself: no lookup by name per command.
   mutable CommandStats stats{};
+  // acl as AclCategory bits with those the flags imply (acl_categories.hpp);
+  // set by CommandTable::add.
+  uint32_t acl_bits = 0;
 
   bool has(uint32_t f) const { return (flags & f) != 0; }
   const CommandSpec* subcommand(std::string_view lower_name) const;
@@ -130,6 +133,9 @@ class CommandTable {
   CommandTable(const CommandTable&) = delete;
   CommandTable& operator=(const CommandTable&) = delete;
 
+  // Adds a row and its subcommands, with their ACL category bits. A row
+  // whose name is taken, or that names an unknown ACL category, is a bug in
+  // its family file: std::logic_error names it.
   void add(CommandSpec spec);
   void add(std::initializer_list<CommandSpec> rows) {
     for (const CommandSpec& row : rows) add(row);

@@ -36,8 +36,6 @@ namespace {
 
 using types::List;
 
-constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
-constexpr std::string_view kNumkeys = "ERR numkeys should be greater than 0";
 constexpr std::string_view kCountPositive = "ERR count should be greater than 0";
 constexpr std::string_view kRankZero =
     "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... "
@@ -182,7 +180,7 @@ void pop_generic(Call& call, End from) {
   if (call.argv.size() > 3) return call.error("ERR wrong number of arguments for '" + call.spec->name + "' command");
   const bool has_count = call.argv.size() == 3;
   long long count = 0;
-  if (has_count && !range_or_reply(call, call.argv[2], 0, LLONG_MAX, kNotPositive, &count)) return;
+  if (has_count && !range_or_reply(call, call.argv[2], 0, LLONG_MAX, err::kNotPositive, &count)) return;
   const std::string_view key = call.argv[1];
   const ListRef found = list_for_write(call, key);
   if (!found.list && !found.wrong_type) return has_count ? call.reply.null_array() : call.reply.null();
@@ -421,7 +419,7 @@ struct MpopArgs {
 
 bool mpop_args_or_reply(Call& call, size_t numkeys_at, MpopArgs* out) {
   long long numkeys;
-  if (!range_or_reply(call, call.argv[numkeys_at], 1, LLONG_MAX, kNumkeys, &numkeys)) return false;
+  if (!range_or_reply(call, call.argv[numkeys_at], 1, LLONG_MAX, err::kNumkeys, &numkeys)) return false;
   const size_t keys_left = call.argv.size() - numkeys_at - 1;
   if (static_cast<unsigned long long>(numkeys) >= keys_left) {
     call.error(err::kSyntax);

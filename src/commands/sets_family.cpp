@@ -36,11 +36,6 @@ namespace {
 using types::Member;
 using types::Set;
 
-constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
-constexpr std::string_view kCountRange =
-    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
-constexpr std::string_view kNumkeys = "ERR numkeys should be greater than 0";
-constexpr std::string_view kTooManyKeys = "ERR Number of keys can't be greater than number of args";
 constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
 
 void reply_member(Call& call, const Member& m) {
@@ -56,7 +51,7 @@ void reply_set(Call& call, const Set& s) {
 
 // An integer >= 0, as getPositiveLongFromObjectOrReply reads it: one error
 // text for a non-integer and for a negative.
-bool positive_or_reply(Call& call, std::string_view arg, long long* out, std::string_view msg = kNotPositive) {
+bool positive_or_reply(Call& call, std::string_view arg, long long* out, std::string_view msg = err::kNotPositive) {
   if (!integer_or_reply(call, arg, out, msg)) return false;
   if (*out >= 0) return true;
   call.error(msg);
@@ -230,7 +225,7 @@ void spop_command(Call& call) {
 void srandmember_count(Call& call) {
   long long count;
   if (!integer_or_reply(call, call.argv[2], &count)) return;
-  if (count == LLONG_MIN) return call.error(kCountRange);
+  if (count == LLONG_MIN) return call.error(err::kCountRange);
   const SetRef found = set_for_read(call, call.argv[1]);
   if (found.wrong_type) return call.error(err::kWrongType);
   if (!found.set || count == 0) return call.reply.array(0);
@@ -279,9 +274,9 @@ void sinter_command(Call& call) {
 /* SINTERCARD numkeys key [key ...] [LIMIT limit] */
 void sintercard_command(Call& call) {
   long long numkeys;
-  if (!integer_or_reply(call, call.argv[1], &numkeys, kNumkeys)) return;
-  if (numkeys < 1) return call.error(kNumkeys);
-  if (numkeys > static_cast<long long>(call.argv.size()) - 2) return call.error(kTooManyKeys);
+  if (!integer_or_reply(call, call.argv[1], &numkeys, err::kNumkeys)) return;
+  if (numkeys < 1) return call.error(err::kNumkeys);
+  if (numkeys > static_cast<long long>(call.argv.size()) - 2) return call.error(err::kTooManyKeys);
   long long limit = 0;
   for (size_t i = 2 + static_cast<size_t>(numkeys); i < call.argv.size(); ++i) {
     const bool has_value = i + 1 < call.argv.size();

@@ -25,6 +25,11 @@ inline constexpr std::string_view kMultiNested = "ERR MULTI calls can not be nes
 inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
 inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
 inline constexpr std::string_view kWatchInMulti = "ERR WATCH inside MULTI is not allowed";
+inline constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
+inline constexpr std::string_view kCountRange =
+    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+inline constexpr std::string_view kNumkeys = "ERR numkeys should be greater than 0";
+inline constexpr std::string_view kTooManyKeys = "ERR Number of keys can't be greater than number of args";
 inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
 
 // Redis's addReplyErrorArity, for a command that checks its arguments' count

@@ -69,7 +69,7 @@ bool BlockingTable::unblock(const Session& s, bool error) {
   }
   remove(it->second);
   to_resume_.push_back(target.id);
-  target.deliver(frame);
+  target.deliver_reply(frame);
   return true;
 }
 
@@ -115,7 +115,7 @@ bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms, 
   }
   remove(id);
   to_resume_.push_back(s.id);
-  s.deliver(frame);
+  s.deliver_reply(frame);
   return true;
 }
 

@@ -1,6 +1,7 @@
 #include "commands/dispatch.hpp"
 
 #include <string>
+#include <utility>
 
 #include "commands/args.hpp"
 #include "commands/errors.hpp"
@@ -99,8 +100,10 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   ++server.facts.stats.total_commands_processed;
 }
 
-void dispatch(ServerState& server, Session& session, resp::Writer& reply,
-              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns) {
+namespace {
+
+void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply,
+                      std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns) {
   const Resolved r = resolve(server.commands, argv);
   // CLIENT LIST's cmd=: the command just received, whatever becomes of it.
   session.last_command = r.known;
@@ -135,6 +138,20 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
     return;
   }
   run_command(server, session, reply, spec, argv, now_ms, start_ns);
+}
+
+}  // namespace
+
+void dispatch(ServerState& server, Session& session, resp::Writer& reply,
+              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns) {
+  // CLIENT REPLY OFF | SKIP: the reply is written and thrown away (errors
+  // included), as Redis's prepareClientToWrite refuses it.
+  std::string discarded;
+  if (session.reply_off || session.reply_skip) reply.mute(discarded);
+  dispatch_unmuted(server, session, reply, argv, now_ms, start_ns);
+  reply.unmute();
+  // A command that blocked keeps its SKIP until its reply comes.
+  if (!session.blocked) session.reply_skip = std::exchange(session.reply_skip_next, false);
 }
 
 }  // namespace lawnkv

@@ -56,12 +56,13 @@ void BlockingTable::forget(const Session& s) {
   if (it != by_session_.end()) remove(it->second);
 }
 
-bool BlockingTable::unblock(const Session& s, bool error) {
+bool BlockingTable::unblock(const Session& s, bool error, resp::ErrorObserver* errors) {
   auto it = by_session_.find(&s);
   if (it == by_session_.end()) return false;
   Session& target = *waiters_.at(it->second).session;
   std::string frame;
   resp::Writer out(frame, target.protocol);
+  out.observe_errors(errors);
   if (error) {
     out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
   } else {
@@ -95,6 +96,7 @@ bool BlockingTable::try_serve(ServerState& server, uint64_t id, int64_t now_ms, 
   Session& s = *it->second.session;
   std::string frame;
   resp::Writer out(frame, s.protocol);
+  out.observe_errors(&server.facts.errors);
   if (now_ms >= it->second.timeout_at_ms) {
     out.null_array();
   } else {

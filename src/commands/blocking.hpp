@@ -37,6 +37,8 @@
 #include <utility>
 #include <vector>
 
+#include "resp/writer.hpp"
+
 namespace lawnkv {
 
 class Session;
@@ -59,8 +61,9 @@ class BlockingTable {
   void forget(const Session& s);
   // CLIENT UNBLOCK: if s is blocked, replies what its timeout would (a null
   // array), or with error the error "-UNBLOCKED client unblocked via CLIENT
-  // UNBLOCK", and resumes it at the next serve(); false if s is not blocked.
-  bool unblock(const Session& s, bool error);
+  // UNBLOCK" (told to errors), and resumes it at the next serve(); false if
+  // s is not blocked.
+  bool unblock(const Session& s, bool error, resp::ErrorObserver* errors = nullptr);
 
   // key in db changed: the clients waiting on it are tried at the next serve().
   void signal(int db, std::string_view key);

@@ -221,7 +221,7 @@ void client_unblock_command(Call& call) {
   long long id;
   if (!integer_or_reply(call, call.argv[2], &id)) return;
   const Session* target = id > 0 ? call.server.clients.find(static_cast<uint64_t>(id)) : nullptr;
-  call.reply.integer(target && call.data.blocking.unblock(*target, error) ? 1 : 0);
+  call.reply.integer(target && call.data.blocking.unblock(*target, error, &call.server.facts.errors) ? 1 : 0);
 }
 
 /* CLIENT HELP */

@@ -148,8 +148,10 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
   // included), as Redis's prepareClientToWrite refuses it.
   std::string discarded;
   if (session.reply_off || session.reply_skip) reply.mute(discarded);
+  reply.observe_errors(&server.facts.errors);
   dispatch_unmuted(server, session, reply, argv, now_ms, start_ns);
   reply.unmute();
+  reply.observe_errors(nullptr);
   // A command that blocked keeps its SKIP until its reply comes.
   if (!session.blocked) session.reply_skip = std::exchange(session.reply_skip_next, false);
 }

@@ -12,6 +12,7 @@
 #include "commands/args.hpp"
 #include "commands/errors.hpp"
 #include "commands/lookup.hpp"
+#include "commands/memory_figures.hpp"
 #include "commands/server_family.hpp"
 #include "core/allocator.hpp"
 
@@ -38,31 +39,62 @@ void memory_usage_command(Call& call) {
   call.reply.integer(static_cast<int64_t>(entry_bytes(*e)));
 }
 
-/* MEMORY STATS */
+/* MEMORY STATS
+ * Redis 7.0's fields in its order (memory_figures.hpp computes them), and
+ * lawnkv's expiry-index.bytes last. */
 void memory_stats_command(Call& call) {
-  const uint64_t allocated = allocator::allocated_bytes();
-  const uint64_t rss = allocator::resident_bytes();
-  const uint64_t keys = call.data.keyspace.total_keys();
-  const uint64_t clients = client_buffer_bytes(call.server);
-  const uint64_t index = expiry_index_bytes(call.server);
+  const MemoryFigures m = memory_figures(call.server);
   auto& r = call.reply;
-  r.map(8);
-  r.bulk("total.allocated");
-  r.integer(static_cast<int64_t>(allocated));
-  r.bulk("clients.normal");
-  r.integer(static_cast<int64_t>(clients));
-  r.bulk("keys.count");
-  r.integer(static_cast<int64_t>(keys));
-  r.bulk("keys.bytes-per-key");
-  r.integer(static_cast<int64_t>(keys ? allocated / keys : 0));
-  r.bulk("expiry-index.bytes");
-  r.integer(static_cast<int64_t>(index));
-  r.bulk("rss.bytes");
-  r.integer(static_cast<int64_t>(rss));
-  r.bulk("fragmentation");
-  r.dbl(allocated ? static_cast<double>(rss) / static_cast<double>(allocated) : 0);
-  r.bulk("fragmentation.bytes");
-  r.integer(static_cast<int64_t>(rss) - static_cast<int64_t>(allocated));
+  auto integer = [&](std::string_view name, uint64_t v) {
+    r.bulk(name);
+    r.integer(static_cast<int64_t>(v));
+  };
+  auto signed_integer = [&](std::string_view name, int64_t v) {
+    r.bulk(name);
+    r.integer(v);
+  };
+  // Redis's ratios are floats, printed with a double's digits.
+  auto ratio = [&](std::string_view name, uint64_t a, uint64_t b) {
+    r.bulk(name);
+    r.dbl(static_cast<float>(a) / static_cast<float>(b));
+  };
+  r.map(28 + m.dbs.size());
+  integer("peak.allocated", m.peak);
+  integer("total.allocated", m.used);
+  integer("startup.allocated", m.startup);
+  integer("replication.backlog", 0);
+  integer("clients.slaves", 0);
+  integer("clients.normal", m.clients_normal);
+  integer("cluster.links", 0);
+  integer("aof.buffer", 0);
+  integer("lua.caches", m.scripting.scripts_eval);
+  integer("functions.caches", m.scripting.functions_bytes);
+  for (const MemoryFigures::Db& db : m.dbs) {
+    r.bulk("db." + std::to_string(db.index));
+    r.map(2);
+    integer("overhead.hashtable.main", db.main);
+    integer("overhead.hashtable.expires", db.expires);
+  }
+  integer("overhead.total", m.overhead);
+  integer("keys.count", m.keys);
+  integer("keys.bytes-per-key", m.bytes_per_key);
+  integer("dataset.bytes", m.dataset);
+  r.bulk("dataset.percentage");
+  r.dbl(static_cast<float>(m.dataset_perc));
+  r.bulk("peak.percentage");
+  r.dbl(static_cast<float>(m.peak_perc));
+  integer("allocator.allocated", m.alloc.allocated);
+  integer("allocator.active", m.alloc.active);
+  integer("allocator.resident", m.alloc.resident);
+  ratio("allocator-fragmentation.ratio", m.alloc.active, m.alloc.allocated);
+  signed_integer("allocator-fragmentation.bytes", static_cast<int64_t>(m.alloc.active - m.alloc.allocated));
+  ratio("allocator-rss.ratio", m.alloc.resident, m.alloc.active);
+  signed_integer("allocator-rss.bytes", static_cast<int64_t>(m.alloc.resident - m.alloc.active));
+  ratio("rss-overhead.ratio", m.rss, m.alloc.resident);
+  signed_integer("rss-overhead.bytes", static_cast<int64_t>(m.rss - m.alloc.resident));
+  ratio("fragmentation", m.rss, m.used);
+  signed_integer("fragmentation.bytes", static_cast<int64_t>(m.rss - m.used));
+  integer("expiry-index.bytes", expiry_index_bytes(call.server));
 }
 
 /* MEMORY PURGE */

@@ -44,7 +44,10 @@ void Writer::line(char prefix, std::string_view s) {
 
 void Writer::simple(std::string_view s) { line('+', s); }
 
-void Writer::error(std::string_view s) { line('-', s); }
+void Writer::error(std::string_view s) {
+  line('-', s);
+  if (errors_) errors_->on_error_reply(s);
+}
 
 void Writer::integer(int64_t v) { header(':', v); }
 

@@ -25,6 +25,15 @@
 
 namespace lawnkv::resp {
 
+// Told of every error reply a Writer writes (INFO errorstats counts them).
+class ErrorObserver {
+ public:
+  virtual void on_error_reply(std::string_view text) = 0;
+
+ protected:
+  ~ErrorObserver() = default;
+};
+
 class Writer {
  public:
   // Appends to out, which must outlive the writer. protocol is 2 or 3.
@@ -73,6 +82,9 @@ class Writer {
   void mute(std::string& sink) { out_ = &sink; }
   void unmute() { out_ = client_out_; }
   bool muted() const { return out_ != client_out_; }
+  // Every error() from now on is told to o (nullptr: none), muted or not,
+  // as Redis counts an error reply it does not send.
+  void observe_errors(ErrorObserver* o) { errors_ = o; }
   class Unmuted {
    public:
     explicit Unmuted(Writer& w) : w_(w), saved_(w.out_) { w.out_ = w.client_out_; }
@@ -93,6 +105,7 @@ class Writer {
 
   std::string* out_;         // where replies go now
   std::string* client_out_;  // the client's output
+  ErrorObserver* errors_ = nullptr;
   int protocol_;
 };
 

@@ -97,6 +97,9 @@ void memory_stats_command(Call& call) {
   integer("expiry-index.bytes", expiry_index_bytes(call.server));
 }
 
+/* MEMORY MALLOC-STATS */
+void memory_malloc_stats_command(Call& call) { call.reply.verbatim(allocator::stats_text()); }
+
 /* MEMORY PURGE */
 void memory_purge_command(Call& call) {
   allocator::purge();
@@ -150,7 +153,8 @@ void memory_doctor_command(Call& call) {
 /* MEMORY HELP */
 void memory_help_command(Call& call) {
   reply_help(call, "MEMORY",
-             {"DOCTOR", "    Return memory problems reports.", "PURGE", "    Return free memory held by the allocator to the system.", "STATS",
+             {"DOCTOR", "    Return memory problems reports.", "MALLOC-STATS",
+              "    Return internal statistics report from the memory allocator.", "PURGE", "    Return free memory held by the allocator to the system.", "STATS",
               "    Return a map of memory figures of the server.", "USAGE <key> [SAMPLES <count>]",
               "    Return the bytes <key> and its value take (SAMPLES is accepted; values are measured whole)."});
 }
@@ -199,6 +203,12 @@ void register_memory_command(CommandTable& t) {
           .summary = "Reports memory problems, in Redis's words",
           .tips = "nondeterministic_output request_policy:all_shards response_policy:special",
           .handler = memory_doctor_command},
+         {.name = "memory|malloc-stats", .arity = 2, .flags = 0,
+          .acl = "@slow",
+          .group = "server", .since = "4.0.0", .complexity = "Depends on how much memory is allocated, could be slow",
+          .summary = "Show allocator internal stats",
+          .tips = "nondeterministic_output request_policy:all_shards response_policy:special",
+          .handler = memory_malloc_stats_command},
          {.name = "memory|purge", .arity = 2, .flags = 0,
           .acl = "@slow",
           .group = "server", .since = "4.0.0", .complexity = "Depends on the allocator",

@@ -40,6 +40,8 @@ Breakdown breakdown() {
   return {allocated, allocated, resident_bytes()};
 }
 
+std::string stats_text() { return "Stats not supported for the current allocator"; }
+
 void purge() {
   arena::release_free();
   malloc_trim(0);
@@ -91,6 +93,13 @@ struct ThreadCounters {
 thread_local const ThreadCounters t_counters;
 
 }  // namespace
+
+std::string stats_text() {
+  std::string out;
+  malloc_stats_print([](void* to, const char* text) { static_cast<std::string*>(to)->append(text); }, &out,
+                     nullptr);
+  return out;
+}
 
 Breakdown breakdown() {
   uint64_t epoch = 1;

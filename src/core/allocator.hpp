@@ -16,6 +16,7 @@
 // are: ASan must own malloc), the figures come from glibc's mallinfo2 instead.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace lawnkv::allocator {
@@ -46,6 +47,10 @@ struct Breakdown {
   uint64_t resident = 0;
 };
 Breakdown breakdown();
+// jemalloc's own report (malloc_stats_print), for MEMORY MALLOC-STATS;
+// with libc's malloc, Redis's "Stats not supported for the current
+// allocator".
+std::string stats_text();
 // Returns free memory to the system at once: the arena's chunks that hold no
 // live block, and jemalloc's unused dirty pages (this thread's cache flushed
 // first). FLUSHDB and FLUSHALL call it, as Redis purges jemalloc after a

@@ -101,5 +101,17 @@ TEST_CASE("MEMORY STATS and INFO memory: overhead, dataset and bytes per key as 
   CHECK(mem.at("number_of_cached_scripts") == "0");
 }
 
+TEST_CASE("MEMORY MALLOC-STATS is the allocator's report, as Redis's") {
+  test::CommandServer s;
+  const std::string r = s.run({"memory", "malloc-stats"});
+  REQUIRE(r[0] == '$');
+  // jemalloc's malloc_stats_print; a sanitizer build (libc malloc) answers
+  // Redis's text for an allocator without statistics.
+  CHECK((r.find("___ Begin jemalloc statistics ___") != std::string::npos ||
+         r.find("Stats not supported for the current allocator") != std::string::npos));
+  CHECK(s.run({"memory", "malloc-stats", "x"}) ==
+        "-ERR wrong number of arguments for 'memory|malloc-stats' command\r\n");  // redis
+}
+
 }  // namespace
 }  // namespace lawnkv

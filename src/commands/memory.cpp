@@ -71,9 +71,10 @@ void memory_stats_command(Call& call) {
   integer("functions.caches", m.scripting.functions_bytes);
   for (const MemoryFigures::Db& db : m.dbs) {
     r.bulk("db." + std::to_string(db.index));
-    r.map(2);
+    r.map(3);
     integer("overhead.hashtable.main", db.main);
     integer("overhead.hashtable.expires", db.expires);
+    integer("overhead.hashtable.slot-to-keys", 0);  // no cluster mode
   }
   integer("overhead.total", m.overhead);
   integer("keys.count", m.keys);

@@ -22,9 +22,11 @@ MemoryFigures memory_figures(const ServerState& server) {
     const store::Db& db = ks.db(i);
     if (db.size() == 0) continue;
     // A key's share beside its bytes: its bucket and its entry's header
-    // (Redis: a dictEntry and a robj); with a TTL, its timer and the index.
+    // (Redis: a dictEntry and a robj); with a TTL, its timer (Redis: a
+    // dictEntry of the expires table). The expiry index's wheel is built
+    // with the db, so it is in startup already.
     const MemoryFigures::Db d{i, db.dict().memory_bytes() + db.size() * sizeof(store::Entry),
-                              db.index_memory_bytes() + db.expires() * sizeof(expiry::Timer)};
+                              db.expires() * sizeof(expiry::Timer)};
     m.dbs.push_back(d);
     m.overhead += d.main + d.expires;
     m.keys += db.size();

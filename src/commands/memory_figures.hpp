@@ -4,8 +4,8 @@
 //
 //   overhead  = startup + client buffers + every db's tables ("main": its
 //               dictionary's buckets and an entry header a key; "expires":
-//               its expiry index and a timer a key with a TTL) + the
-//               scripting caches
+//               a timer a key with a TTL; the expiry index's wheel is
+//               allocated with the db, in startup) + the scripting caches
 //   dataset   = used - overhead
 //   bytes per key = (used - startup) / keys
 //

@@ -89,7 +89,8 @@ TEST_CASE("MEMORY STATS and INFO memory: overhead, dataset and bytes per key as 
   CHECK(m.count("peak.allocated") == 1);
   CHECK(m.count("allocator.resident") == 1);
   const std::string raw = s.run({"memory", "stats"});
-  for (const char* name : {"db.0", "fragmentation", "dataset.percentage", "allocator-rss.ratio"})
+  for (const char* name : {"db.0", "overhead.hashtable.slot-to-keys", "fragmentation", "dataset.percentage",
+                           "allocator-rss.ratio"})
     CHECK_MESSAGE(raw.find("\r\n" + std::string(name) + "\r\n") != std::string::npos, name);
 
   auto mem = info(s, "memory");

@@ -23,6 +23,7 @@
 #include "commands/table.hpp"
 #include "config/config.hpp"
 #include "core/clock.hpp"
+#include "core/log.hpp"
 #include "pubsub/hub.hpp"
 #include "pubsub/notifier.hpp"
 #include "store/keyspace.hpp"
@@ -76,6 +77,13 @@ struct ServerFacts {
   uint64_t used_memory_peak = 0;     // the most seen (each loop iteration, INFO)
 };
 
+// A part of the server that a room above the engine builds and the engine
+// only owns (the Lua runtime of src/scripting).
+class Extension {
+ public:
+  virtual ~Extension() = default;
+};
+
 struct ServerState {
   explicit ServerState(config::Config cfg);
   // Parts refer to each other (the notifier reads the live config): never moved.
@@ -91,6 +99,9 @@ struct ServerState {
   Snapshots snapshots;
   AppendOnly aof;  // the append-only file, when appendonly is on
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
+  const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
+  // The Lua runtime (scripting/runtime.hpp), built by the first script.
+  std::unique_ptr<Extension> scripting;
 };
 
 // A server's state with every command registered, keyspace notifications

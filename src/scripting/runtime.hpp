@@ -1,0 +1,79 @@
+#pragma once
+// The scripting engine of one server (Redis 7.0's eval.c + script.c): the
+// Lua interpreter, the script cache (sha1 -> body, compiled function) and
+// running one script atomically for EVAL / EVALSHA and their _RO forms.
+//
+// A run: the caller's time snapshot is the script's (time is frozen), its
+// commands run through one detached client in the caller's db; what they
+// write is recorded as their own effects, nested in the EVAL's frame, so
+// the records of one script reach the AOF together (wrapped in MULTI/EXEC
+// when more than one); EVAL itself is never recorded. Keyspace events,
+// WATCH and blocked clients hear of each write as it happens; blocked
+// clients are served once the EVAL is done, as after any command.
+//
+// Past busy-reply-threshold (lua-time-limit) a script is stopped with an
+// error, even after it wrote: lawnkv does not yet serve other clients
+// while a script runs, which Redis's BUSY / SCRIPT KILL behaviour needs
+// (see the design note in runtime.cpp).
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "commands/context.hpp"
+#include "commands/detached_session.hpp"
+#include "commands/server_state.hpp"
+#include "scripting/interpreter.hpp"
+
+namespace lawnkv::scripting {
+
+class Runtime final : public Extension {
+ public:
+  Runtime();
+
+  // The runtime of server, built on first use.
+  static Runtime& of(ServerState& server);
+
+  struct Request {
+    std::string_view script;  // the body (EVAL) or a sha1 (EVALSHA)
+    bool by_sha = false;
+    bool read_only = false;   // EVAL_RO / EVALSHA_RO
+    std::span<const std::string_view> keys;
+    std::span<const std::string_view> args;
+  };
+  // Runs the script and replies to call.
+  void eval(Call& call, const Request& req);
+
+  // SCRIPT LOAD: caches body, returning its sha1 in *sha, or false with
+  // *error (a full error text) when it does not compile.
+  bool load(std::string_view body, std::string* sha, std::string* error);
+  bool exists(std::string_view sha) const;
+  // SCRIPT FLUSH: forgets every script and starts a fresh interpreter.
+  void flush();
+
+  // INFO.
+  size_t cached_scripts() const { return scripts_.size(); }
+  size_t scripts_bytes() const { return scripts_bytes_; }
+  size_t lua_bytes() const { return lua_->used_bytes(); }
+
+ private:
+  struct Script {
+    uint32_t flags = 0;  // shebang.hpp's ScriptFlag
+  };
+  // The cached script for sha (lowercase), compiling body when it is new.
+  const Script* compile(std::string_view body, const std::string& sha, std::string* error);
+  void run(Call& call, const Request& req, const std::string& sha, const Script& script);
+  void reply_error(Call& call, const std::string& sha);
+
+  std::unique_ptr<Interpreter> lua_;
+  std::unordered_map<std::string, Script> scripts_;
+  size_t scripts_bytes_ = 0;
+  DetachedSession client_;  // the scripts' client (Redis's lua_client)
+  uint32_t runs_since_gc_ = 0;
+};
+
+}  // namespace lawnkv::scripting

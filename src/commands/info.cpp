@@ -20,6 +20,7 @@
 #include "commands/server_family.hpp"
 #include "core/allocator.hpp"
 #include "pubsub/hub.hpp"
+#include "scripting/runtime.hpp"
 
 namespace lawnkv {
 
@@ -126,6 +127,22 @@ void memory_section(const Call& call, std::string& out) {
         fixed(used ? 100.0 * static_cast<double>(dataset) / static_cast<double>(used) : 0, 2) + "%");
   field(out, "total_system_memory", total);
   field(out, "total_system_memory_human", bytes_to_human(total));
+  // Scripts (scripting/runtime.hpp); lawnkv has no FUNCTION libraries yet.
+  const scripting::Runtime& scripts = scripting::Runtime::of(call.server);
+  const uint64_t lua = scripts.lua_bytes(), cached = scripts.scripts_bytes();
+  field(out, "used_memory_lua", lua);
+  field(out, "used_memory_vm_eval", lua);
+  field(out, "used_memory_lua_human", bytes_to_human(lua));
+  field(out, "used_memory_scripts_eval", cached);
+  field(out, "number_of_cached_scripts", scripts.cached_scripts());
+  field(out, "number_of_functions", 0);
+  field(out, "number_of_libraries", 0);
+  field(out, "used_memory_vm_functions", 0);
+  field(out, "used_memory_vm_total", lua);
+  field(out, "used_memory_vm_total_human", bytes_to_human(lua));
+  field(out, "used_memory_functions", 0);
+  field(out, "used_memory_scripts", cached);
+  field(out, "used_memory_scripts_human", bytes_to_human(cached));
   field(out, "maxmemory", maxmemory);
   field(out, "maxmemory_human", bytes_to_human(maxmemory));
   field(out, "maxmemory_policy", call.cfg().maxmemory_policy);

@@ -96,18 +96,19 @@ void script_help_command(Call& call) {
 }
 
 constexpr uint32_t kEvalFlags = kNoscript | kStale | kSkipMonitor | kNoMandatoryKeys | kMovableKeys;
+// EVAL and EVALSHA may replicate (Redis 7.0's rows; COMMAND INFO hides it).
 constexpr std::string_view kAcl = "@slow @scripting";
 
 }  // namespace
 
 void register_scripting_commands(CommandTable& t) {
   t.add({
-    {.name = "eval", .arity = -3, .flags = kEvalFlags,
+    {.name = "eval", .arity = -3, .flags = kEvalFlags | kMayReplicate,
      .acl = kAcl,
      .group = "scripting", .since = "2.6.0", .complexity = "Depends on the script that is executed.",
      .summary = "Runs a Lua script on the server",
      .handler = eval_command},
-    {.name = "evalsha", .arity = -3, .flags = kEvalFlags,
+    {.name = "evalsha", .arity = -3, .flags = kEvalFlags | kMayReplicate,
      .acl = kAcl,
      .group = "scripting", .since = "2.6.0", .complexity = "Depends on the script that is executed.",
      .summary = "Runs a cached Lua script by its SHA1 digest",

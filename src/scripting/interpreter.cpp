@@ -99,7 +99,7 @@ void* Interpreter::allocate(void* ud, void* ptr, size_t osize, size_t nsize) {
     self->used_ -= osize;
     return nullptr;
   }
-  if (self->limit_active && nsize > osize && self->used_ - osize + nsize > kHeapLimit) return nullptr;
+  if (self->limit_active && nsize > osize && self->used_ - osize + nsize > self->heap_limit) return nullptr;
   void* p = std::realloc(ptr, nsize);
   // Outside a script's own code a failed allocation would longjmp over
   // C++ frames: the server is out of memory anyway, as Redis it stops.

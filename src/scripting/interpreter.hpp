@@ -44,6 +44,7 @@ class Interpreter {
   RunContext* run = nullptr;
   // Set while script code runs: the heap ceiling applies.
   bool limit_active = false;
+  size_t heap_limit = kHeapLimit;
 
   // The Interpreter that owns L (kept in L's allocator data).
   static Interpreter& of(lua_State* L);

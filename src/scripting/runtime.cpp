@@ -32,7 +32,7 @@ namespace lawnkv::scripting {
 namespace {
 
 constexpr char kTimedOut[] =
-    "ERR Script killed: it ran longer than busy-reply-threshold (lua-time-limit) milliseconds";
+    "Script killed: it ran longer than busy-reply-threshold (lua-time-limit) milliseconds";
 constexpr char kNoScript[] = "NOSCRIPT No matching script. Please use EVAL.";
 constexpr int kGcPeriod = 50;  // runs between incremental GC steps, as Redis
 
@@ -83,6 +83,11 @@ bool out_of_memory(ServerState& server) {
 
 Runtime::Runtime() : lua_(std::make_unique<Interpreter>()) {}
 
+void Runtime::set_heap_limit(size_t bytes) {
+  heap_limit_ = bytes;
+  lua_->heap_limit = bytes;
+}
+
 Runtime& Runtime::of(ServerState& server) {
   if (!server.scripting) server.scripting = std::make_unique<Runtime>();
   return static_cast<Runtime&>(*server.scripting);
@@ -119,6 +124,7 @@ bool Runtime::exists(std::string_view sha) const { return scripts_.contains(to_l
 void Runtime::flush() {
   lua_.reset();
   lua_ = std::make_unique<Interpreter>();
+  lua_->heap_limit = heap_limit_;
   scripts_.clear();
   scripts_bytes_ = 0;
 }

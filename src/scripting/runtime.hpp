@@ -60,6 +60,10 @@ class Runtime final : public Extension {
   size_t scripts_bytes() const { return scripts_bytes_; }
   size_t lua_bytes() const { return lua_->used_bytes(); }
 
+  // The Lua heap a script may grow to (Interpreter::kHeapLimit unless a
+  // test sets less).
+  void set_heap_limit(size_t bytes);
+
  private:
   struct Script {
     uint32_t flags = 0;  // shebang.hpp's ScriptFlag
@@ -74,6 +78,7 @@ class Runtime final : public Extension {
   size_t scripts_bytes_ = 0;
   DetachedSession client_;  // the scripts' client (Redis's lua_client)
   uint32_t runs_since_gc_ = 0;
+  size_t heap_limit_ = Interpreter::kHeapLimit;
 };
 
 }  // namespace lawnkv::scripting

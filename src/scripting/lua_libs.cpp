@@ -1,9 +1,15 @@
 #include "scripting/lua_libs.hpp"
 
+#include "scripting/lib_cmsgpack.hpp"
+#include "scripting/lib_struct.hpp"
+
 namespace lawnkv::scripting {
 
-// The hook for struct and cmsgpack: they land from their own branch as
-// open_struct / open_cmsgpack (lib_struct.hpp, lib_cmsgpack.hpp).
-void open_extra_libraries(lua_State*) {}
+void open_extra_libraries(lua_State* L) {
+  lua_pushcfunction(L, open_struct);
+  lua_call(L, 0, 0);
+  lua_pushcfunction(L, open_cmsgpack);
+  lua_call(L, 0, 0);
+}
 
 }  // namespace lawnkv::scripting

@@ -11,6 +11,7 @@ extern "C" {
 }
 
 #include "scripting/lua_libs.hpp"
+#include "scripting/lua_random.hpp"
 #include "scripting/redis_api.hpp"
 #include "scripting/sandbox.hpp"
 
@@ -67,6 +68,7 @@ int build(lua_State* L) {
   open_module(L, "bit", luaopen_bit);
   open_extra_libraries(L);
   register_redis_api(L);
+  replace_math_random(L);
   luaL_loadbuffer(L, kErrorHandler, sizeof kErrorHandler - 1, "@err_handler_def");
   lua_call(L, 0, 1);
   lua_pushvalue(L, -1);

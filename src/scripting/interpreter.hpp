@@ -45,6 +45,8 @@ class Interpreter {
   // Set while script code runs: the heap ceiling applies.
   bool limit_active = false;
   size_t heap_limit = kHeapLimit;
+  // math.random's generator (lua_random.hpp), as Redis seeds it at start.
+  uint64_t random_state = 0x1234ABCD330Eull;
 
   // The Interpreter that owns L (kept in L's allocator data).
   static Interpreter& of(lua_State* L);

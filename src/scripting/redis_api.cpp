@@ -102,7 +102,10 @@ Outcome execute(lua_State* L, bool raising) {
   if (r.spec->has(kWrite)) run->wrote = true;
   std::string out;
   resp::Writer w(out, run->client.protocol);
+  const size_t recorded = server.data.effects.pending();
   run_command(server, run->client, w, *r.spec, run->argv, run->now_ms);
+  // lawnkv has no replicas: what is not for the AOF goes nowhere.
+  if (!(run->repl & kReplAof)) server.data.effects.forget_since(recorded);
   lua_settop(L, 0);  // the arguments' strings: run.argv points into them
   run->argv.clear();
   push_reply(L, out);

@@ -107,6 +107,26 @@ TEST_CASE("scripting: a script's writes reach the sink as one batch; EVAL itself
   s.state.data.effects.set_sink(nullptr);
 }
 
+TEST_CASE("scripting: redis.set_repl keeps later commands out of the records unless REPL_AOF is in it") {
+  CommandServer s;
+  BatchSink sink;
+  s.state.data.effects.set_sink(&sink);
+  s.run({"eval",
+         "redis.call('set', 'a', 1) redis.set_repl(redis.REPL_NONE) redis.call('set', 'b', 2) "
+         "redis.set_repl(redis.REPL_REPLICA) redis.call('set', 'c', 3) "
+         "redis.set_repl(redis.REPL_AOF) redis.call('set', 'd', 4) "
+         "redis.set_repl(redis.REPL_ALL) redis.call('set', 'e', 5) return 1",
+         "0"});
+  REQUIRE(sink.batches.size() == 1);
+  CHECK(sink.batches[0] == std::vector<std::string>{"SET a 1", "SET d 4", "SET e 5"});
+  // The next script starts with REPL_ALL again.
+  s.run({"eval", "redis.call('set', 'f', 6) return 1", "0"});
+  REQUIRE(sink.batches.size() == 2);
+  CHECK(sink.batches[1] == std::vector<std::string>{"SET f 6"});
+  CHECK(s.run({"get", "b"}) == "$1\r\n2\r\n");
+  s.state.data.effects.set_sink(nullptr);
+}
+
 TEST_CASE("scripting: writes invalidate WATCH and notify; blocked clients are served after the script") {
   BlockingServer s;
   FakeSession& watcher = s.client();

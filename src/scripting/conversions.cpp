@@ -1,5 +1,6 @@
 #include "scripting/conversions.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -21,7 +22,9 @@ std::string_view line_at(std::string_view r, size_t p, size_t* next) {
 }
 
 int64_t to_int(std::string_view s) {
-  return std::strtoll(std::string(s).c_str(), nullptr, 10);
+  int64_t v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
 }
 
 void set_field(lua_State* L, const char* name) {  // t.name = top; pops it

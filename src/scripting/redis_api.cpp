@@ -100,7 +100,8 @@ Outcome execute(lua_State* L, bool raising) {
     return raising ? Outcome::kRaise : Outcome::kValue;
   }
   if (r.spec->has(kWrite)) run->wrote = true;
-  std::string out;
+  std::string& out = run->reply;
+  out.clear();
   resp::Writer w(out, run->client.protocol);
   const size_t recorded = server.data.effects.pending();
   run_command(server, run->client, w, *r.spec, run->argv, run->now_ms);

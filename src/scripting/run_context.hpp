@@ -5,6 +5,7 @@
 // script (runtime.cpp), the interpreter points at it meanwhile.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct RunContext {
   int repl = kReplAll;      // redis.set_repl
   bool timed_out = false;   // past busy-reply-threshold: the script is being stopped
   std::vector<std::string_view> argv;  // redis.call's arguments, reused call to call
+  std::string reply;                   // redis.call's reply bytes, reused call to call
 };
 
 }  // namespace lawnkv::scripting

@@ -71,8 +71,6 @@ void set_global_array(lua_State* L, const char* name, std::span<const std::strin
   lua_rawset(L, LUA_GLOBALSINDEX);
 }
 
-std::string function_key(const std::string& sha) { return "f_" + sha; }
-
 // Over maxmemory, after evicting what can go.
 bool out_of_memory(ServerState& server) {
   const config::Values& v = server.config.values();
@@ -109,9 +107,9 @@ const Runtime::Script* Runtime::compile(std::string_view body, const std::string
     return nullptr;
   }
   set_script_env(L);
-  lua_setfield(L, LUA_REGISTRYINDEX, function_key(sha).c_str());
+  const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
   scripts_bytes_ += sha.size() + body.size();
-  return &scripts_.emplace(sha, Script{shebang.flags}).first->second;
+  return &scripts_.emplace(sha, Script{shebang.flags, ref}).first->second;
 }
 
 bool Runtime::load(std::string_view body, std::string* sha, std::string* error) {
@@ -155,7 +153,7 @@ void Runtime::eval(Call& call, const Request& req) {
 void Runtime::run(Call& call, const Request& req, const std::string& sha, const Script& script) {
   lua_State* L = lua_->state();
   const bool compat = script.flags & kCompatMode;
-  RunContext ctx{.server = call.server, .client = client_, .now_ms = call.now_ms, .start_ns = Clock::wall_ns(), .sha = sha, .argv = {}};
+  RunContext ctx{.server = call.server, .client = client_, .now_ms = call.now_ms, .start_ns = Clock::wall_ns(), .sha = sha, .argv = {}, .reply = {}};
   ctx.read_only = req.read_only || (!compat && (script.flags & kNoWrites));
   ctx.allow_oom = !compat && (script.flags & kAllowOom);
   ctx.oom_at_start = compat && out_of_memory(call.server);
@@ -164,7 +162,7 @@ void Runtime::run(Call& call, const Request& req, const std::string& sha, const 
 
   lua_checkstack(L, 4);
   lua_getfield(L, LUA_REGISTRYINDEX, kErrorHandlerKey);
-  lua_getfield(L, LUA_REGISTRYINDEX, function_key(sha).c_str());
+  lua_rawgeti(L, LUA_REGISTRYINDEX, script.function);
   set_global_array(L, "KEYS", req.keys);
   set_global_array(L, "ARGV", req.args);
 

@@ -67,6 +67,7 @@ class Runtime final : public Extension {
  private:
   struct Script {
     uint32_t flags = 0;  // shebang.hpp's ScriptFlag
+    int function = 0;    // the compiled function, a reference in the Lua registry
   };
   // The cached script for sha (lowercase), compiling body when it is new.
   const Script* compile(std::string_view body, const std::string& sha, std::string* error);

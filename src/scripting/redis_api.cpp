@@ -95,6 +95,7 @@ Outcome execute(lua_State* L, bool raising) {
   const Resolved r = resolve(server.commands, run->argv);
   if (const char* why = refusal(*run, r)) {
     if (r.known) ++r.known->stats.rejected_calls;
+    ++run->error_replies;
     lua_settop(L, 0);
     push_error_table(L, why);
     return raising ? Outcome::kRaise : Outcome::kValue;
@@ -110,6 +111,7 @@ Outcome execute(lua_State* L, bool raising) {
   lua_settop(L, 0);  // the arguments' strings: run.argv points into them
   run->argv.clear();
   push_reply(L, out);
+  if (!out.empty() && out[0] == '-') ++run->error_replies;
   return raising && !out.empty() && out[0] == '-' ? Outcome::kRaise : Outcome::kValue;
 }
 

@@ -24,6 +24,9 @@ inline constexpr int kReplReplica = 2;
 inline constexpr int kReplAll = 3;
 
 struct RunContext {
+  RunContext(ServerState& s, DetachedSession& c, int64_t now, int64_t start, std::string_view script_sha)
+      : server(s), client(c), now_ms(now), start_ns(start), sha(script_sha) {}
+
   ServerState& server;
   DetachedSession& client;  // the script's client: the caller's db, RESP per redis.setresp
   int64_t now_ms;           // the caller's time snapshot: time is frozen for the script
@@ -34,6 +37,7 @@ struct RunContext {
   bool oom_at_start = false;  // over maxmemory when the script started
   bool wrote = false;       // a write command ran (Redis's SCRIPT_WRITE_DIRTY)
   int repl = kReplAll;      // redis.set_repl
+  uint64_t error_replies = 0;  // commands that failed or were refused: the script's call fails too
   bool timed_out = false;   // past busy-reply-threshold: the script is being stopped
   std::vector<std::string_view> argv;  // redis.call's arguments, reused call to call
   std::string reply;                   // redis.call's reply bytes, reused call to call

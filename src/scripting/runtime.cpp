@@ -60,6 +60,16 @@ void time_hook(lua_State* L, lua_Debug*) {
   lua_error(L);
 }
 
+// Whether the value on top is an error table ({err = "..."}).
+bool returns_error(lua_State* L) {
+  if (!lua_istable(L, -1)) return false;
+  lua_pushliteral(L, "err");
+  lua_rawget(L, -2);
+  const bool yes = lua_type(L, -1) == LUA_TSTRING;
+  lua_pop(L, 1);
+  return yes;
+}
+
 // KEYS or ARGV as a global of the real globals table.
 void set_global_array(lua_State* L, const char* name, std::span<const std::string_view> items) {
   lua_pushstring(L, name);
@@ -153,7 +163,7 @@ void Runtime::eval(Call& call, const Request& req) {
 void Runtime::run(Call& call, const Request& req, const std::string& sha, const Script& script) {
   lua_State* L = lua_->state();
   const bool compat = script.flags & kCompatMode;
-  RunContext ctx{.server = call.server, .client = client_, .now_ms = call.now_ms, .start_ns = Clock::wall_ns(), .sha = sha, .argv = {}, .reply = {}};
+  RunContext ctx(call.server, client_, call.now_ms, Clock::wall_ns(), sha);
   ctx.read_only = req.read_only || (!compat && (script.flags & kNoWrites));
   ctx.allow_oom = !compat && (script.flags & kAllowOom);
   ctx.oom_at_start = compat && out_of_memory(call.server);
@@ -178,11 +188,16 @@ void Runtime::run(Call& call, const Request& req, const std::string& sha, const 
     lua_gc(L, LUA_GCSTEP, kGcPeriod);
     runs_since_gc_ = 0;
   }
+  // commandstats: the script's call failed when it replies an error, or
+  // when a command it ran did (as Redis counts every error reply made
+  // during the call).
   if (status != 0) {
     reply_error(call, sha);
   } else {
+    if (returns_error(L)) call.failed = true;
     write_value(L, call.reply, client_.protocol);
   }
+  if (ctx.error_replies > 0) call.failed = true;
   lua_pop(L, 1);  // the error handler
 }
 

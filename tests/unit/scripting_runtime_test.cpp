@@ -148,6 +148,33 @@ TEST_CASE("scripting: writes invalidate WATCH and notify; blocked clients are se
   CHECK(waiter.delivered[0] == "*2\r\n$1\r\nl\r\n$1\r\na\r\n");
 }
 
+TEST_CASE("scripting: INFO commandstats counts the script and each command it ran, as Redis") {
+  CommandServer s;
+  auto stat = [&](const std::string& name) {
+    const std::string info = s.run({"info", "commandstats"});
+    const size_t at = info.find("cmdstat_" + name + ":");
+    REQUIRE(at != std::string::npos);
+    std::string line = info.substr(at, info.find("\r\n", at) - at);
+    // Drop the times, which vary.
+    const size_t usec = line.find("usec="), rejected = line.find("rejected_calls=");
+    return line.substr(0, usec) + line.substr(rejected);
+  };
+  s.run({"config", "resetstat"});
+  s.run({"eval",
+         "redis.call('set','a','1') redis.call('get','a') redis.pcall('get') redis.pcall('incr', 'x', 'y') "
+         "return redis.pcall('hget','a','f')",
+         "0"});
+  CHECK(stat("eval") == "cmdstat_eval:calls=1,rejected_calls=0,failed_calls=1");
+  CHECK(stat("set") == "cmdstat_set:calls=1,rejected_calls=0,failed_calls=0");
+  CHECK(stat("get") == "cmdstat_get:calls=1,rejected_calls=1,failed_calls=0");
+  CHECK(stat("incr") == "cmdstat_incr:calls=0,rejected_calls=1,failed_calls=0");
+  CHECK(stat("hget") == "cmdstat_hget:calls=1,rejected_calls=0,failed_calls=1");
+  s.run({"eval", "return 1", "0"});
+  CHECK(stat("eval") == "cmdstat_eval:calls=2,rejected_calls=0,failed_calls=1");
+  s.run({"eval", "return {err = 'x'}", "0"});
+  CHECK(stat("eval") == "cmdstat_eval:calls=3,rejected_calls=0,failed_calls=2");
+}
+
 TEST_CASE("scripting: time is frozen for the script") {
   CommandServer s;
   s.run({"set", "k", "v", "pxat", std::to_string(kT0 + 5)});

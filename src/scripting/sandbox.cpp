@@ -154,18 +154,72 @@ int sb_setmetatable(lua_State* L) {
   return 1;
 }
 
-// loadstring / load: the original is upvalue 2; what it compiles runs in
-// the scripts' environment.
-int sb_load(lua_State* L) {
-  const int n = lua_gettop(L);
-  lua_pushvalue(L, lua_upvalueindex(2));
-  lua_insert(L, 1);
-  lua_call(L, n, LUA_MULTRET);
-  if (lua_isfunction(L, 1)) {
-    lua_getfield(L, LUA_REGISTRYINDEX, kEnvKey);
-    lua_setfenv(L, 1);
+// Compiles the chunk on top of the stack (a string) under chunkname,
+// replacing it with the function in the scripts' environment, or with nil
+// and the error message. Bytecode is never loaded (a crafted chunk can
+// break out of the VM): as in Redis, a chunk starting with ESC is read as
+// text, so it fails with "unexpected symbol near 'char(27)'".
+int compile_chunk(lua_State* L, const char* chunkname) {
+  size_t len = 0;
+  const char* code = lua_tolstring(L, -1, &len);
+  int status;
+  if (len > 0 && code[0] == LUA_SIGNATURE[0]) {
+    lua_pushliteral(L, " ");
+    lua_pushvalue(L, -2);
+    lua_concat(L, 2);
+    const char* text = lua_tolstring(L, -1, &len);
+    status = luaL_loadbuffer(L, text, len, chunkname);
+  } else {
+    status = luaL_loadbuffer(L, code, len, chunkname);
   }
-  return lua_gettop(L);
+  if (status != 0) {
+    lua_pushnil(L);
+    lua_insert(L, -2);
+    return 2;
+  }
+  lua_getfield(L, LUA_REGISTRYINDEX, kEnvKey);
+  lua_setfenv(L, -2);
+  return 1;
+}
+
+// loadstring(s [, chunkname])
+int sb_loadstring(lua_State* L) {
+  const char* s = luaL_checkstring(L, 1);
+  const char* chunkname = luaL_optstring(L, 2, s);
+  lua_settop(L, 2);
+  lua_pushvalue(L, 1);
+  return compile_chunk(L, chunkname);
+}
+
+// load(func [, chunkname]): the pieces func returns, joined, then compiled.
+int sb_load(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  const char* chunkname = luaL_optstring(L, 2, "=(load)");
+  lua_settop(L, 2);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  for (;;) {
+    lua_pushvalue(L, 1);
+    lua_call(L, 0, 1);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      break;
+    }
+    if (!lua_isstring(L, -1)) {
+      lua_pop(L, 1);
+      luaL_pushresult(&b);
+      lua_pushnil(L);
+      lua_pushliteral(L, "reader function must return a string");
+      return 2;
+    }
+    if (lua_objlen(L, -1) == 0) {
+      lua_pop(L, 1);
+      break;
+    }
+    luaL_addvalue(&b);
+  }
+  luaL_pushresult(&b);
+  return compile_chunk(L, chunkname);
 }
 
 // Pushes the proxy of the table at idx (absolute), recording it.
@@ -235,10 +289,10 @@ void install_sandbox(lua_State* L) {
   lua_getfield(L, LUA_REGISTRYINDEX, kProxiesKey);
   lua_pushcclosure(L, sb_ipairs_step, 1);
   wrap(L, "ipairs", sb_ipairs, true);
-  lua_getfield(L, LUA_GLOBALSINDEX, "loadstring");
-  wrap(L, "loadstring", sb_load, true);
-  lua_getfield(L, LUA_GLOBALSINDEX, "load");
-  wrap(L, "load", sb_load, true);
+  lua_pushcfunction(L, sb_loadstring);
+  lua_setfield(L, LUA_GLOBALSINDEX, "loadstring");
+  lua_pushcfunction(L, sb_load);
+  lua_setfield(L, LUA_GLOBALSINDEX, "load");
 
   // Every library table of the globals becomes its proxy.
   lua_newtable(L);

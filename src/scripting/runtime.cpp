@@ -204,18 +204,28 @@ void Runtime::run(Call& call, const Request& req, const std::string& sha, const 
 // The error on top of the stack as Redis words it: a table from the error
 // handler gives "<err> script: <sha>, on <source>:<line>."; anything else
 // (out of memory, where the handler does not run) "Error running script".
+// Outside the protected call: only raw reads, so no metamethod of the
+// script's can raise here (where Redis itself panics).
 void Runtime::reply_error(Call& call, const std::string& sha) {
   lua_State* L = lua_->state();
+  const int error = lua_gettop(L);
+  auto raw_field = [L, error](const char* name) {
+    lua_pushstring(L, name);
+    lua_rawget(L, error);
+  };
   std::string text;
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "err");
-    if (lua_isstring(L, -1)) text = lua_tostring(L, -1);
-    lua_getfield(L, -2, "source");
-    lua_getfield(L, -3, "line");
-    if (lua_isstring(L, -1) && lua_isstring(L, -2)) {
-      text += " script: " + sha + ", on " + lua_tostring(L, -2) + ":" + lua_tostring(L, -1) + ".";
+  if (lua_istable(L, error)) {
+    raw_field("err");
+    const bool has_message = lua_type(L, -1) == LUA_TSTRING;
+    if (has_message) text = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    raw_field("line");
+    raw_field("source");
+    if (has_message && lua_isstring(L, -1) && lua_isstring(L, -2)) {
+      text += " script: " + sha + ", on " + lua_tostring(L, -1) + ":" + lua_tostring(L, -2) + ".";
     }
-    lua_pop(L, 3);
+    lua_pop(L, 2);
+    if (!has_message) text = "ERR Error running script " + sha + ", execution failure";
   } else {
     const char* msg = lua_isstring(L, -1) ? lua_tostring(L, -1) : "execution failure";
     char buf[160];

@@ -71,6 +71,18 @@ TEST_CASE("scripting: a script allocating without end gets an error, the heap co
   CHECK(scripting::Runtime::of(s.state).lua_bytes() < 1024 * 1024);
 }
 
+TEST_CASE("scripting: an error object whose metamethods raise cannot reach an unprotected call") {
+  // (redis-server 7.0.15 panics on both.)
+  CommandServer s;
+  std::string r = s.run({"eval", "error(setmetatable({}, {__index = function() error('x') end}))", "0"});
+  CHECK(has(r, "-ERR Error running script"));
+  r = s.run({"eval", "error({})", "0"});
+  CHECK(has(r, "-ERR Error running script"));
+  r = s.run({"eval", "return setmetatable({}, {__index = function() error('x') end})", "0"});
+  CHECK(r == "*0\r\n");
+  CHECK(s.run({"eval", "return 3", "0"}) == ":3\r\n");
+}
+
 TEST_CASE("scripting: unbounded recursion is an error") {
   CommandServer s;
   std::string r = s.run({"eval", "local function f(n) return f(n + 1) + 1 end return f(1)", "0"});

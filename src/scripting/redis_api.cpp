@@ -283,27 +283,28 @@ void set_number(lua_State* L, const char* name, lua_Number n) {
   lua_setfield(L, -2, name);
 }
 
+constexpr luaL_Reg kFunctions[] = {
+    {"call", redis_call},
+    {"pcall", redis_pcall},
+    {"log", redis_log},
+    {"setresp", redis_setresp},
+    {"sha1hex", redis_sha1hex},
+    {"error_reply", redis_error_reply},
+    {"status_reply", redis_status_reply},
+    {"set_repl", redis_set_repl},
+    {"acl_check_cmd", redis_acl_check_cmd},
+    {"breakpoint", redis_breakpoint},
+    {"debug", redis_debug},
+    {"replicate_commands", redis_replicate_commands},
+    {nullptr, nullptr},
+};
+
 }  // namespace
 
 void register_redis_api(lua_State* L) {
   lua_pushcfunction(L, global_pcall);
   lua_setglobal(L, "pcall");
 
-  static const luaL_Reg kFunctions[] = {
-      {"call", redis_call},
-      {"pcall", redis_pcall},
-      {"log", redis_log},
-      {"setresp", redis_setresp},
-      {"sha1hex", redis_sha1hex},
-      {"error_reply", redis_error_reply},
-      {"status_reply", redis_status_reply},
-      {"set_repl", redis_set_repl},
-      {"acl_check_cmd", redis_acl_check_cmd},
-      {"breakpoint", redis_breakpoint},
-      {"debug", redis_debug},
-      {"replicate_commands", redis_replicate_commands},
-      {nullptr, nullptr},
-  };
   lua_newtable(L);
   for (const luaL_Reg* f = kFunctions; f->name != nullptr; ++f) {
     lua_pushcfunction(L, f->func);

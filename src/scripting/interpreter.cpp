@@ -10,6 +10,7 @@ extern "C" {
 #include <lualib.h>
 }
 
+#include "scripting/function_api.hpp"
 #include "scripting/lua_libs.hpp"
 #include "scripting/lua_random.hpp"
 #include "scripting/redis_api.hpp"
@@ -59,6 +60,7 @@ void open_module(lua_State* L, const char* name, lua_CFunction open) {
 // Runs while the state is built (outside any script): every Lua error here
 // is a bug, so it is raised inside this protected call and reported.
 int build(lua_State* L) {
+  const bool functions = *static_cast<const bool*>(lua_touserdata(L, 1));
   open_library(L, "", luaopen_base);
   open_library(L, LUA_TABLIBNAME, luaopen_table);
   open_library(L, LUA_STRLIBNAME, luaopen_string);
@@ -74,16 +76,17 @@ int build(lua_State* L) {
   lua_pushvalue(L, -1);
   lua_setfield(L, LUA_REGISTRYINDEX, kErrorHandlerKey);
   lua_setglobal(L, "__redis__err__handler");
+  if (functions) register_library_api(L);
   install_sandbox(L);
   return 0;
 }
 
 }  // namespace
 
-Interpreter::Interpreter() {
+Interpreter::Interpreter(bool functions) {
   L_ = lua_newstate(&Interpreter::allocate, this);
   if (L_ == nullptr) std::abort();
-  if (lua_cpcall(L_, build, nullptr) != 0) std::abort();
+  if (lua_cpcall(L_, build, &functions) != 0) std::abort();
 }
 
 Interpreter::~Interpreter() { lua_close(L_); }

@@ -23,6 +23,7 @@ extern "C" {
 
 namespace lawnkv::scripting {
 
+struct Library;
 struct RunContext;
 
 class Interpreter {
@@ -30,7 +31,9 @@ class Interpreter {
   // The Lua heap a script may grow to before its allocations fail.
   static constexpr size_t kHeapLimit = size_t{1} << 30;
 
-  Interpreter();
+  // functions: the FUNCTION engine's interpreter, which also has the
+  // library API (function_api.hpp) for FUNCTION LOAD.
+  explicit Interpreter(bool functions = false);
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
@@ -42,6 +45,9 @@ class Interpreter {
   // The script running now (nullptr between scripts): redis.call runs its
   // commands through it.
   RunContext* run = nullptr;
+  // The library FUNCTION LOAD is running (nullptr otherwise):
+  // redis.register_function adds to it.
+  Library* loading = nullptr;
   // Set while script code runs: the heap ceiling applies.
   bool limit_active = false;
   size_t heap_limit = kHeapLimit;

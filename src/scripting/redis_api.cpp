@@ -286,7 +286,6 @@ void set_number(lua_State* L, const char* name, lua_Number n) {
 constexpr luaL_Reg kFunctions[] = {
     {"call", redis_call},
     {"pcall", redis_pcall},
-    {"log", redis_log},
     {"setresp", redis_setresp},
     {"sha1hex", redis_sha1hex},
     {"error_reply", redis_error_reply},
@@ -301,6 +300,19 @@ constexpr luaL_Reg kFunctions[] = {
 
 }  // namespace
 
+void add_log_and_version(lua_State* L) {
+  lua_pushcfunction(L, redis_log);
+  lua_setfield(L, -2, "log");
+  set_number(L, "LOG_DEBUG", 0);
+  set_number(L, "LOG_VERBOSE", 1);
+  set_number(L, "LOG_NOTICE", 2);
+  set_number(L, "LOG_WARNING", 3);
+  // The Redis version lawnkv answers as (INFO's redis_version).
+  lua_pushstring(L, "7.0.15");
+  lua_setfield(L, -2, "REDIS_VERSION");
+  set_number(L, "REDIS_VERSION_NUM", 0x07000f);
+}
+
 void register_redis_api(lua_State* L) {
   lua_pushcfunction(L, global_pcall);
   lua_setglobal(L, "pcall");
@@ -310,19 +322,12 @@ void register_redis_api(lua_State* L) {
     lua_pushcfunction(L, f->func);
     lua_setfield(L, -2, f->name);
   }
-  set_number(L, "LOG_DEBUG", 0);
-  set_number(L, "LOG_VERBOSE", 1);
-  set_number(L, "LOG_NOTICE", 2);
-  set_number(L, "LOG_WARNING", 3);
+  add_log_and_version(L);
   set_number(L, "REPL_NONE", kReplNone);
   set_number(L, "REPL_AOF", kReplAof);
   set_number(L, "REPL_SLAVE", kReplReplica);
   set_number(L, "REPL_REPLICA", kReplReplica);
   set_number(L, "REPL_ALL", kReplAll);
-  // The Redis version lawnkv answers as (INFO's redis_version).
-  lua_pushstring(L, "7.0.15");
-  lua_setfield(L, -2, "REDIS_VERSION");
-  set_number(L, "REDIS_VERSION_NUM", 0x07000f);
   lua_setglobal(L, "redis");
 }
 

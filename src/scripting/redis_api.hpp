@@ -23,4 +23,8 @@ namespace lawnkv::scripting {
 // Sets the global `redis` and replaces the global pcall.
 void register_redis_api(lua_State* L);
 
+// Adds log, the LOG_* levels, REDIS_VERSION and REDIS_VERSION_NUM to the
+// table on top of the stack (the library API has them too).
+void add_log_and_version(lua_State* L);
+
 }  // namespace lawnkv::scripting

@@ -83,15 +83,13 @@ bool returns_error(lua_State* L) {
   return yes;
 }
 
-// KEYS or ARGV as a global of the real globals table.
-void set_global_array(lua_State* L, const char* name, std::span<const std::string_view> items) {
-  lua_pushstring(L, name);
+// KEYS or ARGV: a fresh array of strings.
+void push_array(lua_State* L, std::span<const std::string_view> items) {
   lua_createtable(L, static_cast<int>(items.size()), 0);
   for (size_t i = 0; i < items.size(); ++i) {
     lua_pushlstring(L, items[i].data(), items[i].size());
     lua_rawseti(L, -2, static_cast<int>(i + 1));
   }
-  lua_rawset(L, LUA_GLOBALSINDEX);
 }
 
 // Over maxmemory, after evicting what can go.
@@ -164,38 +162,60 @@ void Runtime::eval(Call& call, const Request& req) {
     script = compile(req.script, sha, &error);
     if (script == nullptr) return call.error(error);
   }
-  // A shebang's flags are checked before the script starts.
-  if (!(script->flags & kCompatMode)) {
-    if (!(script->flags & kNoWrites) && req.read_only)
-      return call.error("ERR Can not execute a script with write flag using *_ro command.");
-    if (!(script->flags & (kNoWrites | kAllowOom)) && out_of_memory(call.server)) return call.error(err::kOom);
-  }
-  run(call, req, sha, *script);
+  if (!(script->flags & kCompatMode) && !may_start(call, script->flags, req.read_only)) return;
+  run(call, req, Target{*lua_, script->function, sha, script->flags, false});
 }
 
-void Runtime::run(Call& call, const Request& req, const std::string& sha, const Script& script) {
-  lua_State* L = lua_->state();
-  const bool compat = script.flags & kCompatMode;
-  RunContext ctx(call.server, client_, call.now_ms, Clock::wall_ns(), sha);
-  ctx.read_only = req.read_only || (!compat && (script.flags & kNoWrites));
-  ctx.allow_oom = !compat && (script.flags & kAllowOom);
+void Runtime::fcall(Call& call, const Request& req) {
+  const FunctionInfo* f = functions_.find(req.script);
+  if (f == nullptr) return call.error("ERR Function not found");
+  if (!may_start(call, f->flags, req.read_only)) return;
+  run(call, req, Target{functions_.interpreter(), f->callback, f->name, f->flags, true});
+}
+
+bool Runtime::may_start(Call& call, uint32_t flags, bool read_only) {
+  if (!(flags & kNoWrites) && read_only) {
+    call.error("ERR Can not execute a script with write flag using *_ro command.");
+    return false;
+  }
+  if (!(flags & (kNoWrites | kAllowOom)) && out_of_memory(call.server)) {
+    call.error(err::kOom);
+    return false;
+  }
+  return true;
+}
+
+void Runtime::run(Call& call, const Request& req, const Target& target) {
+  Interpreter& lua = target.lua;
+  lua_State* L = lua.state();
+  const bool compat = target.flags & kCompatMode;
+  RunContext ctx(call.server, client_, call.now_ms, Clock::wall_ns(), target.name);
+  ctx.read_only = req.read_only || (!compat && (target.flags & kNoWrites));
+  ctx.allow_oom = !compat && (target.flags & kAllowOom);
   ctx.oom_at_start = compat && out_of_memory(call.server);
   client_.db = call.session.db;
   client_.protocol = 2;  // scripts start in RESP2; redis.setresp changes it
 
-  lua_checkstack(L, 4);
+  lua_checkstack(L, 6);
   lua_getfield(L, LUA_REGISTRYINDEX, kErrorHandlerKey);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, script.function);
-  set_global_array(L, "KEYS", req.keys);
-  set_global_array(L, "ARGV", req.args);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, target.function);
+  if (target.keys_as_args) {
+    push_array(L, req.keys);
+    push_array(L, req.args);
+  } else {
+    push_array(L, req.keys);
+    lua_setfield(L, LUA_GLOBALSINDEX, "KEYS");  // raw: the real globals' metatable has no __newindex
+    push_array(L, req.args);
+    lua_setfield(L, LUA_GLOBALSINDEX, "ARGV");
+  }
 
-  lua_->run = &ctx;
+  lua.run = &ctx;
   if (call.cfg().busy_reply_threshold > 0) lua_sethook(L, time_hook, LUA_MASKCOUNT, 100000);
-  lua_->limit_active = true;
-  const int status = lua_pcall(L, 0, 1, -2);
-  lua_->limit_active = false;
+  lua.limit_active = true;
+  const int status = lua_pcall(L, target.keys_as_args ? 2 : 0, 1, target.keys_as_args ? -4 : -2);
+  lua.limit_active = false;
   lua_sethook(L, nullptr, 0, 0);
-  lua_->run = nullptr;
+  lua.run = nullptr;
 
   if (++runs_since_gc_ == kGcPeriod) {
     lua_gc(L, LUA_GCSTEP, kGcPeriod);
@@ -205,7 +225,7 @@ void Runtime::run(Call& call, const Request& req, const std::string& sha, const 
   // when a command it ran did (as Redis counts every error reply made
   // during the call).
   if (status != 0) {
-    reply_error(call, sha);
+    reply_error(call, lua, target.name);
   } else {
     if (returns_error(L)) call.failed = true;
     write_value(L, call.reply, client_.protocol);
@@ -219,8 +239,8 @@ void Runtime::run(Call& call, const Request& req, const std::string& sha, const 
 // (out of memory, where the handler does not run) "Error running script".
 // Outside the protected call: only raw reads, so no metamethod of the
 // script's can raise here (where Redis itself panics).
-void Runtime::reply_error(Call& call, const std::string& sha) {
-  lua_State* L = lua_->state();
+void Runtime::reply_error(Call& call, Interpreter& lua, std::string_view sha) {
+  lua_State* L = lua.state();
   const int error = lua_gettop(L);
   auto raw_field = [L, error](const char* name) {
     lua_pushstring(L, name);
@@ -235,15 +255,15 @@ void Runtime::reply_error(Call& call, const std::string& sha) {
     raw_field("line");
     raw_field("source");
     if (has_message && lua_isstring(L, -1) && lua_isstring(L, -2)) {
-      text += " script: " + sha + ", on " + lua_tostring(L, -1) + ":" + lua_tostring(L, -2) + ".";
+      text += " script: " + std::string(sha) + ", on " + lua_tostring(L, -1) + ":" + lua_tostring(L, -2) + ".";
     }
     lua_pop(L, 2);
-    if (!has_message) text = "ERR Error running script " + sha + ", execution failure";
+    if (!has_message) text = "ERR Error running script " + std::string(sha) + ", execution failure";
   } else {
     const char* msg = lua_isstring(L, -1) ? lua_tostring(L, -1) : "execution failure";
     char buf[160];
     std::snprintf(buf, sizeof buf, "%.100s", msg);
-    text = "ERR Error running script " + sha + ", " + buf;
+    text = "ERR Error running script " + std::string(sha) + ", " + buf;
   }
   lua_pop(L, 1);
   call.error(text);

@@ -27,6 +27,7 @@
 #include "commands/context.hpp"
 #include "commands/detached_session.hpp"
 #include "commands/server_state.hpp"
+#include "scripting/functions.hpp"
 #include "scripting/interpreter.hpp"
 
 namespace lawnkv::scripting {
@@ -47,6 +48,9 @@ class Runtime final : public Extension {
   };
   // Runs the script and replies to call.
   void eval(Call& call, const Request& req);
+  // FCALL / FCALL_RO: req.script is the function's name.
+  void fcall(Call& call, const Request& req);
+  Functions& functions() { return functions_; }
 
   // SCRIPT LOAD: caches body, returning its sha1 in *sha, or false with
   // *error (a full error text) when it does not compile.
@@ -69,12 +73,23 @@ class Runtime final : public Extension {
     uint32_t flags = 0;  // shebang.hpp's ScriptFlag
     int function = 0;    // the compiled function, a reference in the Lua registry
   };
+  // What run() calls: a cached script, or a FUNCTION's callback.
+  struct Target {
+    Interpreter& lua;
+    int function;           // registry reference
+    std::string_view name;  // the sha or function name, for "script: <name>, on ..."
+    uint32_t flags;         // ScriptFlag
+    bool keys_as_args;      // FCALL: KEYS and ARGV are the callback's two arguments
+  };
   // The cached script for sha (lowercase), compiling body when it is new.
   const Script* compile(std::string_view body, const std::string& sha, std::string* error);
-  void run(Call& call, const Request& req, const std::string& sha, const Script& script);
-  void reply_error(Call& call, const std::string& sha);
+  // The shebang / function flags checked before a run; false after an error reply.
+  static bool may_start(Call& call, uint32_t flags, bool read_only);
+  void run(Call& call, const Request& req, const Target& target);
+  void reply_error(Call& call, Interpreter& lua, std::string_view name);
 
   std::unique_ptr<Interpreter> lua_;
+  Functions functions_;
   std::unordered_map<std::string, Script> scripts_;
   size_t scripts_bytes_ = 0;
   DetachedSession client_;  // the scripts' client (Redis's lua_client)

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "scripting/function_api.hpp"
+
 extern "C" {
 #include <lauxlib.h>
 }
@@ -343,9 +345,38 @@ void install_sandbox(lua_State* L) {
   lua_setfield(L, LUA_GLOBALSINDEX, "_G");
   push_proxy(L, gmt);
   wrap(L, "getmetatable", sb_getmetatable, true);
+
+  // The library API (FUNCTION's interpreter only): its redis table is
+  // read-only, a missing name raises as for the globals.
+  lua_getfield(L, LUA_REGISTRYINDEX, kLibraryApiKey);
+  if (lua_istable(L, -1)) {
+    const int api = lua_gettop(L);
+    lua_getfield(L, api, "redis");
+    lua_pushvalue(L, gmt);
+    lua_setmetatable(L, -2);  // a missing field raises, as a missing global
+    push_proxy(L, lua_gettop(L));
+    lua_setfield(L, api, "redis");
+    lua_pop(L, 1);
+    lua_pushvalue(L, gmt);
+    lua_setmetatable(L, api);
+  }
+  lua_pop(L, 1);
+
   lua_pushvalue(L, gmt);
   lua_setmetatable(L, LUA_GLOBALSINDEX);
   lua_pop(L, 1);
+}
+
+void use_library_api(lua_State* L, bool on) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kEnvKey);
+  lua_getmetatable(L, -1);
+  if (on) {
+    lua_getfield(L, LUA_REGISTRYINDEX, kLibraryApiKey);
+  } else {
+    lua_pushvalue(L, LUA_GLOBALSINDEX);
+  }
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 2);
 }
 
 void set_script_env(lua_State* L) {

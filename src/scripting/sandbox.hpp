@@ -40,4 +40,8 @@ void install_sandbox(lua_State* L);
 // Gives the function on top of the stack the scripts' environment.
 void set_script_env(lua_State* L);
 
+// Points the scripts' environment at the library API (function_api.hpp)
+// while a FUNCTION library's top level runs, or back at the globals.
+void use_library_api(lua_State* L, bool on);
+
 }  // namespace lawnkv::scripting

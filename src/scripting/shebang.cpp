@@ -1,22 +1,16 @@
 #include "scripting/shebang.hpp"
 
+#include "core/ascii.hpp"
 #include "core/split_args.hpp"
 
 namespace lawnkv::scripting {
 
-namespace {
-
-struct FlagName {
-  std::string_view name;
-  ScriptFlag flag;
-};
-constexpr FlagName kFlagNames[] = {
-    {"no-writes", kNoWrites},   {"allow-oom", kAllowOom},
-    {"allow-stale", kAllowStale}, {"no-cluster", kNoCluster},
-    {"allow-cross-slot-keys", kAllowCrossSlot},
-};
-
-}  // namespace
+uint32_t script_flag_named(std::string_view name, bool nocase) {
+  for (const FlagName& f : kFlagNames) {
+    if (nocase ? iequals(f.name, name) : f.name == name) return f.flag;
+  }
+  return 0;
+}
 
 bool parse_shebang(std::string_view body, Shebang* out, std::string* error) {
   *out = Shebang{};
@@ -49,14 +43,9 @@ bool parse_shebang(std::string_view body, Shebang* out, std::string* error) {
     while (!part.empty()) {
       const size_t comma = part.find(',');
       const std::string_view name = part.substr(0, comma);
-      bool known = false;
-      for (const FlagName& f : kFlagNames) {
-        if (f.name == name) {
-          out->flags |= f.flag;
-          known = true;
-        }
-      }
-      if (!known) {
+      const uint32_t flag = script_flag_named(name);
+      out->flags |= flag;
+      if (flag == 0) {
         *error = "Unexpected flag in script shebang: " + std::string(name);
         return false;
       }

@@ -27,8 +27,32 @@ struct Shebang {
   size_t length = 0;
 };
 
+// The flag of a name as shebangs and redis.register_function spell it
+// ("no-writes", ...; nocase for register_function), or 0.
+uint32_t script_flag_named(std::string_view name, bool nocase = false);
+// The names of the flags set in flags, in Redis's order.
+template <class F>
+void for_each_flag_name(uint32_t flags, F&& fn);
+
 // The flags of body, or an error text without its code (Redis's:
 // "Unexpected flag in script shebang: x", ...).
 bool parse_shebang(std::string_view body, Shebang* out, std::string* error);
+
+struct FlagName {
+  std::string_view name;
+  ScriptFlag flag;
+};
+inline constexpr FlagName kFlagNames[] = {
+    {"no-writes", kNoWrites},     {"allow-oom", kAllowOom},
+    {"allow-stale", kAllowStale}, {"no-cluster", kNoCluster},
+    {"allow-cross-slot-keys", kAllowCrossSlot},
+};
+
+template <class F>
+void for_each_flag_name(uint32_t flags, F&& fn) {
+  for (const FlagName& f : kFlagNames) {
+    if (flags & f.flag) fn(f.name);
+  }
+}
 
 }  // namespace lawnkv::scripting

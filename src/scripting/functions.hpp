@@ -1,0 +1,51 @@
+#pragma once
+// The FUNCTION libraries of one server and their interpreter (Redis 7.0's
+// functions.c with function_lua.c's engine): FUNCTION LOAD compiles a
+// library and runs its top level with the library API, keeping the
+// functions it registers; names are unique across libraries; DELETE and
+// FLUSH drop libraries. FCALL runs a function through Runtime.
+//
+// Not kept yet: functions in dump.rdb and FUNCTION DUMP/RESTORE payloads
+// (see the design note in runtime.cpp). FUNCTION LOAD, DELETE and FLUSH
+// are write commands, so the AOF records them and replays them.
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "scripting/function_library.hpp"
+#include "scripting/interpreter.hpp"
+
+namespace lawnkv::scripting {
+
+class Functions {
+ public:
+  Functions();
+
+  // FUNCTION LOAD [REPLACE]: the library's name, or false with *error (a
+  // full error text).
+  bool load(std::string_view payload, bool replace, std::string* name, std::string* error);
+  // FUNCTION DELETE: false when there is no such library.
+  bool remove(std::string_view library);
+  // FUNCTION FLUSH: every library, and a fresh interpreter.
+  void flush();
+
+  const FunctionInfo* find(std::string_view function) const;
+  const std::map<std::string, Library>& libraries() const { return libraries_; }
+  size_t function_count() const { return by_function_.size(); }
+  Interpreter& interpreter() { return *lua_; }
+
+ private:
+  void unlink(const Library& lib);
+  void link(const Library& lib);
+  void release(Library& lib);  // its callbacks, from the interpreter
+
+  std::unique_ptr<Interpreter> lua_;
+  std::map<std::string, Library> libraries_;
+  // function name -> its library's name
+  std::map<std::string, std::string, std::less<>> by_function_;
+};
+
+}  // namespace lawnkv::scripting

@@ -127,22 +127,24 @@ void memory_section(const Call& call, std::string& out) {
         fixed(used ? 100.0 * static_cast<double>(dataset) / static_cast<double>(used) : 0, 2) + "%");
   field(out, "total_system_memory", total);
   field(out, "total_system_memory_human", bytes_to_human(total));
-  // Scripts (scripting/runtime.hpp); lawnkv has no FUNCTION libraries yet.
-  const scripting::Runtime& scripts = scripting::Runtime::of(call.server);
+  // Scripts and functions (scripting/runtime.hpp).
+  scripting::Runtime& scripts = scripting::Runtime::of(call.server);
+  scripting::Functions& functions = scripts.functions();
   const uint64_t lua = scripts.lua_bytes(), cached = scripts.scripts_bytes();
+  const uint64_t vm_functions = functions.interpreter().used_bytes(), libraries = functions.libraries_bytes();
   field(out, "used_memory_lua", lua);
   field(out, "used_memory_vm_eval", lua);
   field(out, "used_memory_lua_human", bytes_to_human(lua));
   field(out, "used_memory_scripts_eval", cached);
   field(out, "number_of_cached_scripts", scripts.cached_scripts());
-  field(out, "number_of_functions", 0);
-  field(out, "number_of_libraries", 0);
-  field(out, "used_memory_vm_functions", 0);
-  field(out, "used_memory_vm_total", lua);
-  field(out, "used_memory_vm_total_human", bytes_to_human(lua));
-  field(out, "used_memory_functions", 0);
-  field(out, "used_memory_scripts", cached);
-  field(out, "used_memory_scripts_human", bytes_to_human(cached));
+  field(out, "number_of_functions", functions.function_count());
+  field(out, "number_of_libraries", functions.libraries().size());
+  field(out, "used_memory_vm_functions", vm_functions);
+  field(out, "used_memory_vm_total", lua + vm_functions);
+  field(out, "used_memory_vm_total_human", bytes_to_human(lua + vm_functions));
+  field(out, "used_memory_functions", libraries);
+  field(out, "used_memory_scripts", cached + libraries);
+  field(out, "used_memory_scripts_human", bytes_to_human(cached + libraries));
   field(out, "maxmemory", maxmemory);
   field(out, "maxmemory_human", bytes_to_human(maxmemory));
   field(out, "maxmemory_policy", call.cfg().maxmemory_policy);

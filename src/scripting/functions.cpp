@@ -56,6 +56,17 @@ const FunctionInfo* Functions::find(std::string_view function) const {
   return &lib.functions.at(std::string(function));
 }
 
+size_t Functions::libraries_bytes() const {
+  size_t n = 0;
+  for (const auto& [name, lib] : libraries_) {
+    n += name.size() + lib.code.size();
+    for (const auto& entry : lib.functions) {
+      n += entry.first.size() + (entry.second.description ? entry.second.description->size() : 0);
+    }
+  }
+  return n;
+}
+
 void Functions::unlink(const Library& lib) {
   for (const auto& entry : lib.functions) by_function_.erase(entry.first);
 }

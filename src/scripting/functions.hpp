@@ -35,6 +35,8 @@ class Functions {
   const FunctionInfo* find(std::string_view function) const;
   const std::map<std::string, Library>& libraries() const { return libraries_; }
   size_t function_count() const { return by_function_.size(); }
+  // The libraries' code and names (INFO used_memory_functions).
+  size_t libraries_bytes() const;
   Interpreter& interpreter() { return *lua_; }
 
  private:

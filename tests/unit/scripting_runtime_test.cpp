@@ -187,6 +187,41 @@ TEST_CASE("scripting: INFO commandstats counts the script and each command it ra
   CHECK(stat("eval") == "cmdstat_eval:calls=3,rejected_calls=0,failed_calls=2");
 }
 
+TEST_CASE("functions: FUNCTION LOAD, DELETE and FLUSH are recorded; FCALL records what its function did") {
+  CommandServer s;
+  BatchSink sink;
+  s.state.data.effects.set_sink(&sink);
+  const std::string lib = "#!lua name=lib\nredis.register_function('two', function(keys) "
+                          "redis.call('set', keys[1], 1) redis.call('incr', keys[1]) return 2 end)";
+  CHECK(s.run({"function", "load", lib}) == "$3\r\nlib\r\n");
+  CHECK(s.run({"fcall", "two", "1", "k"}) == ":2\r\n");
+  CHECK(s.run({"function", "load", lib}).rfind("-ERR Library 'lib' already exists", 0) == 0);
+  CHECK(s.run({"function", "delete", "lib"}) == "+OK\r\n");
+  CHECK(s.run({"function", "flush"}) == "+OK\r\n");
+  REQUIRE(sink.batches.size() == 4);
+  CHECK(sink.batches[0] == std::vector<std::string>{"function load " + lib});
+  CHECK(sink.batches[1] == std::vector<std::string>{"SET k 1", "incr k"});
+  CHECK(sink.batches[2] == std::vector<std::string>{"function delete lib"});
+  CHECK(sink.batches[3] == std::vector<std::string>{"function flush"});
+  s.state.data.effects.set_sink(nullptr);
+}
+
+TEST_CASE("functions: INFO counts libraries and functions") {
+  CommandServer s;
+  s.run({"function", "load", "#!lua name=a\nredis.register_function('f1', function() end) "
+                             "redis.register_function('f2', function() end)"});
+  s.run({"function", "load", "#!lua name=b\nredis.register_function('g', function() end)"});
+  std::string info = s.run({"info", "memory"});
+  CHECK(has(info, "number_of_functions:3\r\n"));
+  CHECK(has(info, "number_of_libraries:2\r\n"));
+  s.run({"function", "delete", "a"});
+  info = s.run({"info", "memory"});
+  CHECK(has(info, "number_of_functions:1\r\n"));
+  CHECK(has(info, "number_of_libraries:1\r\n"));
+  CHECK(s.run({"fcall", "f1", "0"}) == "-ERR Function not found\r\n");
+  CHECK(s.run({"fcall", "g", "0"}) == "$-1\r\n");
+}
+
 TEST_CASE("scripting: time is frozen for the script") {
   CommandServer s;
   s.run({"set", "k", "v", "pxat", std::to_string(kT0 + 5)});

@@ -1,7 +1,8 @@
 // Scripts and the append-only file: what a script did (its writes, as
 // their effects), not the script, is appended, a script of several writes
 // inside MULTI/EXEC; after a crash the replay rebuilds the same dataset
-// (DEBUG DIGEST), with no script cached.
+// (DEBUG DIGEST), with no script cached, and FUNCTION libraries loaded
+// again from their recorded FUNCTION LOAD.
 
 #include <doctest/doctest.h>
 #include <signal.h>
@@ -55,6 +56,12 @@ TEST_CASE("AOF: a script's effects are appended and replay to the same dataset")
     const Reply sha = c.call({"SCRIPT", "LOAD", "return redis.call('incr', KEYS[1])"});
     REQUIRE(c.call({"EVALSHA", sha.text, "1", "counter"}).text == "1");
     REQUIRE(c.call({"EVALSHA", sha.text, "1", "counter"}).text == "2");
+    // A function library (FUNCTION LOAD is recorded as itself) and a call.
+    REQUIRE(c.call({"FUNCTION", "LOAD",
+                    "#!lua name=lib\nredis.register_function('bump', function(keys) "
+                    "return redis.call('incrby', keys[1], 10) end)"})
+                .text == "lib");
+    REQUIRE(c.call({"FCALL", "bump", "1", "counter"}).text == "12");
     // In another db, and one that fails after its first write.
     REQUIRE(c.call({"SELECT", "2"}).type == '+');
     c.call({"EVAL", "redis.call('set', 'in2', 'x') error('stop')", "0"});
@@ -70,7 +77,9 @@ TEST_CASE("AOF: a script's effects are appended and replay to the same dataset")
   ServerProcess b = ServerProcess::lawnkv(args);
   Client c(b.port());
   CHECK(c.call({"DEBUG", "DIGEST"}).text == digest);
-  CHECK(c.call({"GET", "counter"}).text == "2");
+  CHECK(c.call({"GET", "counter"}).text == "12");
+  // The library came back with the file; its function runs.
+  CHECK(c.call({"FCALL", "bump", "1", "counter"}).text == "22");
   CHECK(c.call({"SCRIPT", "EXISTS", "2bab3b661081db58bd2341920e0ba7cf5dc77b25"}).elements.at(0).text == "0");
 }
 

@@ -1,6 +1,5 @@
 // FUNCTION libraries and FCALL (src/scripting/functions.hpp runs them).
-// FUNCTION DUMP and RESTORE are not served yet (no RDB payload of
-// functions); KILL answers NOTBUSY as SCRIPT KILL does (runtime.hpp).
+// KILL answers NOTBUSY as SCRIPT KILL does (runtime.hpp).
 
 #include "commands/args.hpp"
 #include "commands/families.hpp"
@@ -124,6 +123,34 @@ void function_list_command(Call& call) {
   }
 }
 
+/* FUNCTION DUMP */
+void function_dump_command(Call& call) { call.reply.bulk(Runtime::of(call.server).functions().dump()); }
+
+/* FUNCTION RESTORE serialized-value [FLUSH|APPEND|REPLACE] */
+void function_restore_command(Call& call) {
+  using Policy = scripting::Functions::RestorePolicy;
+  if (call.argv.size() > 4) {
+    return call.error("ERR unknown subcommand or wrong number of arguments for '" +
+                      std::string(call.argv[1].substr(0, 128)) + "'. Try FUNCTION HELP.");
+  }
+  Policy policy = Policy::kAppend;
+  if (call.argv.size() == 4) {
+    if (is_option(call.argv[3], "append")) {
+      policy = Policy::kAppend;
+    } else if (is_option(call.argv[3], "replace")) {
+      policy = Policy::kReplace;
+    } else if (is_option(call.argv[3], "flush")) {
+      policy = Policy::kFlush;
+    } else {
+      return call.error("ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+    }
+  }
+  std::string error;
+  if (!Runtime::of(call.server).functions().restore(call.argv[2], policy, &error)) return call.error(error);
+  call.data.changed();
+  call.reply.simple("OK");
+}
+
 /* FUNCTION STATS */
 void function_stats_command(Call& call) {
   const scripting::Functions& fs = Runtime::of(call.server).functions();
@@ -172,7 +199,18 @@ void function_help_command(Call& call) {
               "    When called without the optional mode argument, the behavior is determined by the",
               "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
               "    * ASYNC: Asynchronously flush the libraries.",
-              "    * SYNC: Synchronously flush the libraries."});
+              "    * SYNC: Synchronously flush the libraries.",
+              "DUMP",
+              "    Return a serialized payload representing the current libraries, can be restored using FUNCTION "
+              "RESTORE command",
+              "RESTORE <PAYLOAD> [FLUSH|APPEND|REPLACE]",
+              "    Restore the libraries represented by the given payload, it is possible to give a restore policy to",
+              "    control how to handle existing libraries (default APPEND):",
+              "    * FLUSH: delete all existing libraries.",
+              "    * APPEND: appends the restored libraries to the existing libraries. On collision, abort.",
+              "    * REPLACE: appends the restored libraries to the existing libraries, On collision, replace the old",
+              "      libraries with the new libraries (notice that even on this option there is a chance of failure",
+              "      in case of functions name collision with another library)."});
 }
 
 constexpr uint32_t kFcallFlags = kNoscript | kStale | kSkipMonitor | kNoMandatoryKeys | kMovableKeys;
@@ -205,6 +243,11 @@ void register_function_commands(CommandTable& t) {
           .summary = "Deletes a library and its functions",
           .tips = kAllShards,
           .handler = function_delete_command},
+         {.name = "function|dump", .arity = 2, .flags = kNoscript,
+          .acl = kAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(N) where N is the number of functions",
+          .summary = "Serializes every library",
+          .handler = function_dump_command},
          {.name = "function|flush", .arity = -2, .flags = kWrite | kNoscript,
           .acl = kWriteAcl,
           .group = "scripting", .since = "7.0.0", .complexity = "O(N) where N is the number of functions deleted",
@@ -234,6 +277,12 @@ void register_function_commands(CommandTable& t) {
           .summary = "Loads a library",
           .tips = kAllShards,
           .handler = function_load_command},
+         {.name = "function|restore", .arity = -3, .flags = kWrite | kDenyOom | kNoscript,
+          .acl = kWriteAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(N) where N is the number of functions on the payload",
+          .summary = "Restores libraries from a FUNCTION DUMP payload",
+          .tips = kAllShards,
+          .handler = function_restore_command},
          {.name = "function|stats", .arity = 2, .flags = kNoscript | kAllowBusy,
           .acl = kAcl,
           .group = "scripting", .since = "7.0.0", .complexity = "O(1)",

@@ -7,6 +7,7 @@ extern "C" {
 #include "core/ascii.hpp"
 #include "core/clock.hpp"
 #include "scripting/conversions.hpp"
+#include "scripting/function_dump.hpp"
 #include "scripting/sandbox.hpp"
 
 namespace lawnkv::scripting {
@@ -80,63 +81,73 @@ void Functions::release(Library& lib) {
   lib.functions.clear();
 }
 
-bool Functions::load(std::string_view payload, bool replace, std::string* name, std::string* error) {
+bool Functions::compile(std::string_view payload, Library* lib, std::string* error) {
   LibraryMeta meta;
-  if (!parse_library_meta(payload, &meta, error)) {
-    *error = "ERR " + *error;
-    return false;
-  }
+  if (!parse_library_meta(payload, &meta, error)) return false;
   if (!valid_function_name(meta.name)) {
-    *error = "ERR " + std::string(kBadNameError);
+    *error = std::string(kBadNameError);
     return false;
   }
   if (!iequals(meta.engine, "lua")) {
-    *error = "ERR Engine '" + meta.engine + "' not found";
+    *error = "Engine '" + meta.engine + "' not found";
     return false;
   }
-  auto old = libraries_.find(meta.name);
-  if (old != libraries_.end() && !replace) {
+  *lib = Library{meta.name, std::string(payload), {}};
+  lua_State* L = lua_->state();
+  const std::string_view code = payload.substr(meta.code_start);
+  if (luaL_loadbuffer(L, code.data(), code.size(), "@user_function") != 0) {
+    *error = std::string("Error compiling function: ") + lua_tostring(L, -1);
+    lua_pop(L, 1);
+    return false;
+  }
+  set_script_env(L);
+  use_library_api(L, true);
+  lua_pushnumber(L, static_cast<lua_Number>(Clock::wall_ns()));
+  lua_setfield(L, LUA_REGISTRYINDEX, "lawnkv.load_started");
+  lua_sethook(L, load_hook, LUA_MASKCOUNT, 100000);
+  lua_->loading = lib;
+  lua_->limit_active = true;
+  const int status = lua_pcall(L, 0, 0, 0);
+  lua_->limit_active = false;
+  lua_->loading = nullptr;
+  lua_sethook(L, nullptr, 0, 0);
+  use_library_api(L, false);
+  if (status != 0) {
+    *error = "Error registering functions: " + error_message(L);
+  } else if (lib->functions.empty()) {
+    *error = "No functions registered";
+  } else {
+    return true;
+  }
+  release(*lib);
+  return false;
+}
+
+std::string Functions::collision(const Library& lib) const {
+  for (const auto& entry : lib.functions) {
+    if (by_function_.contains(entry.first)) return "Function " + entry.first + " already exists";
+  }
+  return {};
+}
+
+bool Functions::load(std::string_view payload, bool replace, std::string* name, std::string* error) {
+  LibraryMeta meta;
+  std::string why;
+  if (parse_library_meta(payload, &meta, &why) && valid_function_name(meta.name) && iequals(meta.engine, "lua") &&
+      libraries_.contains(meta.name) && !replace) {
     *error = "ERR Library '" + meta.name + "' already exists";
     return false;
   }
   // The old library stays out of the name index while the new one loads,
   // and comes back if it fails.
+  auto old = libraries_.end();
+  if (why.empty() && replace) old = libraries_.find(meta.name);
   if (old != libraries_.end()) unlink(old->second);
-  Library lib{meta.name, std::string(payload), {}};
-  lua_State* L = lua_->state();
-  const std::string_view code = payload.substr(meta.code_start);
-  std::string failure;
-  if (luaL_loadbuffer(L, code.data(), code.size(), "@user_function") != 0) {
-    failure = std::string("ERR Error compiling function: ") + lua_tostring(L, -1);
-    lua_pop(L, 1);
-  } else {
-    set_script_env(L);
-    use_library_api(L, true);
-    lua_pushnumber(L, static_cast<lua_Number>(Clock::wall_ns()));
-    lua_setfield(L, LUA_REGISTRYINDEX, "lawnkv.load_started");
-    lua_sethook(L, load_hook, LUA_MASKCOUNT, 100000);
-    lua_->loading = &lib;
-    lua_->limit_active = true;
-    const int status = lua_pcall(L, 0, 0, 0);
-    lua_->limit_active = false;
-    lua_->loading = nullptr;
-    lua_sethook(L, nullptr, 0, 0);
-    use_library_api(L, false);
-    if (status != 0) failure = "ERR Error registering functions: " + error_message(L);
-  }
-  if (failure.empty() && lib.functions.empty()) failure = "ERR No functions registered";
-  if (failure.empty()) {
-    for (const auto& entry : lib.functions) {
-      if (by_function_.contains(entry.first)) {
-        failure = "ERR Function " + entry.first + " already exists";
-        break;
-      }
-    }
-  }
-  if (!failure.empty()) {
+  Library lib;
+  if (!compile(payload, &lib, &why) || !(why = collision(lib)).empty()) {
     release(lib);
     if (old != libraries_.end()) link(old->second);
-    *error = std::move(failure);
+    *error = "ERR " + why;
     return false;
   }
   if (old != libraries_.end()) {
@@ -146,6 +157,88 @@ bool Functions::load(std::string_view payload, bool replace, std::string* name, 
   *name = lib.name;
   link(lib);
   libraries_.emplace(lib.name, std::move(lib));
+  return true;
+}
+
+std::string Functions::dump() const {
+  std::vector<std::string_view> codes;
+  for (const auto& entry : libraries_) codes.push_back(entry.second.code);
+  return dump_libraries(codes);
+}
+
+bool Functions::restore(std::string_view payload, RestorePolicy policy, std::string* error) {
+  std::vector<std::string> codes;
+  if (!undump_libraries(payload, &codes, error)) {
+    *error = "ERR " + *error;
+    return false;
+  }
+  // Each library compiles as FUNCTION LOAD would into an empty set (so two
+  // of one name, or one function twice, fail), then joins the current ones.
+  std::map<std::string, Library> restored;
+  std::map<std::string, std::string, std::less<>> names;
+  auto drop_all = [&] {
+    for (auto& entry : restored) release(entry.second);
+  };
+  for (const std::string& code : codes) {
+    Library lib;
+    std::string why;
+    if (!compile(code, &lib, &why)) {
+      drop_all();
+      *error = "ERR " + why;
+      return false;
+    }
+    if (restored.contains(lib.name)) why = "Library '" + lib.name + "' already exists";
+    for (const auto& entry : lib.functions) {
+      if (why.empty() && names.contains(entry.first)) why = "Function " + entry.first + " already exists";
+    }
+    if (!why.empty()) {
+      release(lib);
+      drop_all();
+      *error = "ERR " + why;
+      return false;
+    }
+    for (const auto& entry : lib.functions) names.emplace(entry.first, lib.name);
+    std::string name = lib.name;
+    restored.emplace(std::move(name), std::move(lib));
+  }
+  if (policy == RestorePolicy::kFlush) {
+    for (auto& entry : libraries_) release(entry.second);
+    libraries_ = std::move(restored);
+    by_function_ = std::move(names);
+    return true;
+  }
+  // APPEND refuses a library that exists; REPLACE drops it first (and
+  // brings it back if a function name still collides).
+  std::vector<std::string> replaced;
+  for (const auto& entry : restored) {
+    auto it = libraries_.find(entry.first);
+    if (it == libraries_.end()) continue;
+    if (policy == RestorePolicy::kAppend) {
+      for (const std::string& r : replaced) link(libraries_.at(r));
+      drop_all();
+      *error = "ERR Library " + entry.first + " already exists";
+      return false;
+    }
+    unlink(it->second);
+    replaced.push_back(entry.first);
+  }
+  for (const auto& entry : restored) {
+    if (std::string why = collision(entry.second); !why.empty()) {
+      for (const std::string& r : replaced) link(libraries_.at(r));
+      drop_all();
+      *error = "ERR " + why;
+      return false;
+    }
+  }
+  for (const std::string& r : replaced) {
+    release(libraries_.at(r));
+    libraries_.erase(r);
+  }
+  for (auto& entry : restored) {
+    link(entry.second);
+    std::string name = entry.first;
+    libraries_.emplace(std::move(name), std::move(entry.second));
+  }
   return true;
 }
 

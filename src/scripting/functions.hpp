@@ -5,9 +5,9 @@
 // functions it registers; names are unique across libraries; DELETE and
 // FLUSH drop libraries. FCALL runs a function through Runtime.
 //
-// Not kept yet: functions in dump.rdb and FUNCTION DUMP/RESTORE payloads
-// (see the design note in runtime.cpp). FUNCTION LOAD, DELETE and FLUSH
-// are write commands, so the AOF records them and replays them.
+// Not kept yet: functions in dump.rdb (see the design note in
+// runtime.cpp). FUNCTION LOAD, DELETE, FLUSH and RESTORE are write
+// commands, so the AOF records them and replays them.
 
 #include <cstddef>
 #include <map>
@@ -27,6 +27,14 @@ class Functions {
   // FUNCTION LOAD [REPLACE]: the library's name, or false with *error (a
   // full error text).
   bool load(std::string_view payload, bool replace, std::string* name, std::string* error);
+  // FUNCTION DUMP's payload (function_dump.hpp).
+  std::string dump() const;
+  // FUNCTION RESTORE: FLUSH replaces every library, APPEND adds (a library
+  // that exists fails it), REPLACE adds over same-named ones; a function
+  // name used by another library fails it. False with *error (a full
+  // error text); nothing changes then.
+  enum class RestorePolicy { kAppend, kReplace, kFlush };
+  bool restore(std::string_view payload, RestorePolicy policy, std::string* error);
   // FUNCTION DELETE: false when there is no such library.
   bool remove(std::string_view library);
   // FUNCTION FLUSH: every library, and a fresh interpreter.
@@ -40,6 +48,12 @@ class Functions {
   Interpreter& interpreter() { return *lua_; }
 
  private:
+  // Compiles payload and runs its top level into *lib (its functions
+  // registered, not yet linked); false with the error text (no code).
+  bool compile(std::string_view payload, Library* lib, std::string* error);
+  // "Function <name> already exists" for a function of lib another
+  // library has, or "".
+  std::string collision(const Library& lib) const;
   void unlink(const Library& lib);
   void link(const Library& lib);
   void release(Library& lib);  // its callbacks, from the interpreter

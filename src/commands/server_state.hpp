@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "commands/append_only.hpp"
 #include "commands/blocking.hpp"
@@ -78,10 +79,15 @@ struct ServerFacts {
 };
 
 // A part of the server that a room above the engine builds and the engine
-// only owns (the Lua runtime of src/scripting).
+// only owns (the Lua runtime of src/scripting). FUNCTION libraries are
+// data kept there: dump.rdb saves their code and loading a file replaces
+// them, through the two calls below.
 class Extension {
  public:
   virtual ~Extension() = default;
+  virtual std::vector<std::string> function_libraries() const = 0;
+  // Replaces every library with these; "" or why one failed to load.
+  virtual std::string replace_function_libraries(const std::vector<std::string>& codes) = 0;
 };
 
 struct ServerState {
@@ -102,6 +108,20 @@ struct ServerState {
   const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
   // The Lua runtime (scripting/runtime.hpp), built by the first script.
   std::unique_ptr<Extension> scripting;
+  // Libraries a loaded file held while no runtime existed: the runtime
+  // loads them when it is built.
+  std::vector<std::string> pending_functions;
+
+  // The FUNCTION libraries' code, for dump.rdb.
+  std::vector<std::string> function_libraries() const {
+    return scripting ? scripting->function_libraries() : pending_functions;
+  }
+  // A loaded file's libraries replace the current ones; "" or an error.
+  std::string replace_function_libraries(std::vector<std::string> codes) {
+    if (scripting) return scripting->replace_function_libraries(codes);
+    pending_functions = std::move(codes);
+    return {};
+  }
 };
 
 // A server's state with every command registered, keyspace notifications

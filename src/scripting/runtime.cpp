@@ -10,6 +10,7 @@ extern "C" {
 #include "core/ascii.hpp"
 #include "core/sha1.hpp"
 #include "scripting/conversions.hpp"
+#include "scripting/function_dump.hpp"
 #include "scripting/run_context.hpp"
 #include "scripting/sandbox.hpp"
 #include "scripting/shebang.hpp"
@@ -108,8 +109,31 @@ void Runtime::set_heap_limit(size_t bytes) {
 }
 
 Runtime& Runtime::of(ServerState& server) {
-  if (!server.scripting) server.scripting = std::make_unique<Runtime>();
+  if (!server.scripting) {
+    server.scripting = std::make_unique<Runtime>();
+    // Libraries a file loaded before any script ran.
+    if (!server.pending_functions.empty()) {
+      const std::vector<std::string> codes = std::move(server.pending_functions);
+      server.pending_functions.clear();
+      if (std::string error = server.scripting->replace_function_libraries(codes); !error.empty() && server.log) {
+        server.log->log(LogLevel::kWarning, "Failed loading a function library: " + error);
+      }
+    }
+  }
   return static_cast<Runtime&>(*server.scripting);
+}
+
+std::vector<std::string> Runtime::function_libraries() const {
+  std::vector<std::string> codes;
+  for (const auto& entry : functions_.libraries()) codes.push_back(entry.second.code);
+  return codes;
+}
+
+std::string Runtime::replace_function_libraries(const std::vector<std::string>& codes) {
+  std::vector<std::string_view> views(codes.begin(), codes.end());
+  std::string error;
+  if (!functions_.restore(dump_libraries(views), Functions::RestorePolicy::kFlush, &error)) return error;
+  return {};
 }
 
 const Runtime::Script* Runtime::compile(std::string_view body, const std::string& sha, std::string* error) {

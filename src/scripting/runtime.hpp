@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "commands/context.hpp"
 #include "commands/detached_session.hpp"
@@ -58,6 +59,10 @@ class Runtime final : public Extension {
   bool exists(std::string_view sha) const;
   // SCRIPT FLUSH: forgets every script and starts a fresh interpreter.
   void flush();
+
+  // Extension: FUNCTION libraries as dump.rdb keeps them.
+  std::vector<std::string> function_libraries() const override;
+  std::string replace_function_libraries(const std::vector<std::string>& codes) override;
 
   // INFO.
   size_t cached_scripts() const { return scripts_.size(); }

@@ -1,21 +1,32 @@
-// FUNCTION DUMP payloads move both ways between lawnkv and redis-server
-// 7.0.15: what one dumps the other restores, with the same libraries
-// (FUNCTION LIST WITHCODE) and functions that run. The bytes themselves
-// may differ where the two LZF compressors choose differently.
+// FUNCTION libraries as data: FUNCTION DUMP payloads and dump.rdb files
+// move both ways between lawnkv and redis-server 7.0.15 (what one writes
+// the other loads, with the same libraries, FUNCTION LIST WITHCODE, and
+// functions that run; the bytes may differ where the two LZF compressors
+// choose differently), a restart from dump.rdb or from a rewritten AOF
+// keeps them, and DEBUG RELOAD replaces them with the file's.
 
 #include <doctest/doctest.h>
 
+#include <signal.h>
+
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "../support/poll_until.hpp"
 #include "../support/server_process.hpp"
+#include "../support/temp_dir.hpp"
 #include "itest.hpp"
 
 namespace lawnkv::itest {
 namespace {
 
+using namespace std::chrono_literals;
 using test::ServerProcess;
+using test::TempDir;
 
 // FUNCTION LIST WITHCODE flattened and sorted (libraries and functions
 // come in dict order in Redis).
@@ -69,6 +80,68 @@ TEST_CASE("FUNCTION DUMP: lawnkv's payload restores in redis-server, and redis-s
   Client ours(lawnkv.port()), theirs(redis.port());
   SUBCASE("lawnkv -> redis-server") { check_moves(ours, theirs); }
   SUBCASE("redis-server -> lawnkv") { check_moves(theirs, ours); }
+}
+
+}  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+TEST_CASE("dump.rdb keeps FUNCTION libraries, and carries them between lawnkv and redis-server") {
+  TempDir ours_dir, theirs_dir;
+  std::vector<std::string> want;
+  {
+    ServerProcess a = ServerProcess::lawnkv({"--dir", ours_dir.path.string()});
+    Client c(a.port());
+    load_libraries(c);
+    want = listing(c);
+    REQUIRE(c.call({"SAVE"}).text == "OK");
+    // DEBUG RELOAD: the file's libraries replace those loaded since.
+    REQUIRE(c.call({"FUNCTION", "LOAD", "#!lua name=later\nredis.register_function('l', function() end)"})
+                .text == "later");
+    REQUIRE(c.call({"DEBUG", "RELOAD", "NOSAVE"}).text == "OK");
+    CHECK(listing(c) == want);
+  }
+  {
+    ServerProcess b = ServerProcess::lawnkv({"--dir", ours_dir.path.string()});
+    Client c(b.port());
+    CHECK(listing(c) == want);
+    CHECK(c.call({"FCALL", "a1", "1", "x"}).text == "a1:x");
+  }
+  // lawnkv's file in redis-server, and redis-server's in lawnkv.
+  {
+    ServerProcess r = ServerProcess::redis({"--dir", ours_dir.path.string()});
+    Client c(r.port());
+    CHECK(listing(c) == want);
+    REQUIRE(c.call({"FUNCTION", "DELETE", "beta"}).text == "OK");
+    want = listing(c);
+    REQUIRE(c.call({"SAVE"}).text == "OK");
+  }
+  ServerProcess d = ServerProcess::lawnkv({"--dir", ours_dir.path.string()});
+  Client c(d.port());
+  CHECK(listing(c) == want);
+  CHECK(c.call({"FCALL", "b1", "0"}).text == "ERR Function not found");
+}
+
+TEST_CASE("AOF: a rewritten base keeps FUNCTION libraries") {
+  TempDir dir;
+  std::vector<std::string> want;
+  const std::vector<std::string> args{"--dir", dir.path.string(), "--appendonly", "yes"};
+  {
+    ServerProcess a = ServerProcess::lawnkv(args);
+    Client c(a.port());
+    load_libraries(c);
+    want = listing(c);
+    REQUIRE(c.call({"BGREWRITEAOF"}).type == '+');
+    REQUIRE(test::poll_until(std::chrono::steady_clock::now() + 30s, [&] {
+      return info_int(c.call({"INFO", "persistence"}).text, "aof_rewrite_in_progress") == 0 &&
+             info_int(c.call({"INFO", "persistence"}).text, "aof_rewrites") == 1;
+    }));
+    a.signal(SIGKILL);
+    REQUIRE(a.wait_exit(10s).has_value());
+  }
+  ServerProcess b = ServerProcess::lawnkv(args);
+  Client c(b.port());
+  CHECK(listing(c) == want);
 }
 
 }  // namespace lawnkv::itest

@@ -3,7 +3,7 @@
 // opcode RDB_OPCODE_FUNCTION2 (245) and its code as an RDB string (LZF
 // when that is shorter, as rdbSaveRawString), then the RDB version (10) in
 // 2 bytes and the CRC-64 of everything before in 8, both little endian;
-// the footer of DUMP's key payloads. Also what dump.rdb would hold.
+// the footer of DUMP's key payloads. dump.rdb holds the same records.
 
 #include <string>
 #include <string_view>

@@ -5,9 +5,10 @@
 // functions it registers; names are unique across libraries; DELETE and
 // FLUSH drop libraries. FCALL runs a function through Runtime.
 //
-// Not kept yet: functions in dump.rdb (see the design note in
-// runtime.cpp). FUNCTION LOAD, DELETE, FLUSH and RESTORE are write
-// commands, so the AOF records them and replays them.
+// Libraries are data: FUNCTION LOAD, DELETE, FLUSH and RESTORE are write
+// commands (the AOF records and replays them), and dump.rdb keeps their
+// code (Runtime's Extension calls). A library's top-level redis.log
+// writes nothing (no server is at hand while it loads).
 
 #include <cstddef>
 #include <map>

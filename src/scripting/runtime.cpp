@@ -27,19 +27,7 @@ extern "C" {
 // logger, plus the allow-busy flag read by dispatch. Until then the hook
 // stops a script that ran past the threshold with an error, so no script
 // can hold the server forever.
-//
-// Design note: FUNCTION and FCALL (Redis 7.0's functions.c and
-// function_lua.c), not built yet. They need a second Interpreter (INFO's
-// used_memory_vm_functions) whose globals, while FUNCTION LOAD runs a
-// library's code, are a library API (redis.register_function, log,
-// LOG_*, REDIS_VERSION*: the sandbox's env proxy pointed at another table
-// for the load); a library table (name, engine, code, functions with
-// their flags and descriptions) owned by the Dataset, since functions are
-// data (FLUSHALL keeps them, the RDB saves them as opcode 245 with the
-// library code, FUNCTION DUMP is that payload with an RDB version and
-// CRC-64 footer: persistence/ has both); FCALL runs a function as run()
-// runs a script, with the function's flags in place of a shebang's and
-// KEYS/ARGV passed as its two arguments rather than as globals.
+
 
 namespace lawnkv::scripting {
 

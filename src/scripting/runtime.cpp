@@ -216,7 +216,7 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
     push_array(L, req.args);
   } else {
     push_array(L, req.keys);
-    lua_setfield(L, LUA_GLOBALSINDEX, "KEYS");  // raw: the real globals' metatable has no __newindex
+    lua_setfield(L, LUA_GLOBALSINDEX, "KEYS");  // the real globals have no __newindex: a plain set
     push_array(L, req.args);
     lua_setfield(L, LUA_GLOBALSINDEX, "ARGV");
   }

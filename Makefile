@@ -1,6 +1,8 @@
 # lawnkv: `make` builds build/lawnkv-server; `make run` and `make test` also
 # install what is missing (scripts/install-deps.sh) first. `make test` runs
 # the suites of build/ and of the sanitizer build, build-asan/;
+# `make check` is the fast subset to run between commits (the layers, then
+# unit, integration and compat suites of build/: a few minutes);
 # `make test-sanitize` runs the latter alone, `make fuzz` the fuzzers,
 # `make differential` a long randomized run against redis-server (README:
 # Sanitizers and fuzzing).
@@ -60,7 +62,7 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-
 SAN_MAKE   = $(MAKE) -j$(JOBS) BUILD=$(SAN_BUILD) CXX=$(SAN_CXX) CXXFLAGS="$(SAN_FLAGS)" MALLOC=libc
 FUZZ_SECONDS ?= 60
 
-.PHONY: all run test test-sanitize sanitize-build fuzz fuzzers differential deps-run deps-test deps-bench bench clean
+.PHONY: all run test check test-sanitize sanitize-build fuzz fuzzers differential deps-run deps-test deps-bench bench clean
 all: $(SERVER)
 
 $(BUILD)/%.o: %.cpp
@@ -112,6 +114,10 @@ test: deps-test
 	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/unit-tests $(BUILD)/integration-tests $(BUILD)/compat-tests
 	$(MAKE) sanitize-build
 	scripts/run-tests.sh
+
+check: deps-test
+	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/unit-tests $(BUILD)/integration-tests $(BUILD)/compat-tests
+	scripts/run-tests.sh check
 
 sanitize-build:
 	$(SAN_MAKE) $(SAN_BUILD)/lawnkv-server $(SAN_BUILD)/unit-tests $(SAN_BUILD)/integration-tests \

@@ -5,6 +5,8 @@
 # build-asan/: make sanitize-build).
 #   scripts/run-tests.sh            every suite
 #   scripts/run-tests.sh plain      build/: unit, integration, compat, tools
+#   scripts/run-tests.sh check      the fast subset (make check): the layers,
+#                                   then build/'s unit, integration and compat
 #   scripts/run-tests.sh sanitize   build-asan/: unit, integration, compat
 #                                   (against redis-server), a mixed load, and
 #                                   each fuzz harness over its corpus
@@ -29,10 +31,15 @@ suite() {
   echo "=== $name: $((SECONDS - start)) s"
 }
 
-if [ "$group" = all ] || [ "$group" = plain ]; then
+if [ "$group" = all ] || [ "$group" = plain ] || [ "$group" = check ]; then
+  # The include graph: no folder includes one above it, no file cycles.
+  suite layers python3 scripts/check-layers.py
   suite unit build/unit-tests
   suite integration build/integration-tests
   suite compat build/compat-tests
+fi
+
+if [ "$group" = all ] || [ "$group" = plain ]; then
   for t in tests/tools/*.sh; do
     [ -e "$t" ] && suite "tools/$(basename "$t" .sh)" bash "$t"
   done

@@ -14,8 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "commands/server_state.hpp"
+#include "commands/server_factory.hpp"
 #include "core/log.hpp"
+#include "engine/server_state.hpp"
 #include "server/server.hpp"
 
 namespace {

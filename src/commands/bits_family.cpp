@@ -15,11 +15,11 @@
 #include <string_view>
 #include <vector>
 
-#include "commands/args.hpp"
 #include "commands/bits_ops.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
-#include "commands/lookup.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 
@@ -262,6 +262,23 @@ void bitfield_generic(Call& call, bool readonly_command) {
   }
 }
 
+// BITFIELD's key for COMMAND GETKEYSANDFLAGS: read only while every
+// operation is a GET (or OVERFLOW) with its arguments, as Redis's
+// bitfieldGetKeys; a SET, an INCRBY or anything it cannot read makes it a write.
+std::string_view bitfield_key_flags(std::span<const std::string_view> argv) {
+  for (size_t i = 2; i < argv.size(); ++i) {
+    const size_t rest = argv.size() - i - 1;
+    if (iequals(argv[i], "get") && rest >= 2) {
+      i += 2;
+    } else if (iequals(argv[i], "overflow") && rest >= 1) {
+      i += 1;
+    } else {
+      return "RW access update";
+    }
+  }
+  return "RO access";
+}
+
 /* BITFIELD key [GET type offset | [OVERFLOW WRAP | SAT | FAIL]
  *   SET type offset value | INCRBY type offset increment ...] */
 void bitfield_command(Call& call) { bitfield_generic(call, false); }
@@ -285,6 +302,7 @@ void register_bit_commands(CommandTable& t) {
      .summary = "Reads, sets and increments integers of any width at any bit offset of a string",
      .key_flags = "RW access update variable_flags",
      .key_notes = "This command allows both access and modification of the key",
+     .variable_key_flags = bitfield_key_flags,
      .handler = bitfield_command},
     {.name = "bitfield_ro", .arity = -2, .flags = kReadonly | kFast, .keys = {1, 1, 1},
      .acl = "@read @bitmap @fast",
@@ -298,7 +316,7 @@ void register_bit_commands(CommandTable& t) {
      .acl = "@write @bitmap @slow",
      .group = "bitmap", .since = "2.6.0", .complexity = "O(N)",
      .summary = "Stores the AND, OR, XOR or NOT of strings in a key",
-     .key_flags = "OW update",
+     .key_flags = "OW update;RO access",
      .handler = bitop_command},
     {.name = "bitpos", .arity = -3, .flags = kReadonly, .keys = {1, 1, 1},
      .acl = "@read @bitmap @slow",

@@ -2,10 +2,10 @@
 
 #include <optional>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "core/error_format.hpp"
 #include "core/numbers.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 
 namespace lawnkv {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 
 namespace lawnkv {
 

@@ -15,9 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "commands/errors.hpp"
 #include "commands/server_family.hpp"
+#include "engine/acl_categories.hpp"
+#include "engine/keys.hpp"
 #include "core/glob.hpp"
+#include "engine/errors.hpp"
 
 namespace lawnkv {
 
@@ -39,12 +41,6 @@ constexpr FlagName kFlagNames[] = {
     {kAllowBusy, "allow_busy"},
 };
 
-// ACL categories in the order Redis 7.0 lists them.
-constexpr std::string_view kCategoryOrder[] = {
-    "@keyspace", "@read",     "@write", "@set",   "@sortedset",  "@list",       "@hash",
-    "@string",   "@bitmap",   "@hyperloglog", "@geo", "@stream", "@pubsub",     "@admin",
-    "@fast",     "@slow",     "@blocking",    "@dangerous", "@connection", "@transaction", "@scripting",
-};
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
@@ -57,15 +53,11 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return out;
 }
 
-std::vector<std::string_view> categories(const CommandSpec& c) {
-  const std::vector<std::string_view> given = split(c.acl, ' ');
-  std::vector<std::string_view> out;
-  for (std::string_view known : kCategoryOrder)
-    for (std::string_view g : given)
-      if (g == known) out.push_back(known);
-  for (std::string_view g : given)  // any Redis does not know, last
-    if (std::find(std::begin(kCategoryOrder), std::end(kCategoryOrder), g) == std::end(kCategoryOrder))
-      out.push_back(g);
+// The row's ACL categories (its bits), as "@name", in Redis's order.
+std::vector<std::string> categories(const CommandSpec& c) {
+  std::vector<std::string> out;
+  for (const AclCategoryName& cat : acl_category_names())
+    if (c.acl_bits & cat.bit) out.push_back("@" + std::string(cat.name));
   return out;
 }
 
@@ -80,18 +72,6 @@ const CommandSpec* find_by_fullname(const CommandTable& t, std::string_view name
   return c->subcommand(to_lower(sub));
 }
 
-// The key positions of a row, one spec each, as (index, lastkey, keystep).
-struct KeySpec {
-  int index, lastkey, keystep;
-};
-std::vector<KeySpec> key_specs(const CommandSpec& c) {
-  const KeyRange& k = c.keys;
-  if (k.first <= 0) return {};
-  if (k.last < 0 || k.last == k.first) return {{k.first, k.last < 0 ? k.last : 0, k.step}};
-  std::vector<KeySpec> out;
-  for (int pos = k.first; pos <= k.last; pos += k.step > 0 ? k.step : 1) out.push_back({pos, 0, 1});
-  return out;
-}
 
 void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags, std::string_view notes) {
   auto& r = call.reply;
@@ -115,6 +95,18 @@ void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags, std::
   r.bulk("find_keys");
   r.map(2);
   r.bulk("type");
+  if (ks.keynum) {
+    r.bulk("keynum");
+    r.bulk("spec");
+    r.map(3);
+    r.bulk("keynumidx");
+    r.integer(0);
+    r.bulk("firstkey");
+    r.integer(ks.firstkey);
+    r.bulk("keystep");
+    r.integer(ks.keystep);
+    return;
+  }
   r.bulk("range");
   r.bulk("spec");
   r.map(3);
@@ -143,7 +135,7 @@ void reply_info(Call& call, const CommandSpec* c) {
   r.integer(c->keys.step);
   const auto cats = categories(*c);
   r.set(cats.size());
-  for (std::string_view cat : cats) r.simple(cat);
+  for (const std::string& cat : cats) r.simple(cat);
   const auto tips = split(c->tips, ' ');
   r.set(tips.size());
   for (std::string_view tip : tips) r.bulk(tip);
@@ -227,15 +219,13 @@ void command_list_command(Call& call) {
     else return call.error(err::kSyntax);
     arg = call.argv[i + 2];
   }
-  const std::string category = "@" + to_lower(arg);
+  const std::optional<AclCategory> category = find_acl_category(arg);
   auto keep = [&](const CommandSpec& c) {
     switch (filter) {
       case kNone: return true;
       case kModule: return false;  // lawnkv loads no modules
       case kAclCat:
-        for (std::string_view cat : split(c.acl, ' '))
-          if (cat == category) return true;
-        return false;
+        return category && (c.acl_bits & *category) != 0;
       case kPattern: return glob_match(arg, c.name, true);
     }
     return false;
@@ -249,23 +239,42 @@ void command_list_command(Call& call) {
   call.reply.array_of_bulks(names);
 }
 
-/* COMMAND GETKEYS command [arg ...] */
-void command_getkeys_command(Call& call) {
+// COMMAND GETKEYS and GETKEYSANDFLAGS: the keys of the command given, by
+// engine/keys.hpp, with their key spec's flags when with_flags.
+void getkeys_generic(Call& call, bool with_flags) {
   const auto args = call.argv.subspan(2);
   const CommandSpec* c = call.server.commands.find(args[0]);
   if (c && !c->subcommands.empty() && args.size() >= 2) c = c->subcommand(to_lower(args[1]));
   if (!c) return call.error("ERR Invalid command specified");
-  if (c->keys.first <= 0) return call.error("ERR The command has no key arguments");
+  if (!has_key_arguments(*c)) return call.error("ERR The command has no key arguments");
   const long argc = static_cast<long>(args.size());
   if ((c->arity > 0 && c->arity != argc) || argc < -c->arity)
     return call.error("ERR Invalid number of arguments specified for command");
-  const long last = c->keys.last < 0 ? argc + c->keys.last : c->keys.last;
-  std::vector<std::string_view> keys;
-  for (long pos = c->keys.first; pos <= last && pos < argc; pos += c->keys.step > 0 ? c->keys.step : 1)
-    keys.push_back(args[static_cast<size_t>(pos)]);
+  const std::vector<KeyRef> keys = find_keys(*c, args);
   if (keys.empty() && !c->has(kNoMandatoryKeys)) return call.error("ERR Invalid arguments specified for command");
-  call.reply.array_of_bulks(keys);
+  const auto spec_flags = split(c->key_flags, ';');
+  call.reply.array(keys.size());
+  for (const KeyRef& k : keys) {
+    if (!with_flags) {
+      call.reply.bulk(args[static_cast<size_t>(k.pos)]);
+      continue;
+    }
+    call.reply.array(2);
+    call.reply.bulk(args[static_cast<size_t>(k.pos)]);
+    std::string_view flags = static_cast<size_t>(k.spec) < spec_flags.size() ? spec_flags[static_cast<size_t>(k.spec)] : "";
+    if (c->variable_key_flags && flags.find("variable_flags") != std::string_view::npos)
+      flags = c->variable_key_flags(args);
+    const auto names = split(flags, ' ');
+    call.reply.set(names.size());
+    for (std::string_view f : names) call.reply.simple(f);
+  }
 }
+
+/* COMMAND GETKEYS command [arg ...] */
+void command_getkeys_command(Call& call) { getkeys_generic(call, false); }
+
+/* COMMAND GETKEYSANDFLAGS command [arg ...] */
+void command_getkeysandflags_command(Call& call) { getkeys_generic(call, true); }
 
 /* COMMAND HELP */
 void command_help_command(Call& call) {
@@ -275,7 +284,8 @@ void command_help_command(Call& call) {
               "    Return a list of all commands in this server.", "INFO [<command-name> ...]",
               "    Return details about the given commands, or about all of them.", "DOCS [<command-name> ...]",
               "    Return documentation details about the given commands, or about all of them.",
-              "GETKEYS <full-command>", "    Return the keys from a full command."});
+              "GETKEYS <full-command>", "    Return the keys from a full command.",
+              "GETKEYSANDFLAGS <full-command>", "    Return the keys and the access flags from a full command."});
 }
 
 }  // namespace
@@ -305,6 +315,11 @@ void register_command_command(CommandTable& t) {
           .group = "server", .since = "2.8.13", .complexity = "O(N) where N is the number of arguments",
           .summary = "Returns the keys of a full command line",
           .handler = command_getkeys_command},
+         {.name = "command|getkeysandflags", .arity = -4, .flags = kLoading | kStale,
+          .acl = "@slow @connection",
+          .group = "server", .since = "7.0.0", .complexity = "O(N) where N is the number of arguments",
+          .summary = "Returns the keys of a full command line with the access flags of each",
+          .handler = command_getkeysandflags_command},
          {.name = "command|help", .arity = 2, .flags = kLoading | kStale,
           .acl = "@slow @connection",
           .group = "server", .since = "5.0.0", .complexity = "O(1)",

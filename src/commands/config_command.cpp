@@ -6,8 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "commands/errors.hpp"
 #include "commands/server_family.hpp"
+#include "durability/append_only.hpp"
+#include "engine/errors.hpp"
 
 namespace lawnkv {
 
@@ -40,11 +41,11 @@ void config_set_command(Call& call) {
   if (!st.ok()) return call.error(st.error);
   // maxmemory and its policy act at once, as Redis's apply functions: a
   // lower limit starts evicting now (the rest goes on in the event loop).
-  call.data.eviction.configure(call.cfg(), call.data);
-  call.data.eviction.perform(call.data, call.cfg());
+  call.data.eviction.configure(call.cfg(), call.data.keyspace);
+  call.data.evict(call.cfg());
   // appendonly and appendfsync act at once, as Redis's: yes writes a base
   // from the dataset (a rewrite) and logs from now on.
-  AppendOnly& aof = call.server.aof;
+  AppendOnly& aof = call.server.aof();
   aof.apply_fsync_policy(call.cfg().appendfsync);
   if (call.cfg().appendonly && !aof.enabled()) {
     if (const std::string why = aof.turn_on(call.server); !why.empty()) {

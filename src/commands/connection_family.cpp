@@ -2,11 +2,11 @@
 
 #include <string>
 
-#include "commands/args.hpp"
 #include "commands/client_list.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "core/error_format.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 #include "pubsub/hub.hpp"
 
 namespace lawnkv {

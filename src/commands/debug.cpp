@@ -22,14 +22,15 @@
 #include <string>
 #include <thread>
 
-#include "commands/args.hpp"
 #include "commands/encoding_names.hpp"
-#include "commands/errors.hpp"
-#include "commands/lookup.hpp"
 #include "commands/server_family.hpp"
 #include "core/address.hpp"
 #include "core/error_format.hpp"
 #include "core/numbers.hpp"
+#include "durability/snapshots.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 #include "persistence/keyspace_digest.hpp"
 #include "persistence/rdb_writer.hpp"
 #include "types/list.hpp"
@@ -117,7 +118,7 @@ void debug_reload(Call& call) {
       return call.error("ERR lawnkv's DEBUG RELOAD supports the NOSAVE option only.");
     else return call.error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
   }
-  Snapshots& snap = call.server.snapshots;
+  Snapshots& snap = call.server.snapshots();
   if (save && !snap.save(call.server).empty()) return call.error("ERR");
   const persistence::LoadResult r = snap.reload(call.server, Snapshots::path(call.cfg()), call.now_ms);
   if (!r.ok()) return call.error("ERR Error trying to load the RDB dump");

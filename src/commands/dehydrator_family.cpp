@@ -9,13 +9,13 @@
 #include <algorithm>
 #include <string>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
-#include "commands/lookup.hpp"
 #include "commands/time_args.hpp"
 #include "core/numbers.hpp"
 #include "dehydrator/dehydrator.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

@@ -5,14 +5,14 @@
 #include <optional>
 #include <string>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/expire_ops.hpp"
 #include "commands/families.hpp"
-#include "commands/lookup.hpp"
 #include "commands/time_args.hpp"
 #include "core/deadline.hpp"
 #include "core/numbers.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

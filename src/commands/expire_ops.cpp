@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "commands/args.hpp"
-#include "commands/lookup.hpp"
-#include "commands/table.hpp"
 #include "core/error_format.hpp"
+#include "engine/args.hpp"
+#include "engine/lookup.hpp"
+#include "engine/table.hpp"
 
 namespace lawnkv {
 

@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 
 namespace lawnkv {
 

@@ -2,7 +2,7 @@
 // One registration function per command family (one file each); the server
 // calls them all to build its command table.
 
-#include "commands/table.hpp"
+#include "engine/table.hpp"
 
 namespace lawnkv {
 

@@ -1,10 +1,10 @@
 // FUNCTION libraries and FCALL (src/scripting/functions.hpp runs them).
 // KILL answers NOTBUSY as SCRIPT KILL does (runtime.hpp).
 
-#include "commands/args.hpp"
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
 #include "core/glob.hpp"
+#include "engine/args.hpp"
 #include "scripting/runtime.hpp"
 #include "scripting/shebang.hpp"
 
@@ -222,15 +222,19 @@ constexpr std::string_view kAllShards = "request_policy:all_shards response_poli
 
 void register_function_commands(CommandTable& t) {
   t.add({
-    {.name = "fcall", .arity = -3, .flags = kFcallFlags | kMayReplicate,
+    {.name = "fcall", .arity = -3, .flags = kFcallFlags | kMayReplicate, .keynum = {2, 1, 1},
      .acl = kAcl,
      .group = "scripting", .since = "7.0.0", .complexity = "Depends on the function that is executed.",
      .summary = "Runs a function of a loaded library",
+     .key_flags = "RW access update",
+     .key_notes = "We cannot tell how the keys will be used so we assume the worst, RW and UPDATE",
      .handler = fcall_command},
-    {.name = "fcall_ro", .arity = -3, .flags = kFcallFlags | kReadonly,
+    {.name = "fcall_ro", .arity = -3, .flags = kFcallFlags | kReadonly, .keynum = {2, 1, 1},
      .acl = kAcl,
      .group = "scripting", .since = "7.0.0", .complexity = "Depends on the function that is executed.",
      .summary = "Runs a function that may not write",
+     .key_flags = "RO access",
+     .key_notes = "We cannot tell how the keys will be used so we assume the worst, RO and ACCESS",
      .handler = fcall_ro_command},
     {.name = "function", .arity = -2, .flags = 0,
      .acl = "@slow",

@@ -13,11 +13,11 @@
 #include <string_view>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/hashes_ops.hpp"
 #include "core/numbers.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 #include "types/hash.hpp"
 
 namespace lawnkv {

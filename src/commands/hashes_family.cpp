@@ -18,15 +18,15 @@
 #include <string>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/hashes_ops.hpp"
-#include "commands/lookup.hpp"
 #include "commands/remove_members.hpp"
 #include "commands/scan_args.hpp"
 #include "core/glob.hpp"
 #include "core/numbers.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 #include "types/hash.hpp"
 
 namespace lawnkv {

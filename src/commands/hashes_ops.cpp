@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
-#include "commands/lookup.hpp"
 #include "core/numbers.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 #include "types/hash.hpp"
 
 namespace lawnkv {

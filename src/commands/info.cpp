@@ -19,6 +19,8 @@
 
 #include "commands/server_family.hpp"
 #include "core/allocator.hpp"
+#include "durability/append_only.hpp"
+#include "durability/snapshots.hpp"
 #include "pubsub/hub.hpp"
 #include "scripting/runtime.hpp"
 
@@ -161,11 +163,11 @@ void memory_section(const Call& call, std::string& out) {
   field(out, "lazyfreed_objects", 0);
 }
 
-// RDB snapshots as commands/snapshots.hpp keeps them, the append-only file
-// as commands/append_only.hpp does.
+// RDB snapshots as durability/snapshots.hpp keeps them, the append-only file
+// as durability/append_only.hpp does.
 void persistence_section(const Call& call, std::string& out) {
-  const Snapshots& snap = call.server.snapshots;
-  field(out, "loading", snap.loading ? 1 : 0);
+  const Snapshots& snap = call.server.snapshots();
+  field(out, "loading", call.server.facts.loading ? 1 : 0);
   for (std::string_view zero : {"async_loading", "current_cow_peak", "current_cow_size", "current_cow_size_age"})
     field(out, zero, 0);
   field(out, "current_fork_perc", "0.00");
@@ -181,7 +183,7 @@ void persistence_section(const Call& call, std::string& out) {
   field(out, "rdb_last_cow_size", 0);
   field(out, "rdb_last_load_keys_expired", static_cast<int64_t>(snap.last_load_keys_expired));
   field(out, "rdb_last_load_keys_loaded", static_cast<int64_t>(snap.last_load_keys_loaded));
-  out += call.server.aof.info_fields(call.server);
+  out += call.server.aof().info_fields(call.server);
 }
 
 void stats_section(const Call& call, std::string& out) {

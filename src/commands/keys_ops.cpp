@@ -2,8 +2,8 @@
 
 #include <limits>
 
-#include "commands/lookup.hpp"
 #include "core/glob.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 
 namespace lawnkv {
 

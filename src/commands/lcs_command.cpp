@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
-#include "commands/lookup.hpp"
 #include "core/lcs.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 
@@ -94,7 +94,7 @@ void register_lcs_command(CommandTable& t) {
          .group = "string", .since = "7.0.0",
          .complexity = "O(N*M) where N and M are the lengths of s1 and s2, respectively",
          .summary = "Finds the longest common subsequence of two strings",
-         .key_flags = "RO access;RO access",
+         .key_flags = "RO access",
          .handler = lcs_command});
 }
 

@@ -23,11 +23,11 @@
 #include <string>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/lists_ops.hpp"
 #include "commands/time_args.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv {
@@ -36,8 +36,6 @@ namespace {
 
 using types::List;
 
-constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
-constexpr std::string_view kNumkeys = "ERR numkeys should be greater than 0";
 constexpr std::string_view kCountPositive = "ERR count should be greater than 0";
 constexpr std::string_view kRankZero =
     "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... "
@@ -182,7 +180,7 @@ void pop_generic(Call& call, End from) {
   if (call.argv.size() > 3) return call.error("ERR wrong number of arguments for '" + call.spec->name + "' command");
   const bool has_count = call.argv.size() == 3;
   long long count = 0;
-  if (has_count && !range_or_reply(call, call.argv[2], 0, LLONG_MAX, kNotPositive, &count)) return;
+  if (has_count && !range_or_reply(call, call.argv[2], 0, LLONG_MAX, err::kNotPositive, &count)) return;
   const std::string_view key = call.argv[1];
   const ListRef found = list_for_write(call, key);
   if (!found.list && !found.wrong_type) return has_count ? call.reply.null_array() : call.reply.null();
@@ -421,7 +419,7 @@ struct MpopArgs {
 
 bool mpop_args_or_reply(Call& call, size_t numkeys_at, MpopArgs* out) {
   long long numkeys;
-  if (!range_or_reply(call, call.argv[numkeys_at], 1, LLONG_MAX, kNumkeys, &numkeys)) return false;
+  if (!range_or_reply(call, call.argv[numkeys_at], 1, LLONG_MAX, err::kNumkeys, &numkeys)) return false;
   const size_t keys_left = call.argv.size() - numkeys_at - 1;
   if (static_cast<unsigned long long>(numkeys) >= keys_left) {
     call.error(err::kSyntax);
@@ -539,11 +537,12 @@ void register_list_commands(CommandTable& t) {
      .summary = "Moves an element from one list to another, waiting for one if the source is empty",
      .key_flags = "RW access delete;RW insert",
      .handler = blmove_command},
-    {.name = "blmpop", .arity = -5, .flags = kWrite | kBlocking | kMovableKeys,
+    {.name = "blmpop", .arity = -5, .flags = kWrite | kBlocking | kMovableKeys, .keynum = {2, 1, 1},
      .acl = "@write @list @slow @blocking",
      .group = "list", .since = "7.0.0",
      .complexity = "O(N+M) where N is the number of provided keys and M is the number of elements returned",
      .summary = "Pops elements from the first non-empty list, waiting for one if all are empty",
+     .key_flags = "RW access delete",
      .handler = blmpop_command},
     {.name = "blpop", .arity = -3, .flags = kWrite | kNoscript | kBlocking, .keys = {1, -2, 1},
      .acl = "@write @list @slow @blocking",
@@ -589,11 +588,12 @@ void register_list_commands(CommandTable& t) {
      .summary = "Pops an element from one end of a list and pushes it on an end of another",
      .key_flags = "RW access delete;RW insert",
      .handler = lmove_command},
-    {.name = "lmpop", .arity = -4, .flags = kWrite | kMovableKeys,
+    {.name = "lmpop", .arity = -4, .flags = kWrite | kMovableKeys, .keynum = {1, 1, 1},
      .acl = "@write @list @slow",
      .group = "list", .since = "7.0.0",
      .complexity = "O(N+M) where N is the number of provided keys and M is the number of elements returned",
      .summary = "Pops elements from the first non-empty list",
+     .key_flags = "RW access delete",
      .handler = lmpop_command},
     {.name = "lpop", .arity = -2, .flags = kWrite | kFast, .keys = {1, 1, 1},
      .acl = "@write @list @fast",

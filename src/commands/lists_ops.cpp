@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "commands/lookup.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

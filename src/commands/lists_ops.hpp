@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 #include "types/list.hpp"
 
 namespace lawnkv {

@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <string>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
-#include "commands/lookup.hpp"
 #include "commands/server_family.hpp"
 #include "core/allocator.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "commands/context.hpp"
 #include "commands/families.hpp"
 #include "core/error_format.hpp"
+#include "engine/context.hpp"
 #include "pubsub/hub.hpp"
 
 namespace lawnkv {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 #include "pubsub/event_class.hpp"
 
 namespace lawnkv {

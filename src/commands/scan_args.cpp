@@ -2,8 +2,8 @@
 
 #include <cctype>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 
 namespace lawnkv {
 

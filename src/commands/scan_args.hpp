@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "commands/context.hpp"
 #include "commands/keys_ops.hpp"
+#include "engine/context.hpp"
 
 namespace lawnkv {
 

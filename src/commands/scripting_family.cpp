@@ -8,9 +8,9 @@
 // another client is served (runtime.hpp), so it answers NOTBUSY, Redis's
 // reply when no script runs.
 
-#include "commands/args.hpp"
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
+#include "engine/args.hpp"
 #include "scripting/runtime.hpp"
 
 namespace lawnkv {
@@ -103,25 +103,31 @@ constexpr std::string_view kAcl = "@slow @scripting";
 
 void register_scripting_commands(CommandTable& t) {
   t.add({
-    {.name = "eval", .arity = -3, .flags = kEvalFlags | kMayReplicate,
+    {.name = "eval", .arity = -3, .flags = kEvalFlags | kMayReplicate, .keynum = {2, 1, 1},
      .acl = kAcl,
      .group = "scripting", .since = "2.6.0", .complexity = "Depends on the script that is executed.",
      .summary = "Runs a Lua script on the server",
+     .key_flags = "RW access update",
+     .key_notes = "We cannot tell how the keys will be used so we assume the worst, RW and UPDATE",
      .handler = eval_command},
-    {.name = "evalsha", .arity = -3, .flags = kEvalFlags | kMayReplicate,
+    {.name = "evalsha", .arity = -3, .flags = kEvalFlags | kMayReplicate, .keynum = {2, 1, 1},
      .acl = kAcl,
      .group = "scripting", .since = "2.6.0", .complexity = "Depends on the script that is executed.",
      .summary = "Runs a cached Lua script by its SHA1 digest",
+     .key_flags = "RW access update",
      .handler = evalsha_command},
-    {.name = "eval_ro", .arity = -3, .flags = kEvalFlags | kReadonly,
+    {.name = "eval_ro", .arity = -3, .flags = kEvalFlags | kReadonly, .keynum = {2, 1, 1},
      .acl = kAcl,
      .group = "scripting", .since = "7.0.0", .complexity = "Depends on the script that is executed.",
      .summary = "Runs a Lua script that may not write",
+     .key_flags = "RO access",
+     .key_notes = "We cannot tell how the keys will be used so we assume the worst, RO and ACCESS",
      .handler = eval_ro_command},
-    {.name = "evalsha_ro", .arity = -3, .flags = kEvalFlags | kReadonly,
+    {.name = "evalsha_ro", .arity = -3, .flags = kEvalFlags | kReadonly, .keynum = {2, 1, 1},
      .acl = kAcl,
      .group = "scripting", .since = "7.0.0", .complexity = "Depends on the script that is executed.",
      .summary = "Runs a cached Lua script that may not write",
+     .key_flags = "RO access",
      .handler = evalsha_ro_command},
     {.name = "script", .arity = -2, .flags = 0,
      .acl = "@slow",

@@ -2,15 +2,17 @@
 // FLUSHALL, TIME, LASTSAVE, SAVE, BGSAVE, SHUTDOWN. The family's other
 // commands live one per file (info.cpp, config_command.cpp,
 // command_command.cpp, debug.cpp, memory.cpp); register_server_commands
-// gathers them. Snapshots themselves: commands/snapshots.hpp.
+// gathers them. Snapshots themselves: durability/snapshots.hpp.
 
 #include <cstdio>
 
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
 #include "core/allocator.hpp"
 #include "core/numbers.hpp"
+#include "durability/append_only.hpp"
+#include "durability/snapshots.hpp"
+#include "engine/errors.hpp"
 
 namespace lawnkv {
 
@@ -60,7 +62,7 @@ void flushall_command(Call& call) {
   size_t removed = 0;
   for (int db = 0; db < call.data.keyspace.databases(); ++db) removed += op_flush_db(call.server, db, call.now_ms);
   if (removed == 0) call.data.changed();
-  call.server.snapshots.after_flushall(call.server);
+  call.server.snapshots().after_flushall(call.server);
   allocator::purge();
   call.reply.simple("OK");
 }
@@ -74,12 +76,12 @@ void time_command(Call& call) {
 }
 
 /* LASTSAVE */
-void lastsave_command(Call& call) { call.reply.integer(call.server.snapshots.lastsave_s); }
+void lastsave_command(Call& call) { call.reply.integer(call.server.snapshots().lastsave_s); }
 
 /* SAVE */
 void save_command(Call& call) {
-  if (call.server.snapshots.in_progress()) return call.error(kBgsaveInProgress);
-  if (!call.server.snapshots.save(call.server).empty()) return call.error("ERR");
+  if (call.server.snapshots().in_progress()) return call.error(kBgsaveInProgress);
+  if (!call.server.snapshots().save(call.server).empty()) return call.error("ERR");
   call.reply.simple("OK");
 }
 
@@ -91,10 +93,10 @@ void bgsave_command(Call& call) {
     call.error(err::kSyntax);
     return;
   }
-  Snapshots& snap = call.server.snapshots;
+  Snapshots& snap = call.server.snapshots();
   if (snap.in_progress()) return call.error(kBgsaveInProgress);
   // One child at a time (Redis's hasActiveChildProcess).
-  if (call.server.aof.rewrite_in_progress()) {
+  if (call.server.aof().rewrite_in_progress()) {
     if (call.argv.size() == 1)
       return call.error("ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE in "
                         "order to schedule a BGSAVE whenever possible.");
@@ -111,9 +113,9 @@ void bgsave_command(Call& call) {
 
 /* BGREWRITEAOF
  * The append-only file's new base, written by a forked child
- * (commands/append_only.hpp); scheduled while a BGSAVE runs. */
+ * (durability/append_only.hpp); scheduled while a BGSAVE runs. */
 void bgrewriteaof_command(Call& call) {
-  switch (call.server.aof.start_rewrite(call.server)) {
+  switch (call.server.aof().start_rewrite(call.server)) {
     case AppendOnly::Rewrite::kStarted: return call.reply.simple("Background append only file rewriting started");
     case AppendOnly::Rewrite::kScheduled:
       return call.reply.simple("Background append only file rewriting scheduled");
@@ -144,7 +146,7 @@ void shutdown_command(Call& call) {
   if (abort) return call.error(kNoShutdownInProgress);
   // Saves when asked, or when save rules are set (unless NOSAVE); a failed
   // save keeps the server up unless FORCE.
-  const std::string error = call.server.snapshots.on_shutdown(call.server, save, nosave);
+  const std::string error = call.server.snapshots().on_shutdown(call.server, save, nosave);
   if (!error.empty() && !force) return call.error(kShutdownErrors);
   call.server.shutdown_requested = true;
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 
 namespace lawnkv {
 

@@ -20,13 +20,13 @@
 #include <string>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/remove_members.hpp"
 #include "commands/scan_args.hpp"
 #include "commands/sets_ops.hpp"
 #include "core/glob.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 #include "types/set_algebra.hpp"
 
 namespace lawnkv {
@@ -36,11 +36,6 @@ namespace {
 using types::Member;
 using types::Set;
 
-constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
-constexpr std::string_view kCountRange =
-    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
-constexpr std::string_view kNumkeys = "ERR numkeys should be greater than 0";
-constexpr std::string_view kTooManyKeys = "ERR Number of keys can't be greater than number of args";
 constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
 
 void reply_member(Call& call, const Member& m) {
@@ -56,7 +51,7 @@ void reply_set(Call& call, const Set& s) {
 
 // An integer >= 0, as getPositiveLongFromObjectOrReply reads it: one error
 // text for a non-integer and for a negative.
-bool positive_or_reply(Call& call, std::string_view arg, long long* out, std::string_view msg = kNotPositive) {
+bool positive_or_reply(Call& call, std::string_view arg, long long* out, std::string_view msg = err::kNotPositive) {
   if (!integer_or_reply(call, arg, out, msg)) return false;
   if (*out >= 0) return true;
   call.error(msg);
@@ -230,7 +225,7 @@ void spop_command(Call& call) {
 void srandmember_count(Call& call) {
   long long count;
   if (!integer_or_reply(call, call.argv[2], &count)) return;
-  if (count == LLONG_MIN) return call.error(kCountRange);
+  if (count == LLONG_MIN) return call.error(err::kCountRange);
   const SetRef found = set_for_read(call, call.argv[1]);
   if (found.wrong_type) return call.error(err::kWrongType);
   if (!found.set || count == 0) return call.reply.array(0);
@@ -279,9 +274,9 @@ void sinter_command(Call& call) {
 /* SINTERCARD numkeys key [key ...] [LIMIT limit] */
 void sintercard_command(Call& call) {
   long long numkeys;
-  if (!integer_or_reply(call, call.argv[1], &numkeys, kNumkeys)) return;
-  if (numkeys < 1) return call.error(kNumkeys);
-  if (numkeys > static_cast<long long>(call.argv.size()) - 2) return call.error(kTooManyKeys);
+  if (!integer_or_reply(call, call.argv[1], &numkeys, err::kNumkeys)) return;
+  if (numkeys < 1) return call.error(err::kNumkeys);
+  if (numkeys > static_cast<long long>(call.argv.size()) - 2) return call.error(err::kTooManyKeys);
   long long limit = 0;
   for (size_t i = 2 + static_cast<size_t>(numkeys); i < call.argv.size(); ++i) {
     const bool has_value = i + 1 < call.argv.size();
@@ -402,7 +397,7 @@ void register_set_commands(CommandTable& t) {
      .acl = "@write @set @slow",
      .group = "set", .since = "1.0.0", .complexity = "O(N) where N is the total number of members of all the sets",
      .summary = "Stores the members of the first set that no other set holds",
-     .key_flags = "OW update",
+     .key_flags = "OW update;RO access",
      .handler = sdiffstore_command},
     {.name = "sinter", .arity = -2, .flags = kReadonly, .keys = {1, -1, 1},
      .acl = "@read @set @slow",
@@ -412,18 +407,19 @@ void register_set_commands(CommandTable& t) {
      .tips = "nondeterministic_output_order",
      .key_flags = "RO access",
      .handler = sinter_command},
-    {.name = "sintercard", .arity = -3, .flags = kReadonly | kMovableKeys,
+    {.name = "sintercard", .arity = -3, .flags = kReadonly | kMovableKeys, .keynum = {1, 1, 1},
      .acl = "@read @set @slow",
      .group = "set", .since = "7.0.0",
      .complexity = "O(N*M) worst case where N is the size of the smallest set and M the number of sets",
      .summary = "Counts the members every set holds, up to a limit",
+     .key_flags = "RO access",
      .handler = sintercard_command},
     {.name = "sinterstore", .arity = -3, .flags = kWrite | kDenyOom, .keys = {1, -1, 1},
      .acl = "@write @set @slow",
      .group = "set", .since = "1.0.0",
      .complexity = "O(N*M) worst case where N is the size of the smallest set and M the number of sets",
      .summary = "Stores the members every set holds",
-     .key_flags = "RW update",
+     .key_flags = "RW update;RO access",
      .handler = sinterstore_command},
     {.name = "sismember", .arity = 3, .flags = kReadonly | kFast, .keys = {1, 1, 1},
      .acl = "@read @set @fast",
@@ -490,7 +486,7 @@ void register_set_commands(CommandTable& t) {
      .acl = "@write @set @slow",
      .group = "set", .since = "1.0.0", .complexity = "O(N) where N is the total number of members of all the sets",
      .summary = "Stores the members any of the sets holds",
-     .key_flags = "OW update",
+     .key_flags = "OW update;RO access",
      .handler = sunionstore_command},
   });
 }

@@ -1,6 +1,6 @@
 #include "commands/sets_ops.hpp"
 
-#include "commands/lookup.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

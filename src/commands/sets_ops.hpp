@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 #include "types/set.hpp"
 
 namespace lawnkv {

@@ -1,10 +1,10 @@
 // Transactions: MULTI, EXEC, DISCARD, WATCH, UNWATCH. Queueing itself
 // happens in dispatch (a command inside MULTI is checked, then queued).
 
-#include "commands/dispatch.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
-#include "commands/transaction.hpp"
+#include "engine/dispatch.hpp"
+#include "engine/errors.hpp"
+#include "engine/transaction.hpp"
 
 namespace lawnkv {
 

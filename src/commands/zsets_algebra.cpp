@@ -13,10 +13,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
-#include "commands/lookup.hpp"
 #include "commands/zsets_ops.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 #include "types/set.hpp"
 
 namespace lawnkv {
@@ -203,50 +203,54 @@ void zintercard_command(Call& call) { zsetop_generic(call, 1, {}, SetOp::kInter,
 
 void add_zset_algebra_commands(CommandTable& t) {
   t.add({
-    {.name = "zunion", .arity = -3, .flags = kReadonly | kMovableKeys,
+    {.name = "zunion", .arity = -3, .flags = kReadonly | kMovableKeys, .keynum = {1, 1, 1},
      .acl = "@read @sortedset @slow",
      .group = "sorted_set", .since = "6.2.0",
      .complexity = "O(N)+O(M*log(M)) with N the sizes of the inputs and M the size of the result",
      .summary = "Returns the union of sorted sets (and sets)",
+     .key_flags = "RO access",
      .handler = zunion_command},
-    {.name = "zinter", .arity = -3, .flags = kReadonly | kMovableKeys,
+    {.name = "zinter", .arity = -3, .flags = kReadonly | kMovableKeys, .keynum = {1, 1, 1},
      .acl = "@read @sortedset @slow",
      .group = "sorted_set", .since = "6.2.0",
      .complexity = "O(N*K)+O(M*log(M)) worst case with N the smallest input, K the inputs, M the result",
      .summary = "Returns the intersection of sorted sets (and sets)",
+     .key_flags = "RO access",
      .handler = zinter_command},
-    {.name = "zdiff", .arity = -3, .flags = kReadonly | kMovableKeys,
+    {.name = "zdiff", .arity = -3, .flags = kReadonly | kMovableKeys, .keynum = {1, 1, 1},
      .acl = "@read @sortedset @slow",
      .group = "sorted_set", .since = "6.2.0",
      .complexity = "O(L + (N-K)log(N)) worst case with L the members of all inputs, N the first's, K the result's",
      .summary = "Returns the members of the first sorted set that no other input holds",
+     .key_flags = "RO access",
      .handler = zdiff_command},
-    {.name = "zunionstore", .arity = -4, .flags = kWrite | kDenyOom | kMovableKeys, .keys = {1, 1, 1},
+    {.name = "zunionstore", .arity = -4, .flags = kWrite | kDenyOom | kMovableKeys, .keys = {1, 1, 1}, .keynum = {2, 1, 1},
      .acl = "@write @sortedset @slow",
      .group = "sorted_set", .since = "2.0.0",
      .complexity = "O(N)+O(M*log(M)) with N the sizes of the inputs and M the size of the result",
      .summary = "Stores the union of sorted sets (and sets) in a key",
-     .key_flags = "OW update",
+     .key_flags = "OW update;RO access",
      .handler = zunionstore_command},
-    {.name = "zinterstore", .arity = -4, .flags = kWrite | kDenyOom | kMovableKeys, .keys = {1, 1, 1},
+    {.name = "zinterstore", .arity = -4, .flags = kWrite | kDenyOom | kMovableKeys, .keys = {1, 1, 1}, .keynum = {2, 1, 1},
      .acl = "@write @sortedset @slow",
      .group = "sorted_set", .since = "2.0.0",
      .complexity = "O(N*K)+O(M*log(M)) worst case with N the smallest input, K the inputs, M the result",
      .summary = "Stores the intersection of sorted sets (and sets) in a key",
-     .key_flags = "OW update",
+     .key_flags = "OW update;RO access",
      .handler = zinterstore_command},
-    {.name = "zdiffstore", .arity = -4, .flags = kWrite | kDenyOom | kMovableKeys, .keys = {1, 1, 1},
+    {.name = "zdiffstore", .arity = -4, .flags = kWrite | kDenyOom | kMovableKeys, .keys = {1, 1, 1}, .keynum = {2, 1, 1},
      .acl = "@write @sortedset @slow",
      .group = "sorted_set", .since = "6.2.0",
      .complexity = "O(L + (N-K)log(N)) worst case with L the members of all inputs, N the first's, K the result's",
      .summary = "Stores the members of the first sorted set that no other input holds",
-     .key_flags = "OW update",
+     .key_flags = "OW update;RO access",
      .handler = zdiffstore_command},
-    {.name = "zintercard", .arity = -3, .flags = kReadonly | kMovableKeys,
+    {.name = "zintercard", .arity = -3, .flags = kReadonly | kMovableKeys, .keynum = {1, 1, 1},
      .acl = "@read @sortedset @slow",
      .group = "sorted_set", .since = "7.0.0",
      .complexity = "O(N*K) worst case with N the smallest input and K the inputs",
      .summary = "Counts the members every input holds, up to a limit",
+     .key_flags = "RO access",
      .handler = zintercard_command},
   });
 }

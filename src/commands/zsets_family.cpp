@@ -22,8 +22,6 @@
 #include <utility>
 #include <vector>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/families.hpp"
 #include "commands/remove_members.hpp"
 #include "commands/scan_args.hpp"
@@ -31,6 +29,8 @@
 #include "commands/zsets_ops.hpp"
 #include "core/glob.hpp"
 #include "core/numbers.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv {
@@ -40,10 +40,6 @@ namespace {
 using types::ZSet;
 
 constexpr std::string_view kNan = "ERR resulting score is not a number (NaN)";
-constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
-constexpr std::string_view kCountRange =
-    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
-constexpr std::string_view kNumkeys = "ERR numkeys should be greater than 0";
 constexpr std::string_view kCountPositive = "ERR count should be greater than 0";
 
 // A double as getDoubleFromObjectOrReply reads it (string2d).
@@ -212,7 +208,7 @@ std::pair<std::string_view, double> at_rank(const ZSet& z, size_t r) {
 void zrandmember_count(Call& call) {
   long long count;
   if (!integer_or_reply(call, call.argv[2], &count)) return;
-  if (count == LLONG_MIN) return call.error(kCountRange);
+  if (count == LLONG_MIN) return call.error(err::kCountRange);
   bool with_scores = false;
   if (call.argv.size() > 4 || (call.argv.size() == 4 && !is_option(call.argv[3], "withscores")))
     return call.error(err::kSyntax);
@@ -360,8 +356,8 @@ void zpop_generic(Call& call, bool max) {
   if (call.argv.size() > 3) return call.error(err::kSyntax);
   long long count = -1;
   if (call.argv.size() == 3) {
-    if (!integer_or_reply(call, call.argv[2], &count, kNotPositive)) return;
-    if (count < 0) return call.error(kNotPositive);
+    if (!integer_or_reply(call, call.argv[2], &count, err::kNotPositive)) return;
+    if (count < 0) return call.error(err::kNotPositive);
   }
   const std::string_view key = call.argv[1];
   const ZSetRef found = zset_for_write(call, key);
@@ -404,8 +400,8 @@ void bzpopmax_command(Call& call) { bzpop_generic(call, true); }
  * numkeys ... (numkeys at argv[first]) */
 void zmpop_generic(Call& call, size_t first, bool blocking) {
   long long numkeys;
-  if (!integer_or_reply(call, call.argv[first], &numkeys, kNumkeys)) return;
-  if (numkeys < 1) return call.error(kNumkeys);
+  if (!integer_or_reply(call, call.argv[first], &numkeys, err::kNumkeys)) return;
+  if (numkeys < 1) return call.error(err::kNumkeys);
   const size_t where_at = first + 1 + static_cast<size_t>(numkeys);
   if (numkeys >= static_cast<long long>(call.argv.size()) || where_at >= call.argv.size())
     return call.error(err::kSyntax);
@@ -525,10 +521,11 @@ void register_zset_commands(CommandTable& t) {
      .summary = "Removes the members with the highest scores and returns them",
      .key_flags = "RW access delete",
      .handler = zpopmax_command},
-    {.name = "zmpop", .arity = -4, .flags = kWrite | kMovableKeys,
+    {.name = "zmpop", .arity = -4, .flags = kWrite | kMovableKeys, .keynum = {1, 1, 1},
      .acl = "@write @sortedset @slow",
      .group = "sorted_set", .since = "7.0.0", .complexity = "O(K) + O(M*log(N)) for K keys and M members popped",
      .summary = "Pops the lowest or highest scored members of the first non-empty sorted set",
+     .key_flags = "RW access delete",
      .handler = zmpop_command},
     {.name = "bzpopmin", .arity = -3, .flags = kWrite | kNoscript | kBlocking | kFast, .keys = {1, -2, 1},
      .acl = "@write @sortedset @fast @blocking",
@@ -542,10 +539,11 @@ void register_zset_commands(CommandTable& t) {
      .summary = "Pops the highest scored member of the first non-empty sorted set, or waits for one",
      .key_flags = "RW access delete",
      .handler = bzpopmax_command},
-    {.name = "bzmpop", .arity = -5, .flags = kWrite | kBlocking | kMovableKeys,
+    {.name = "bzmpop", .arity = -5, .flags = kWrite | kBlocking | kMovableKeys, .keynum = {2, 1, 1},
      .acl = "@write @sortedset @slow @blocking",
      .group = "sorted_set", .since = "7.0.0", .complexity = "O(K) + O(M*log(N)) for K keys and M members popped",
      .summary = "Pops members of the first non-empty sorted set, or waits for one",
+     .key_flags = "RW access delete",
      .handler = bzmpop_command},
   });
   add_zset_range_commands(t);

@@ -1,7 +1,7 @@
 #include "commands/zsets_ops.hpp"
 
-#include "commands/lookup.hpp"
 #include "core/numbers.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 

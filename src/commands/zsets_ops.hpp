@@ -10,7 +10,7 @@
 #include <memory>
 #include <string_view>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 #include "types/zset.hpp"
 
 namespace lawnkv {

@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "commands/args.hpp"
-#include "commands/errors.hpp"
 #include "commands/zsets_ops.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
 
 namespace lawnkv {
 

@@ -55,7 +55,7 @@ std::string set_bind(Values& v, Words words, bool) {
 std::string get_bind(const Values& v) { return join(v.bind); }
 
 // save <seconds> <changes> [...] | save "": the snapshot rules
-// (commands/snapshots.hpp acts on them).
+// (durability/snapshots.hpp acts on them).
 std::string set_save(Values& v, Words words, bool from_file) {
   size_t n = words.size();
   const bool clear = n == 1 && words[0].empty();
@@ -262,7 +262,7 @@ const Param kParams[] = {
      .doc = "lawnkv: most microseconds one expiry drain may run per loop iteration; a backlog continues on the "
             "next iteration."},
 
-    // --- Persistence: RDB snapshots (commands/snapshots.hpp).
+    // --- Persistence: RDB snapshots (durability/snapshots.hpp).
     {.name = "save", .kind = kSpecial, .multi_arg = true, .def = "3600 1 300 100 60 10000",
      .special_set = set_save, .special_get = get_save,
      .doc = "Snapshot rules: <seconds> <changes> pairs; a BGSAVE starts when that many seconds passed since the "
@@ -277,7 +277,7 @@ const Param kParams[] = {
     {.name = "rdbchecksum", .kind = kBool, .access = kImmutable, .def = "yes", .field = &Values::rdbchecksum,
      .doc = "End snapshots with a CRC-64, and check it when loading (no: write 0, do not check)."},
 
-    // --- Persistence: the append-only file (commands/append_only.hpp).
+    // --- Persistence: the append-only file (durability/append_only.hpp).
     {.name = "appendonly", .kind = kBool, .def = "no", .field = &Values::appendonly,
      .doc = "Log every write to the append-only file and load it at start (yes at run time writes a base "
             "from the dataset first)."},

@@ -30,7 +30,7 @@
 #include <string_view>
 #include <variant>
 
-#include "config/config.hpp"
+#include "config/values.hpp"
 
 namespace lawnkv::config {
 

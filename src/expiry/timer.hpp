@@ -34,9 +34,8 @@ namespace lawnkv::expiry {
 // in the arena (core/arena.hpp): inside an object allocated there (a key's
 // entry, a dehydrator element), or in a container using arena::Allocator. The
 // index's own sentinels and proxies live there too. A Timer on the stack or
-// in malloc'd memory cannot be linked: its Ref would point elsewhere. (Not
-// asserted in Index::add: the check makes add too big for gcc to inline, and
-// reschedule ran 20 % slower for it in bench-expiry.)
+// in malloc'd memory cannot be linked: its Ref would point elsewhere. Not
+// asserted in Index::add, which stays small enough to inline.
 struct Timer {
   int64_t deadline = 0;      // absolute Unix ms; due once now > deadline (never at ==)
   arena::Ref<Timer> prev;    // circular doubly-linked list through a sentinel

@@ -7,6 +7,7 @@ extern "C" {
 #include "core/ascii.hpp"
 #include "core/clock.hpp"
 #include "scripting/conversions.hpp"
+#include "scripting/environment.hpp"
 #include "scripting/function_dump.hpp"
 #include "scripting/sandbox.hpp"
 
@@ -48,7 +49,7 @@ std::string error_message(lua_State* L) {
 
 }  // namespace
 
-Functions::Functions() : lua_(std::make_unique<Interpreter>(true)) {}
+Functions::Functions() : lua_(std::make_unique<Interpreter>(build_environment, true)) {}
 
 const FunctionInfo* Functions::find(std::string_view function) const {
   auto it = by_function_.find(function);
@@ -255,7 +256,7 @@ void Functions::flush() {
   libraries_.clear();
   by_function_.clear();
   lua_.reset();
-  lua_ = std::make_unique<Interpreter>(true);
+  lua_ = std::make_unique<Interpreter>(build_environment, true);
 }
 
 }  // namespace lawnkv::scripting

@@ -1,8 +1,7 @@
 #pragma once
-// One Lua 5.1 state (Debian's PUC Lua, as Redis embeds) built as Redis 7.0
-// builds its scripting engine: the libraries base, table, string, math,
-// cjson, bit, struct and cmsgpack; the redis.* API (redis_api.hpp); the
-// sandbox (sandbox.hpp). Its heap goes through a counting allocator
+// One Lua 5.1 state (Debian's PUC Lua, as Redis embeds), filled by a
+// setup function (environment.hpp builds Redis 7.0's). Its heap goes
+// through a counting allocator
 // (INFO's used_memory_lua) with a ceiling that only a running script can
 // hit: past kHeapLimit an allocation fails and Lua raises "not enough
 // memory", which ends that script, never the server.
@@ -31,9 +30,10 @@ class Interpreter {
   // The Lua heap a script may grow to before its allocations fail.
   static constexpr size_t kHeapLimit = size_t{1} << 30;
 
-  // functions: the FUNCTION engine's interpreter, which also has the
-  // library API (function_api.hpp) for FUNCTION LOAD.
-  explicit Interpreter(bool functions = false);
+  // Fills a new state (inside a protected call); functions: for the
+  // FUNCTION engine, which also has the library API for FUNCTION LOAD.
+  using Setup = void (*)(lua_State* L, bool functions);
+  explicit Interpreter(Setup setup, bool functions = false);
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;

@@ -7,9 +7,9 @@ extern "C" {
 #include <lauxlib.h>
 }
 
-#include "commands/dispatch.hpp"
-#include "commands/errors.hpp"
-#include "commands/server_state.hpp"
+#include "engine/dispatch.hpp"
+#include "engine/errors.hpp"
+#include "engine/server_state.hpp"
 #include "core/log.hpp"
 #include "core/sha1.hpp"
 #include "scripting/conversions.hpp"

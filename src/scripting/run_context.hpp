@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "commands/detached_session.hpp"
+#include "engine/detached_session.hpp"
 
 namespace lawnkv {
 struct ServerState;

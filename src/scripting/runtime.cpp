@@ -6,10 +6,11 @@ extern "C" {
 #include <lauxlib.h>
 }
 
-#include "commands/errors.hpp"
+#include "engine/errors.hpp"
 #include "core/ascii.hpp"
 #include "core/sha1.hpp"
 #include "scripting/conversions.hpp"
+#include "scripting/environment.hpp"
 #include "scripting/function_dump.hpp"
 #include "scripting/run_context.hpp"
 #include "scripting/sandbox.hpp"
@@ -84,12 +85,12 @@ void push_array(lua_State* L, std::span<const std::string_view> items) {
 // Over maxmemory, after evicting what can go.
 bool out_of_memory(ServerState& server) {
   const config::Values& v = server.config.values();
-  return v.maxmemory != 0 && server.data.eviction.perform(server.data, v) == Evictor::Result::kFail;
+  return v.maxmemory != 0 && server.data.evict(v) == Evictor::Result::kFail;
 }
 
 }  // namespace
 
-Runtime::Runtime() : lua_(std::make_unique<Interpreter>()) {}
+Runtime::Runtime() : lua_(std::make_unique<Interpreter>(build_environment)) {}
 
 void Runtime::set_heap_limit(size_t bytes) {
   heap_limit_ = bytes;
@@ -154,7 +155,7 @@ bool Runtime::exists(std::string_view sha) const { return scripts_.contains(to_l
 
 void Runtime::flush() {
   lua_.reset();
-  lua_ = std::make_unique<Interpreter>();
+  lua_ = std::make_unique<Interpreter>(build_environment);
   lua_->heap_limit = heap_limit_;
   scripts_.clear();
   scripts_bytes_ = 0;

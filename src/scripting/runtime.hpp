@@ -25,9 +25,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "commands/context.hpp"
-#include "commands/detached_session.hpp"
-#include "commands/server_state.hpp"
+#include "engine/context.hpp"
+#include "engine/detached_session.hpp"
+#include "engine/server_state.hpp"
 #include "scripting/functions.hpp"
 #include "scripting/interpreter.hpp"
 

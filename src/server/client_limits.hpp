@@ -13,8 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "commands/session.hpp"
 #include "config/config.hpp"
+#include "engine/session.hpp"
 
 namespace lawnkv::server {
 

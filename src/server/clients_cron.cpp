@@ -4,11 +4,11 @@
 
 #include "server/client_limits.hpp"
 #include "server/connection.hpp"
-#include "server/server.hpp"
+#include "server/host.hpp"
 
 namespace lawnkv::server {
 
-ClientsCron::ClientsCron(uv_loop_t* loop, Server& server) : server_(server) {
+ClientsCron::ClientsCron(uv_loop_t* loop, ServerHost& server) : server_(server) {
   uv_timer_init(loop, &timer_);
   timer_.data = this;
   uv_unref(reinterpret_cast<uv_handle_t*>(&timer_));

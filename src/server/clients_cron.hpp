@@ -20,11 +20,11 @@
 
 namespace lawnkv::server {
 
-class Server;
+class ServerHost;
 
 class ClientsCron {
  public:
-  ClientsCron(uv_loop_t* loop, Server& server);
+  ClientsCron(uv_loop_t* loop, ServerHost& server);
   // Starts the timer if there is work and it is not running; stops it if
   // there is none. Called before every poll.
   void arm();
@@ -40,7 +40,7 @@ class ClientsCron {
   void close_idle(int64_t now_ms, int64_t timeout_s, int64_t hz);
   void check_soft_limits();
 
-  Server& server_;
+  ServerHost& server_;
   uv_timer_t timer_;
   uint64_t cursor_ = 0;                 // the next tick starts at the first id >= cursor_
   std::vector<uint64_t> soft_limited_;  // ids, possibly stale or closed

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "commands/dispatch.hpp"
+#include "engine/dispatch.hpp"
 #include "pubsub/hub.hpp"
 #include "resp/peek.hpp"
 #include "server/client_limits.hpp"
-#include "server/server.hpp"
+#include "server/host.hpp"
 
 namespace lawnkv::server {
 
@@ -31,7 +31,7 @@ std::string sockaddr_text(const sockaddr_storage& sa) {
 
 }  // namespace
 
-Connection::Connection(Server& server, uint64_t session_id) : server_(server) {
+Connection::Connection(ServerHost& server, uint64_t session_id) : server_(server) {
   id = session_id;
   uv_tcp_init(server.loop(), &tcp_);
   tcp_.data = this;
@@ -231,7 +231,7 @@ bool Connection::output_over_limit(int64_t now_ms) {
   const bool reached = output_limit_reached(used, output_limit(), now_ms, &soft_limit_since_ms_);
   // Its output may stop growing (paused, or no more messages): the cron
   // checks it again until the soft seconds pass or it drains.
-  if (!was_over_soft && over_soft_limit()) server_.clients_cron().watch_soft_limit(id);
+  if (!was_over_soft && over_soft_limit()) server_.watch_soft_limit(id);
   return reached;
 }
 

@@ -17,18 +17,18 @@
 
 #include <string>
 
-#include "commands/session.hpp"
 #include "config/config.hpp"
+#include "engine/session.hpp"
 #include "resp/parser.hpp"
 #include "server/input_buffer.hpp"
 
 namespace lawnkv::server {
 
-class Server;
+class ServerHost;
 
 class Connection final : public Session {
  public:
-  Connection(Server& server, uint64_t id);
+  Connection(ServerHost& server, uint64_t id);
   uv_stream_t* stream() { return reinterpret_cast<uv_stream_t*>(&tcp_); }
   uv_tcp_t* tcp() { return &tcp_; }
 
@@ -75,7 +75,7 @@ class Connection final : public Session {
   void pause_reading();
   void resume_reading();
 
-  Server& server_;
+  ServerHost& server_;
   uv_tcp_t tcp_;
   uv_write_t write_req_;
   InputBuffer in_;

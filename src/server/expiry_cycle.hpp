@@ -21,16 +21,17 @@
 // whose fields expire during it is reported once (one `hexpired`, one HDEL
 // record), as Redis 7.4 reports once per hash and active-expire cycle.
 //
-// The same wake-up serves clients blocked in REDE.BPOLL: the timer is set for
-// the earlier of the next key deadline and the next element or timeout a
-// blocked client waits for (the server serves them before each poll).
+// The same wake-up serves clients blocked on keys (engine/blocking.hpp): the
+// timer is set for the earlier of the next key deadline and the next
+// element or timeout a blocked client waits for (the server serves them
+// before each poll).
 
 #include <uv.h>
 
 #include <cstdint>
 #include <optional>
 
-#include "commands/context.hpp"
+#include "engine/context.hpp"
 
 namespace lawnkv::server {
 

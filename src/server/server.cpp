@@ -7,6 +7,9 @@
 
 #include "core/address.hpp"
 #include "core/allocator.hpp"
+#include "durability/append_only.hpp"
+#include "durability/snapshots.hpp"
+#include "engine/dispatch.hpp"
 #include "server/connection.hpp"
 
 namespace lawnkv::server {
@@ -24,7 +27,7 @@ constexpr std::string_view kProtectedMode =
 
 }  // namespace
 
-Server::Server(ServerState& state, Logger& log) : state_(state), log_(log) {
+Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   uv_loop_init(&loop_);
   loop_.data = this;
   uv_prepare_init(&loop_, &prepare_);
@@ -39,8 +42,8 @@ Server::Server(ServerState& state, Logger& log) : state_(state), log_(log) {
   sigchld_.data = this;
   uv_timer_init(&loop_, &snapshot_timer_);
   snapshot_timer_.data = this;
-  state_.snapshots.set_logger(&log_);
-  state_.aof.set_logger(&log_);
+  state_.snapshots().set_logger(&log_);
+  state_.aof().set_logger(&log_);
   state_.log = &log_;
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
@@ -52,12 +55,6 @@ Server::~Server() {
   }, nullptr);
   uv_run(&loop_, UV_RUN_DEFAULT);
   uv_loop_close(&loop_);
-}
-
-resp::Limits Server::limits() const {
-  resp::Limits l;
-  l.max_bulk_len = state_.config.values().proto_max_bulk_len;
-  return l;
 }
 
 bool Server::listen() {
@@ -110,13 +107,13 @@ int Server::run() {
   // With appendonly yes the append-only file is the dataset (or, before
   // there is one, the snapshot it starts from).
   if (state_.config.values().appendonly) {
-    if (const std::string error = state_.aof.start(state_); !error.empty()) {
+    if (const std::string error = state_.aof().start(state_); !error.empty()) {
       log_.log(LogLevel::kWarning, error);
       log_.log(LogLevel::kWarning, "Fatal error loading the append only file. Exiting.");
       return 1;
     }
   } else {
-    const persistence::LoadResult loaded = state_.snapshots.load_at_start(state_);
+    const persistence::LoadResult loaded = state_.snapshots().load_at_start(state_);
     if (!loaded.ok()) {
       log_.log(LogLevel::kWarning, loaded.error);
       log_.log(LogLevel::kWarning, "Fatal error loading the DB: " + Snapshots::path(state_.config.values()) +
@@ -175,6 +172,8 @@ void Server::accept(uv_stream_t* listener) {
 
 void Server::queue_flush(Connection* conn) { flush_ids_.push_back(conn->id); }
 
+void Server::watch_soft_limit(uint64_t id) { clients_cron_->watch_soft_limit(id); }
+
 void Server::connection_closed(Connection* conn) {
   state_.clients.remove(*conn);
 }
@@ -202,10 +201,10 @@ void Server::flush_pending() {
 void Server::on_prepare(uv_prepare_t* h) {
   auto* self = static_cast<Server*>(h->data);
   ServerState& st = self->state_;
-  if (!st.data.blocking.empty()) st.data.blocking.serve(st, st.clock.now_ms());
+  if (!st.data.blocking.empty()) serve_blocked(st, st.clock.now_ms());
   // The iteration's writes reach the append-only file before its replies
   // leave (under appendfsync always, synced too).
-  st.aof.flush();
+  st.aof().flush();
   self->flush_pending();
   if (st.data.eviction.pending() && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
   st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
@@ -214,7 +213,7 @@ void Server::on_prepare(uv_prepare_t* h) {
     self->expiry_->arm();
     self->clients_cron_->arm();
     const bool active = uv_is_active(reinterpret_cast<uv_handle_t*>(&self->snapshot_timer_));
-    if ((st.snapshots.wants_cron(st) || st.aof.wants_cron()) != active) {
+    if ((st.snapshots().wants_cron(st) || st.aof().wants_cron()) != active) {
       if (active) uv_timer_stop(&self->snapshot_timer_);
       else uv_timer_start(&self->snapshot_timer_, on_snapshot_timer, kSnapshotTickMs, kSnapshotTickMs);
     }
@@ -223,20 +222,20 @@ void Server::on_prepare(uv_prepare_t* h) {
 
 void Server::on_child(uv_signal_t* h, int) {
   auto* self = static_cast<Server*>(h->data);
-  self->state_.snapshots.reap(self->state_);
-  self->state_.aof.reap(self->state_);
+  self->state_.snapshots().reap(self->state_);
+  self->state_.aof().reap(self->state_);
 }
 
 void Server::on_snapshot_timer(uv_timer_t* h) {
   auto* self = static_cast<Server*>(h->data);
-  self->state_.snapshots.cron(self->state_);
-  self->state_.aof.cron(self->state_);
+  self->state_.snapshots().cron(self->state_);
+  self->state_.aof().cron(self->state_);
 }
 
 void Server::on_evict_idle(uv_idle_t* h) {
   auto* self = static_cast<Server*>(h->data);
   ServerState& st = self->state_;
-  st.data.eviction.perform(st.data, st.config.values());
+  st.data.evict(st.config.values());
   if (!st.data.eviction.pending()) uv_idle_stop(h);
 }
 
@@ -245,7 +244,7 @@ void Server::on_signal(uv_signal_t* h, int signum) {
   self->log_.log(LogLevel::kWarning, signum == SIGINT ? "Received SIGINT scheduling shutdown..."
                                                       : "Received SIGTERM scheduling shutdown...");
   if (self->stopping_) return;
-  if (!self->state_.snapshots.on_shutdown(self->state_, false, false).empty()) {
+  if (!self->state_.snapshots().on_shutdown(self->state_, false, false).empty()) {
     self->log_.log(LogLevel::kWarning, std::string(signum == SIGINT ? "SIGINT" : "SIGTERM") +
                                            " received but errors trying to shut down the server, check the logs "
                                            "for more information");
@@ -258,7 +257,7 @@ void Server::on_signal(uv_signal_t* h, int signum) {
 void Server::shut_down() {
   stopping_ = true;
   log_.log(LogLevel::kWarning, "User requested shutdown...");
-  state_.aof.on_shutdown(state_);
+  state_.aof().on_shutdown(state_);
   for (auto& l : listeners_)
     uv_close(reinterpret_cast<uv_handle_t*>(l.release()),
              [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });

@@ -10,7 +10,7 @@
 // (serve blocked clients, flush every connection with pending output, act on
 // SHUTDOWN, arm the expiry wake-up and the clients cron) -> poll again.
 //
-// Snapshots (commands/snapshots.hpp): the dataset is loaded from dir/
+// Snapshots (durability/snapshots.hpp): the dataset is loaded from dir/
 // dbfilename before listening (a bad file stops the server); a BGSAVE child
 // is reaped on SIGCHLD and by the snapshot timer, which runs every 100 ms
 // only while there is something to watch (a child, a scheduled BGSAVE, or
@@ -22,17 +22,18 @@
 #include <memory>
 #include <vector>
 
-#include "commands/context.hpp"
 #include "core/log.hpp"
+#include "engine/context.hpp"
 #include "resp/parser.hpp"
 #include "server/clients_cron.hpp"
 #include "server/expiry_cycle.hpp"
+#include "server/host.hpp"
 
 namespace lawnkv::server {
 
 class Connection;
 
-class Server {
+class Server final : public ServerHost {
  public:
   Server(ServerState& state, Logger& log);
   ~Server();
@@ -43,15 +44,13 @@ class Server {
   // Returns the process exit code.
   int run();
 
-  ServerState& state() { return state_; }
-  uv_loop_t* loop() { return &loop_; }
-  Logger& log() { return log_; }
-  resp::Limits limits() const;
+  uv_loop_t* loop() override { return &loop_; }
   ClientsCron& clients_cron() { return *clients_cron_; }
 
-  // conn has output to flush before the next poll.
-  void queue_flush(Connection* conn);
-  void connection_closed(Connection* conn);
+  // ServerHost.
+  void queue_flush(Connection* conn) override;
+  void watch_soft_limit(uint64_t id) override;
+  void connection_closed(Connection* conn) override;
 
  private:
   static void on_connection(uv_stream_t* listener, int status);
@@ -59,7 +58,7 @@ class Server {
   static void on_signal(uv_signal_t* h, int signum);
   static void on_child(uv_signal_t* h, int signum);
   static void on_snapshot_timer(uv_timer_t* h);
-  // Evicts the next slice while an eviction is pending (commands/evictor.hpp).
+  // Evicts the next slice while an eviction is pending (engine/evictor.hpp).
   static void on_evict_idle(uv_idle_t* h);
 
   bool listen();
@@ -67,8 +66,6 @@ class Server {
   void flush_pending();
   void shut_down();
 
-  ServerState& state_;
-  Logger& log_;
   uv_loop_t loop_;
   std::vector<std::unique_ptr<uv_tcp_t>> listeners_;
   uv_prepare_t prepare_;

@@ -1,4 +1,4 @@
-// libFuzzer harness: loading an append-only file (src/commands/append_only.hpp)
+// libFuzzer harness: loading an append-only file (src/durability/append_only.hpp)
 // from hostile bytes.
 //
 // Input: one flag byte (bit 0: aof-load-truncated yes), then the bytes of
@@ -23,7 +23,9 @@
 #include <fstream>
 #include <string>
 
-#include "commands/server_state.hpp"
+#include "commands/server_factory.hpp"
+#include "durability/append_only.hpp"
+#include "engine/server_state.hpp"
 #include "persistence/keyspace_digest.hpp"
 
 using namespace lawnkv;
@@ -56,9 +58,9 @@ std::string load(bool truncated_ok, std::string* error) {
   v.save = "";
   auto state = make_server_state(std::move(cfg));
   state->clock.advance_ms(Clock::kMaxUs / 1000 - state->clock.now_ms() - 86'400'000);
-  *error = state->aof.start(*state);
+  *error = state->aof().start(*state);
   const std::string digest = error->empty() ? persistence::keyspace_digest(state->data.keyspace).hex() : "";
-  state->aof.turn_off(*state);
+  state->aof().turn_off(*state);
   return digest;
 }
 

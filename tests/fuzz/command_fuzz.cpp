@@ -52,10 +52,12 @@
 #include <vector>
 
 #include "../unit/command_fixture.hpp"
-#include "commands/dispatch.hpp"
-#include "commands/server_state.hpp"
+#include "commands/server_factory.hpp"
 #include "core/arena.hpp"
 #include "core/ascii.hpp"
+#include "durability/snapshots.hpp"
+#include "engine/dispatch.hpp"
+#include "engine/server_state.hpp"
 #include "expiry/lawn_queue.hpp"
 
 using namespace lawnkv;
@@ -271,7 +273,7 @@ class Harness : public store::ExpiryListener {
 
   ~Harness() override {
     // A BGSAVE child still running is stopped and reaped (nothing saved).
-    state_->snapshots.on_shutdown(*state_, false, true);
+    state_->snapshots().on_shutdown(*state_, false, true);
     for (auto& c : clients_) disconnect(*c);
     state_.reset();
     if (arena::bytes_in_use() != arena_before_)
@@ -411,7 +413,7 @@ class Harness : public store::ExpiryListener {
     if (!state_->data.blocking.empty()) {
       snapshot_deadlines();
       checking_expiry_ = true;
-      state_->data.blocking.serve(*state_, now_);
+      serve_blocked(*state_, now_);
       checking_expiry_ = false;
     }
     for (auto& c : clients_) {

@@ -186,13 +186,16 @@ TEST_CASE("eviction: volatile-ttl evicts in exact deadline order") {
   RawClient sub(b.server.port());
   REQUIRE(sub.call({"SUBSCRIBE", "__keyevent@0__:evicted"}).find("subscribe") != std::string::npos);
   RawClient r(b.server.port());
-  // Distinct TTLs in an order unrelated to the names: key i lives (i * 7919
-  // mod 40000) + 1000 seconds.
+  // Distinct absolute deadlines in an order unrelated to the names: key i
+  // dies (i * 7919 mod 40000) seconds after a fixed moment far ahead. PXAT,
+  // not EX: a relative TTL would give later SETs later deadlines, and how
+  // much later depends on the machine's speed.
   constexpr int kKeys = 40'000;
+  constexpr long long kBaseMs = 4'102'444'800'000;  // 2100-01-01
   std::string bytes;
-  auto ttl_of = [](int i) { return static_cast<long long>(i) * 7919 % kKeys + 1000; };
+  auto ttl_of = [](int i) { return kBaseMs + static_cast<long long>(i) * 7919 % kKeys * 1000; };
   for (int i = 0; i < kKeys; ++i)
-    bytes += encode_command({"SET", "k" + std::to_string(i), kValue, "EX", std::to_string(ttl_of(i))});
+    bytes += encode_command({"SET", "k" + std::to_string(i), kValue, "PXAT", std::to_string(ttl_of(i))});
   r.send(bytes);
   for (int i = 0; i < kKeys; ++i) REQUIRE(r.read_reply() == "+OK\r\n");
   const long long n = evicted(b.c);
@@ -207,9 +210,8 @@ TEST_CASE("eviction: volatile-ttl evicts in exact deadline order") {
   long long earliest_kept = 1LL << 62;
   for (int i = 0; i < kKeys; ++i)
     if (!gone.count("k" + std::to_string(i))) earliest_kept = std::min(earliest_kept, ttl_of(i));
-  // Keys set later have later deadlines for equal TTLs, so compare TTLs:
-  // every survivor's TTL is at least every evicted key's.
-  CHECK(earliest_kept >= latest_evicted);
+  // Every survivor's deadline is after every evicted key's.
+  CHECK(earliest_kept > latest_evicted);
 }
 
 TEST_CASE("eviction: allkeys-lru keeps the keys in use") {

@@ -13,8 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "commands/dispatch.hpp"
-#include "commands/server_state.hpp"
+#include "commands/server_factory.hpp"
+#include "engine/dispatch.hpp"
+#include "engine/server_state.hpp"
 
 namespace lawnkv::test {
 
@@ -112,7 +113,7 @@ struct BlockingServer : CommandServer {
     }
   }
   BlockingTable& table() { return state.data.blocking; }
-  void serve() { table().serve(state, now); }
+  void serve() { serve_blocked(state, now); }
 };
 
 }  // namespace lawnkv::test

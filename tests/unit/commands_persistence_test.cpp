@@ -1,5 +1,5 @@
 // SAVE, BGSAVE, LASTSAVE, the save rules, SHUTDOWN's save, DEBUG RELOAD /
-// DIGEST / DIGEST-VALUE and INFO persistence (commands/snapshots.hpp), on a
+// DIGEST / DIGEST-VALUE and INFO persistence (durability/snapshots.hpp), on a
 // CommandServer writing into a temporary directory.
 
 #include <doctest/doctest.h>
@@ -11,8 +11,9 @@
 #include <fstream>
 #include <string>
 
-#include "command_fixture.hpp"
 #include "../support/temp_dir.hpp"
+#include "command_fixture.hpp"
+#include "durability/snapshots.hpp"
 
 namespace lawnkv {
 namespace {
@@ -41,10 +42,10 @@ std::string info_field(test::CommandServer& s, const std::string& name) {
 // never blocks), at most 30 s.
 void wait_for_bgsave(test::CommandServer& s) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (s.state.snapshots.in_progress()) {
+  while (s.state.snapshots().in_progress()) {
     REQUIRE(std::chrono::steady_clock::now() < deadline);
-    s.state.snapshots.cron(s.state);
-    if (s.state.snapshots.in_progress()) usleep(1000);
+    s.state.snapshots().cron(s.state);
+    if (s.state.snapshots().in_progress()) usleep(1000);
   }
 }
 
@@ -67,7 +68,7 @@ TEST_CASE("SAVE writes dump.rdb, counts changes, moves LASTSAVE; a restart loads
   CHECK(digest != kZeros);
 
   test::CommandServer t(config_in(dir));
-  const persistence::LoadResult r = t.state.snapshots.load_at_start(t.state);
+  const persistence::LoadResult r = t.state.snapshots().load_at_start(t.state);
   REQUIRE_MESSAGE(r.ok(), r.error);
   CHECK(r.keys_loaded == 3);
   CHECK(t.run({"DEBUG", "DIGEST"}) == digest);
@@ -118,7 +119,7 @@ TEST_CASE("BGSAVE forks a child that writes the file; the parent reaps it") {
   CHECK(info_field(s, "rdb_last_bgsave_status") == "ok");
   CHECK(info_field(s, "rdb_changes_since_last_save") == "1");
   test::CommandServer t(config_in(dir));
-  REQUIRE(t.state.snapshots.load_at_start(t.state).ok());
+  REQUIRE(t.state.snapshots().load_at_start(t.state).ok());
   CHECK(t.run({"DBSIZE"}) == ":1000\r\n");
   CHECK(t.run({"DEBUG", "DIGEST"}) == at_fork);
 
@@ -126,9 +127,9 @@ TEST_CASE("BGSAVE forks a child that writes the file; the parent reaps it") {
   s.run({"MULTI"});
   s.run({"BGSAVE"});
   CHECK(s.run({"EXEC"}) == "*1\r\n+Background saving scheduled\r\n");  // redis
-  CHECK(s.state.snapshots.wants_cron(s.state));
-  s.state.snapshots.cron(s.state);
-  CHECK(s.state.snapshots.in_progress());
+  CHECK(s.state.snapshots().wants_cron(s.state));
+  s.state.snapshots().cron(s.state);
+  CHECK(s.state.snapshots().in_progress());
   wait_for_bgsave(s);
   CHECK(info_field(s, "rdb_changes_since_last_save") == "0");
 
@@ -143,23 +144,23 @@ TEST_CASE("BGSAVE forks a child that writes the file; the parent reaps it") {
 TEST_CASE("save rules start a BGSAVE once the seconds passed with enough changes") {
   TempDir dir;
   test::CommandServer s(config_in(dir, "10 2"));
-  CHECK_FALSE(s.state.snapshots.wants_cron(s.state));
+  CHECK_FALSE(s.state.snapshots().wants_cron(s.state));
   s.run({"SET", "a", "1"});
-  CHECK(s.state.snapshots.wants_cron(s.state));
+  CHECK(s.state.snapshots().wants_cron(s.state));
   s.state.clock.advance_ms(11000);
-  s.state.snapshots.cron(s.state);
-  CHECK_FALSE(s.state.snapshots.in_progress());  // 1 change of 2
+  s.state.snapshots().cron(s.state);
+  CHECK_FALSE(s.state.snapshots().in_progress());  // 1 change of 2
   s.run({"SET", "b", "1"});
-  s.state.snapshots.cron(s.state);
-  CHECK(s.state.snapshots.in_progress());
+  s.state.snapshots().cron(s.state);
+  CHECK(s.state.snapshots().in_progress());
   wait_for_bgsave(s);
   CHECK(fs::exists(dir.path / "dump.rdb"));
-  CHECK_FALSE(s.state.snapshots.wants_cron(s.state));
+  CHECK_FALSE(s.state.snapshots().wants_cron(s.state));
   // Not again before the seconds pass anew.
   s.run({"SET", "c", "1"});
   s.run({"SET", "d", "1"});
-  s.state.snapshots.cron(s.state);
-  CHECK_FALSE(s.state.snapshots.in_progress());
+  s.state.snapshots().cron(s.state);
+  CHECK_FALSE(s.state.snapshots().in_progress());
 }
 
 TEST_CASE("SHUTDOWN saves when save rules are set or SAVE is given, not with NOSAVE") {
@@ -208,11 +209,11 @@ TEST_CASE("FLUSHALL saves the empty dataset when save rules are set, as Redis 7.
   s.run({"SET", "b", "1"});
   CHECK(s.run({"BGSAVE"}) == "+Background saving started\r\n");
   CHECK(s.run({"FLUSHALL"}) == "+OK\r\n");  // stops the child, saves the empty dataset
-  CHECK_FALSE(s.state.snapshots.in_progress());
+  CHECK_FALSE(s.state.snapshots().in_progress());
   CHECK(fs::file_size(file) < size_with_key);
   CHECK(info_field(s, "rdb_changes_since_last_save") == "0");  // redis 7.0.15
   test::CommandServer t(config_in(dir));
-  REQUIRE(t.state.snapshots.load_at_start(t.state).ok());
+  REQUIRE(t.state.snapshots().load_at_start(t.state).ok());
   CHECK(t.run({"DBSIZE"}) == ":0\r\n");
 }
 

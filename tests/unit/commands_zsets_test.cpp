@@ -33,7 +33,7 @@ struct ZServer : CommandServer {
       state.clients.remove(c);
     }
   }
-  void serve() { state.data.blocking.serve(state, now); }
+  void serve() { serve_blocked(state, now); }
 };
 
 using Replies = std::vector<std::string>;

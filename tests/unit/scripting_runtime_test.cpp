@@ -95,7 +95,7 @@ TEST_CASE("scripting: unbounded recursion is an error") {
 TEST_CASE("scripting: a script's writes reach the sink as one batch; EVAL itself is not recorded") {
   CommandServer s;
   BatchSink sink;
-  s.state.data.effects.set_sink(&sink);
+  s.state.data.effects.attach(&sink);
   s.run({"eval", "redis.call('set', KEYS[1], 'a') redis.call('set', KEYS[2], 'b', 'ex', 10) return 1", "2", "x",
          "y"});
   REQUIRE(sink.batches.size() == 1);
@@ -116,13 +116,13 @@ TEST_CASE("scripting: a script's writes reach the sink as one batch; EVAL itself
   s.run({"exec"});
   REQUIRE(sink.batches.size() == 1);
   CHECK(sink.batches[0] == std::vector<std::string>{"incr n", "SET z 1"});
-  s.state.data.effects.set_sink(nullptr);
+  s.state.data.effects.detach(&sink);
 }
 
 TEST_CASE("scripting: redis.set_repl keeps later commands out of the records unless REPL_AOF is in it") {
   CommandServer s;
   BatchSink sink;
-  s.state.data.effects.set_sink(&sink);
+  s.state.data.effects.attach(&sink);
   s.run({"eval",
          "redis.call('set', 'a', 1) redis.set_repl(redis.REPL_NONE) redis.call('set', 'b', 2) "
          "redis.set_repl(redis.REPL_REPLICA) redis.call('set', 'c', 3) "
@@ -136,7 +136,7 @@ TEST_CASE("scripting: redis.set_repl keeps later commands out of the records unl
   REQUIRE(sink.batches.size() == 2);
   CHECK(sink.batches[1] == std::vector<std::string>{"SET f 6"});
   CHECK(s.run({"get", "b"}) == "$1\r\n2\r\n");
-  s.state.data.effects.set_sink(nullptr);
+  s.state.data.effects.detach(&sink);
 }
 
 TEST_CASE("scripting: writes invalidate WATCH and notify; blocked clients are served after the script") {
@@ -190,7 +190,7 @@ TEST_CASE("scripting: INFO commandstats counts the script and each command it ra
 TEST_CASE("functions: FUNCTION LOAD, DELETE and FLUSH are recorded; FCALL records what its function did") {
   CommandServer s;
   BatchSink sink;
-  s.state.data.effects.set_sink(&sink);
+  s.state.data.effects.attach(&sink);
   const std::string lib = "#!lua name=lib\nredis.register_function('two', function(keys) "
                           "redis.call('set', keys[1], 1) redis.call('incr', keys[1]) return 2 end)";
   CHECK(s.run({"function", "load", lib}) == "$3\r\nlib\r\n");
@@ -203,7 +203,7 @@ TEST_CASE("functions: FUNCTION LOAD, DELETE and FLUSH are recorded; FCALL record
   CHECK(sink.batches[1] == std::vector<std::string>{"SET k 1", "incr k"});
   CHECK(sink.batches[2] == std::vector<std::string>{"function delete lib"});
   CHECK(sink.batches[3] == std::vector<std::string>{"function flush"});
-  s.state.data.effects.set_sink(nullptr);
+  s.state.data.effects.detach(&sink);
 }
 
 TEST_CASE("functions: INFO counts libraries and functions") {

@@ -11,6 +11,7 @@ extern "C" {
 #include <lauxlib.h>
 }
 
+#include "scripting/environment.hpp"
 #include "scripting/interpreter.hpp"
 #include "scripting/sandbox.hpp"
 
@@ -52,7 +53,7 @@ std::string run(Interpreter& in, const std::string& code) {
 }
 
 TEST_CASE("sandbox: the globals are Redis 7.0's") {
-  Interpreter in;
+  Interpreter in(build_environment);
   CHECK(run(in, "local t = {} for k in pairs(_G) do t[#t + 1] = k end table.sort(t) return table.concat(t, ' ')") ==
         "_G _VERSION __redis__err__handler assert bit cjson cmsgpack collectgarbage coroutine error gcinfo "
         "getmetatable ipairs load loadstring math next pairs pcall rawequal rawget rawset redis select "
@@ -67,7 +68,7 @@ TEST_CASE("sandbox: the globals are Redis 7.0's") {
 }
 
 TEST_CASE("sandbox: no table a script reaches can be changed") {
-  Interpreter in;
+  Interpreter in(build_environment);
   for (const char* code : {"x = 1", "_G.x = 1", "redis.call = nil", "string.upper = nil", "math.pi = 3",
                            "table.insert = nil", "cjson.encode = nil", "bit.band = nil", "struct.pack = nil",
                            "cmsgpack.pack = nil", "coroutine.wrap = nil", "getmetatable('').__index = {}",
@@ -91,7 +92,7 @@ TEST_CASE("sandbox: no table a script reaches can be changed") {
 }
 
 TEST_CASE("sandbox: loadstring and load compile in the scripts' environment and never load bytecode") {
-  Interpreter in;
+  Interpreter in(build_environment);
   CHECK(run(in, "return loadstring('return 1 + 1')()") == "2");
   CHECK(run(in, "loadstring('z = 1')()").rfind("error: ERR [string \"z = 1\"]:1: Attempt to modify", 0) == 0);
   CHECK(run(in, "local f, e = loadstring(string.dump(function() return 1 end)) return e") ==
@@ -101,7 +102,7 @@ TEST_CASE("sandbox: loadstring and load compile in the scripts' environment and 
 }
 
 TEST_CASE("sandbox: the heap ceiling ends a script, not the process; outside scripts it does not apply") {
-  Interpreter in;
+  Interpreter in(build_environment);
   in.heap_limit = 8 << 20;
   CHECK(run(in, "return #string.rep('x', 16 * 1024 * 1024)") == "error: not enough memory");
   CHECK(run(in, "local t = {} for i = 1, 1e7 do t[i] = i end return #t") == "error: not enough memory");

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "store/eviction_picker.hpp"
 #include "store/keyspace.hpp"
 
 namespace lawnkv::store {

@@ -1,0 +1,82 @@
+#pragma once
+// The typed configuration values (read directly on the hot path) and the
+// versions lawnkv reports; the parameter table (params.hpp) converts them to
+// and from Redis's text forms, and Config (config.hpp) loads and sets them.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lawnkv::config {
+
+// The Redis release whose replies lawnkv reproduces (INFO redis_version, the
+// fatal config error banner) and lawnkv's own version (INFO lawnkv_version).
+inline constexpr std::string_view kRedisVersion = "7.0.15";
+inline constexpr std::string_view kLawnkvVersion = "0.1.0";
+
+// client-output-buffer-limit <class> <hard> <soft> <soft-seconds>
+struct OutputLimit {
+  int64_t hard_bytes = 0;
+  int64_t soft_bytes = 0;
+  int64_t soft_seconds = 0;
+};
+
+struct Values {
+  int64_t port = 6379;
+  std::vector<std::string> bind = {"127.0.0.1", "-::1"};
+  int64_t databases = 16;
+  bool protected_mode = true;
+  std::string requirepass;
+  int64_t maxclients = 10000;
+  int64_t timeout = 0;            // idle seconds before a client is closed (0 = never)
+  int64_t tcp_keepalive = 300;
+  int64_t tcp_backlog = 511;
+  int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
+  int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
+  OutputLimit output_limit_normal{0, 0, 0};
+  OutputLimit output_limit_replica{256LL << 20, 64LL << 20, 60};
+  OutputLimit output_limit_pubsub{32LL << 20, 8LL << 20, 60};
+  std::string enable_debug_command = "no";  // no | yes | local
+  uint32_t notify_keyspace_events = 0;      // pubsub::EventClass bits
+  int64_t hz = 10;
+  std::string loglevel = "notice";
+  std::string logfile;                      // "" = stdout
+  std::string pidfile;
+  bool daemonize = false;
+  int64_t maxmemory = 0;
+  std::string maxmemory_policy = "noeviction";
+  int64_t maxmemory_eviction_tenacity = 10;
+  int64_t busy_reply_threshold = 5000;  // ms a script runs before it is stopped (lua-time-limit)
+  int64_t lfu_log_factor = 10;
+  int64_t hash_max_listpack_entries = 512;
+  int64_t hash_max_listpack_value = 64;
+  int64_t list_max_listpack_size = -2;   // a list node's fill: -1..-5 = 4..64 KiB, n > 0 = n elements
+  int64_t set_max_intset_entries = 512;  // the most members of an "intset" set
+  int64_t zset_max_listpack_entries = 128;  // the most members of a "listpack" zset
+  int64_t zset_max_listpack_value = 64;     // its longest member
+  std::string dir = ".";
+  std::string dbfilename = "dump.rdb";
+  std::string appendfilename = "appendonly.aof";
+  // save rules, "<seconds> <changes> ..." ("" = none): a BGSAVE starts once
+  // that many seconds passed with at least that many changes.
+  std::string save = "3600 1 300 100 60 10000";
+  bool save_read_from_file = false;  // a file's first save line replaces the default
+  bool rdbcompression = true;
+  bool rdbchecksum = true;
+  // The append-only file (durability/append_only.hpp).
+  bool appendonly = false;
+  std::string appenddirname = "appendonlydir";
+  std::string appendfsync = "everysec";  // always | everysec | no
+  bool aof_load_truncated = true;
+  int64_t auto_aof_rewrite_percentage = 100;
+  int64_t auto_aof_rewrite_min_size = 64LL << 20;
+  // lawnkv's own: how long one expiry drain may run per loop iteration.
+  int64_t expiry_budget_us = 1000;
+  // Parameters accepted for compatibility and not used (params.hpp rows
+  // with used = false), by name, in their CONFIG GET form; absent = default.
+  std::map<std::string, std::string> ignored;
+};
+
+}  // namespace lawnkv::config

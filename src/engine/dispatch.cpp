@@ -1,0 +1,164 @@
+#include "engine/dispatch.hpp"
+
+#include <string>
+
+#include "core/error_format.hpp"
+#include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "engine/transaction.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+// Redis quotes the name and up to 128 bytes of arguments, each as
+// "'%.*s' " with the room left (so each stops at its first NUL byte).
+std::string unknown_command_text(std::span<const std::string_view> argv) {
+  std::string args;
+  for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
+    const size_t room = 128 - args.size();
+    args += '\'';
+    args.append(c_string(argv[i]).substr(0, room));
+    args += "' ";
+  }
+  return format_error("ERR unknown command '%.128s', with args beginning with: %s", {argv[0], args});
+}
+
+bool arity_ok(const CommandSpec& spec, size_t argc) {
+  const long n = static_cast<long>(argc);
+  return spec.arity >= 0 ? n == spec.arity : n >= -spec.arity;
+}
+
+std::string arity_text(const CommandSpec& spec) {
+  return err::wrong_arity(spec.name);
+}
+
+// Redis's maxmemory step of processCommand: evict first; when nothing more
+// can go, refuse what would add data (denyoom, or an EXEC queueing such a
+// command), and inside MULTI anything but the transaction's own commands,
+// since the queue itself grows.
+bool out_of_memory(ServerState& server, const Session& session, const CommandSpec& spec) {
+  if (server.data.evict(server.config.values()) != Evictor::Result::kFail) return false;
+  if (spec.has(kDenyOom)) return true;
+  if (spec.has(kRunsQueue)) return session.queued_denyoom;
+  return session.in_multi && !spec.has(kTransactionControl);
+}
+
+void queue(Session& session, const CommandSpec& spec, std::span<const std::string_view> argv) {
+  session.queued_denyoom |= spec.has(kDenyOom);
+  std::vector<std::string> copy;
+  copy.reserve(argv.size());
+  for (auto a : argv) copy.emplace_back(a);
+  session.queued.push_back(std::move(copy));
+}
+
+// The blocking table's way back into the server (blocking.hpp).
+class ServerRunner final : public BlockedRunner {
+ public:
+  explicit ServerRunner(ServerState& server) : server_(server) {}
+  bool run_again(Session& s, const CommandSpec& spec, std::span<const std::string_view> argv, int db,
+                 int64_t now_ms, std::string_view key, resp::Writer& out, int64_t* ready_bound_ms) override {
+    BlockRetry retry;
+    retry.ready_key = key;
+    Call call{{server_.data, db, now_ms}, server_, s, out, argv, &spec, &retry};
+    run_handler(call, true);
+    *ready_bound_ms = retry.ready_bound_ms;
+    return retry.blocked_again;
+  }
+  Session* find_client(uint64_t id) override { return server_.clients.find(id); }
+
+ private:
+  ServerState& server_;
+};
+
+}  // namespace
+
+void serve_blocked(ServerState& server, int64_t now_ms) {
+  ServerRunner runner(server);
+  server.data.blocking.serve(runner, now_ms);
+}
+
+Resolved resolve(const CommandTable& table, std::span<const std::string_view> argv) {
+  Resolved r;
+  const CommandSpec* spec = table.find(argv[0]);
+  if (!spec) {
+    r.error = unknown_command_text(argv);
+    return r;
+  }
+  if (!spec->subcommands.empty() && argv.size() >= 2) {
+    const CommandSpec* sub = spec->subcommand(to_lower(argv[1]));
+    if (!sub) {
+      r.error = format_error("ERR unknown subcommand '%.128s'. Try %s HELP.", {argv[1], to_upper(spec->name)});
+      return r;
+    }
+    spec = sub;
+  }
+  r.known = spec;
+  if (!arity_ok(*spec, argv.size())) {
+    r.error = arity_text(*spec);
+    return r;
+  }
+  r.spec = spec;
+  return r;
+}
+
+void run_handler(Call& call, bool may_record) {
+  const uint64_t dirty = call.data.dirty;
+  call.data.effects.begin();
+  call.spec->handler(call);
+  call.data.effects.end(call.db_index, call.argv, may_record && call.data.dirty != dirty);
+}
+
+void run_command(ServerState& server, Session& session, resp::Writer& reply,
+                 const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms,
+                 int64_t start_ns) {
+  Call call = make_call(server, session, reply, argv, now_ms, &spec);
+  run_handler(call, spec.has(kWrite) && !spec.has(kRunsQueue));
+  // The wall clock: a step back while the command ran counts as nothing.
+  const int64_t nsec = Clock::wall_ns() - start_ns;
+  CommandStats& st = spec.stats;
+  ++st.calls;
+  st.nsec += nsec > 0 ? static_cast<uint64_t>(nsec) : 0;
+  if (call.failed) ++st.failed_calls;
+  ++server.facts.stats.total_commands_processed;
+}
+
+void dispatch(ServerState& server, Session& session, resp::Writer& reply,
+              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns) {
+  const Resolved r = resolve(server.commands, argv);
+  // CLIENT LIST's cmd=: the command just received, whatever becomes of it.
+  session.last_command = r.known;
+  // A refused command: counted against its row, dooms an open transaction.
+  // A refused EXEC ends the transaction instead (Redis's execCommandAbort):
+  // "EXECABORT ... because of: " and the reason without its "ERR ".
+  auto reject = [&](std::string_view text) {
+    if (r.known) ++r.known->stats.rejected_calls;
+    if (r.known && r.known->has(kRunsQueue)) {
+      discard_transaction(server.data.keyspace.watches(), session);
+      if (text.substr(0, 4) == "ERR ") text.remove_prefix(4);
+      reply.error("EXECABORT Transaction discarded because of: " + std::string(text));
+      return;
+    }
+    if (session.in_multi) session.multi_aborted = true;
+    reply.error(text);
+  };
+  if (!r.spec) return reject(r.error);
+  const CommandSpec& spec = *r.spec;
+  if (!session.authenticated && !spec.has(kNoAuth)) return reject(err::kNoAuth);
+  // Nothing is evicted while a file loads: the dataset is what it holds.
+  if (server.config.values().maxmemory != 0 && !server.facts.loading && out_of_memory(server, session, spec))
+    return reject(err::kOom);
+  if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {
+    return reject("ERR Can't execute '" + spec.name +
+                  "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+  }
+  if (session.in_multi && !spec.has(kTransactionControl)) {
+    if (spec.has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
+    queue(session, spec, argv);
+    reply.simple("QUEUED");
+    return;
+  }
+  run_command(server, session, reply, spec, argv, now_ms, start_ns);
+}
+
+}  // namespace lawnkv

@@ -1,0 +1,45 @@
+#pragma once
+// From a parsed request to a reply: command lookup, arity, authentication,
+// the RESP2 subscribed-mode filter, MULTI queueing, then the handler, with
+// commandstats. Every rejection uses Redis 7.0's exact text.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/clock.hpp"
+#include "engine/context.hpp"
+
+namespace lawnkv {
+
+// Runs one request. now_ms is the command's time snapshot; its duration
+// for commandstats runs from start_ns, a Clock::wall_ns() reading (the one
+// now_ms came from, where the caller has it).
+void dispatch(ServerState& server, Session& session, resp::Writer& reply,
+              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns = Clock::wall_ns());
+
+// Runs a command that already passed every check (EXEC runs its queue so).
+void run_command(ServerState& server, Session& session, resp::Writer& reply,
+                 const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms,
+                 int64_t start_ns = Clock::wall_ns());
+
+// Runs call.spec's handler between the write effects' begin and end
+// (effects.hpp): the command's own record counts when may_record and the
+// dataset changed (Dataset::dirty moved). run_command and the retries of
+// blocked clients (BlockingTable) both run handlers so.
+void run_handler(Call& call, bool may_record);
+
+// Serves the clients blocked on keys whose keys changed or whose time came
+// (BlockingTable::serve), running their commands again as run_handler does.
+void serve_blocked(ServerState& server, int64_t now_ms);
+
+// The row that would run argv (the subcommand's, for containers).
+struct Resolved {
+  const CommandSpec* spec = nullptr;   // runnable, or nullptr (see error)
+  const CommandSpec* known = nullptr;  // the row found even when its arity failed,
+                                       // so the refusal counts in its rejected_calls
+  std::string error;                   // unknown command / subcommand, arity
+};
+Resolved resolve(const CommandTable& table, std::span<const std::string_view> argv);
+
+}  // namespace lawnkv

@@ -1,0 +1,100 @@
+#pragma once
+// What writes did, as commands that replay them: Redis's propagation, and
+// what the append-only file records.
+//
+// A write command that changed the dataset (Dataset::dirty moved) records
+// its own arguments, or what its handler put in their place: a relative
+// time becomes absolute (SET ... EX 10 -> SET ... PXAT t), a random choice
+// becomes what was chosen (SPOP -> SREM), a float result becomes its value
+// (INCRBYFLOAT -> SET ... KEEPTTL), a deadline already past becomes the
+// deletion it caused (EXPIRE k -1 -> DEL k). Replayed in order from an
+// empty dataset with the clock at 0 (nothing is due, so nothing expires or
+// is deleted by time during the replay), the records rebuild the dataset
+// whenever the replay happens.
+//
+// Besides its own, a command may add records, which go before it: a key it
+// found expired (DEL), fields its lookup found due (HDEL). Expiry and
+// eviction outside commands record at once (DEL, HDEL). The records of one
+// command, or of a MULTI/EXEC, reach the sink together, to be written as one
+// transaction when there are several.
+//
+// Records go to every attached sink: the append-only file, and next the
+// replication stream. Without a sink nothing is kept: a command pays a test.
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/keyspace.hpp"
+
+namespace lawnkv {
+
+struct EffectRecord {
+  int db;
+  std::vector<std::string> argv;
+};
+
+class EffectSink {
+ public:
+  virtual ~EffectSink() = default;
+  // The records of one command (or expiry, or eviction), in order.
+  virtual void append(std::span<const EffectRecord> records) = 0;
+};
+
+class Effects final : public store::ExpiryListener {
+ public:
+  // Records go to sink too, from the next command on (records of a command
+  // running now included).
+  void attach(EffectSink* sink);
+  // Records stop going to sink; with no sink left, what a command running
+  // now had recorded is dropped (CONFIG SET appendonly no inside EXEC).
+  void detach(EffectSink* sink);
+  bool active() const { return !sinks_.empty(); }
+  // Who also hears of expired keys (the keyspace notifications).
+  void set_next(store::ExpiryListener* next) { next_ = next; }
+
+  // Around every command run; EXEC's commands run nested inside EXEC's.
+  void begin();
+  // record_own: the command changed the dataset and its own record counts.
+  void end(int db, std::span<const std::string_view> argv, bool record_own);
+
+  // From a handler: its own record is argv instead of its arguments...
+  void replace_own(std::initializer_list<std::string_view> argv);
+  void replace_own(std::vector<std::string> argv);
+  // ... or nothing (what it did is in add()ed records).
+  void drop_own();
+  // A record before the command's own; outside a command, at once.
+  void add(int db, std::initializer_list<std::string_view> argv);
+  void add(int db, std::vector<std::string> argv);
+
+  // Records waiting for the outermost command to end, and forgetting those
+  // added since there were n (a script's redis.set_repl(REPL_NONE) keeps
+  // the commands it runs out of the file).
+  size_t pending() const { return pending_.size(); }
+  void forget_since(size_t n) {
+    if (n < pending_.size()) pending_.resize(n);
+  }
+
+  // store::ExpiryListener: DEL / HDEL records, then the next listener.
+  void key_expired(int db, std::string_view key) override;
+  void parts_expired(int db, std::string_view key, std::span<const std::string> parts,
+                     bool key_deleted) override;
+
+ private:
+  struct Frame {
+    std::optional<std::vector<std::string>> replacement;
+    bool dropped = false;
+  };
+  void flush_if_outside();
+
+  std::vector<EffectSink*> sinks_;
+  store::ExpiryListener* next_ = nullptr;
+  std::vector<EffectRecord> pending_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace lawnkv

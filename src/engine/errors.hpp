@@ -1,0 +1,41 @@
+#pragma once
+// Error replies, byte for byte as Redis 7.0 sends them (without the leading
+// '-' and the CRLF, which the writer adds). Texts with a parameter have a
+// function in the family that needs them; a text that quotes client bytes is
+// made by format_error (src/core/error_format.hpp), as Redis makes it.
+
+#include <string>
+#include <string_view>
+
+namespace lawnkv::err {
+
+inline constexpr std::string_view kSyntax = "ERR syntax error";
+inline constexpr std::string_view kNotInteger = "ERR value is not an integer or out of range";
+inline constexpr std::string_view kNotFloat = "ERR value is not a valid float";
+inline constexpr std::string_view kWrongType = "WRONGTYPE Operation against a key holding the wrong kind of value";
+inline constexpr std::string_view kNoSuchKey = "ERR no such key";
+inline constexpr std::string_view kOverflow = "ERR increment or decrement would overflow";
+inline constexpr std::string_view kDbIndex = "ERR DB index is out of range";
+inline constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
+inline constexpr std::string_view kStringTooLong = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
+inline constexpr std::string_view kWrongPass = "WRONGPASS invalid username-password pair or user is disabled.";
+inline constexpr std::string_view kExecAbort = "EXECABORT Transaction discarded because of previous errors.";
+inline constexpr std::string_view kMultiNested = "ERR MULTI calls can not be nested";
+inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
+inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
+inline constexpr std::string_view kWatchInMulti = "ERR WATCH inside MULTI is not allowed";
+inline constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
+inline constexpr std::string_view kCountRange =
+    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+inline constexpr std::string_view kNumkeys = "ERR numkeys should be greater than 0";
+inline constexpr std::string_view kTooManyKeys = "ERR Number of keys can't be greater than number of args";
+inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
+
+// Redis's addReplyErrorArity, for a command that checks its arguments' count
+// beyond its row's arity (name is the row's, lower case).
+inline std::string wrong_arity(std::string_view name) {
+  return "ERR wrong number of arguments for '" + std::string(name) + "' command";
+}
+
+}  // namespace lawnkv::err

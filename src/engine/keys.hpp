@@ -1,0 +1,56 @@
+#pragma once
+// Where a command's keys are in its arguments: COMMAND INFO's key specs,
+// COMMAND GETKEYS and GETKEYSANDFLAGS today; the keys a script declares,
+// ACL key permissions and cluster slots next. One extractor for every row,
+// read from the row.
+//
+// A row gives its keys in two parts, and its key_flags has one entry per
+// key spec they make (as Redis 7.0's key specs):
+//   keys   (first, last, step): fixed positions, Redis's legacy triple.
+//          With one key spec it is one range (MSET k1 v1 k2 v2: {1, -1, 2};
+//          LCS k1 k2: {1, 2, 1}); with two and an open end, the first key is
+//          a spec of its own and the rest the second (SINTERSTORE dest k...);
+//          otherwise each position is a spec (RENAME src dst).
+//   keynum (index, firstkey, keystep): the number of keys is the argument
+//          at index, the keys start firstkey after it (the movable keys of
+//          ZUNION, LMPOP, EVAL...); one more key spec, the last.
+//
+// Worked example: ZUNIONSTORE d 2 a b WEIGHTS 1 2, keys {1, 1, 1}, keynum
+// {2, 1, 1}, key_flags "OW update;RO access": d (spec 0), then the count 2
+// at argv[2] and a, b from argv[3] (spec 1). As Redis's genericGetKeys, a
+// count below 1 or beyond the arguments gives no keys at all (the command
+// will refuse it), and the count is read as atoi reads it ("2x" is 2, "x"
+// is 0).
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "engine/table.hpp"
+
+namespace lawnkv {
+
+// One key spec as COMMAND INFO lists it: begin_search at index, then a
+// range (lastkey: >= 0 relative to index, < 0 from the end) or a keynum.
+struct KeySpec {
+  int index = 0;
+  bool keynum = false;
+  int lastkey = 0;   // range
+  int keystep = 1;
+  int firstkey = 0;  // keynum (its keynumidx is always 0)
+};
+std::vector<KeySpec> key_specs(const CommandSpec& spec);
+
+struct KeyRef {
+  int pos;   // index in argv (0 is the command's name)
+  int spec;  // which of key_specs() (and of key_flags) it matches
+};
+
+// Whether the row has key arguments at all (COMMAND GETKEYS refuses those
+// without: "The command has no key arguments").
+bool has_key_arguments(const CommandSpec& spec);
+
+// The keys of argv (a whole command, arity already checked) run as spec.
+std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::string_view> argv);
+
+}  // namespace lawnkv

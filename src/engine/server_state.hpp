@@ -1,0 +1,169 @@
+#pragma once
+// Everything the server owns that commands may read or change (no sockets,
+// no libuv), in three parts:
+//   Dataset      what commands change: the keyspace, keyspace notifications,
+//                Pub/Sub, the clients blocked on keys, eviction, and the
+//                record of changes (effects.hpp);
+//   Clients      the connected clients (clients.hpp);
+//   ServerFacts  server-wide facts and counters for INFO, and debug switches.
+// The services above the engine that commands reach (the RDB snapshots and
+// the append-only file, src/durability/) are held as Services this state
+// owns, through pointers to their own types: the engine never includes
+// them. make_server_state() (src/commands/server_factory.hpp) builds and
+// wires everything; main and every test fixture build their server with it.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/config.hpp"
+#include "core/clock.hpp"
+#include "core/log.hpp"
+#include "engine/blocking.hpp"
+#include "engine/clients.hpp"
+#include "engine/effects.hpp"
+#include "engine/evictor.hpp"
+#include "engine/table.hpp"
+#include "pubsub/hub.hpp"
+#include "pubsub/notifier.hpp"
+#include "store/keyspace.hpp"
+
+namespace lawnkv {
+
+class Snapshots;   // durability/snapshots.hpp
+class AppendOnly;  // durability/append_only.hpp
+
+// A server-wide part that lives above the engine, owned by ServerState.
+class Service {
+ public:
+  virtual ~Service() = default;
+  // Whether it has a forked child running (a BGSAVE, an AOF rewrite): one
+  // child at a time, as Redis.
+  virtual bool has_child() const { return false; }
+};
+
+struct Dataset final : EvictionListener {
+  explicit Dataset(const config::Config& cfg);
+
+  store::Keyspace keyspace;
+  pubsub::Notifier notifier;   // publishes to hub
+  pubsub::Hub hub;
+  BlockingTable blocking;
+  Evictor eviction;
+  Effects effects;  // hears of expiries before the notifier
+  // Changes to the data since the server started (Redis's server.dirty): a
+  // write command that moves it has its effect recorded.
+  uint64_t dirty = 0;
+
+  // key in db changed: WATCH sees it (Redis's signalModifiedKey) and the
+  // clients blocked on it are tried again (signalKeyAsReady). Counts as one
+  // unsaved change.
+  void modified(int db, std::string_view key) {
+    ++dirty;
+    keyspace.modified(db, key);
+    if (!blocking.empty()) blocking.signal(db, key);
+  }
+  // A change that no single key stands for (FLUSHALL, SWAPDB).
+  void changed() { ++dirty; }
+  // Evicts until memory is under maxmemory (evictor.hpp).
+  Evictor::Result evict(const config::Values& cfg) { return eviction.perform(keyspace, *this, cfg); }
+  // EvictionListener, in Redis's order: the DEL record, WATCH and blocked
+  // clients, then `evicted`.
+  void key_evicted(int db, std::string_view key) override;
+};
+
+struct ServerStats {
+  uint64_t total_connections_received = 0;
+  uint64_t total_commands_processed = 0;
+  uint64_t rejected_connections = 0;
+  uint64_t total_net_input_bytes = 0;
+  uint64_t total_net_output_bytes = 0;
+  uint64_t client_query_buffer_limit_disconnections = 0;
+  uint64_t client_output_buffer_limit_disconnections = 0;
+  void reset() { *this = ServerStats(); }
+};
+
+struct ServerFacts {
+  ServerStats stats;         // CONFIG RESETSTAT zeroes these
+  int64_t start_ms = 0;
+  std::string executable;    // absolute path, for INFO
+  std::string run_id;        // 40 hex chars, for INFO
+  int listening_port = 0;
+  bool loading = false;       // a file is being loaded into the dataset (nothing is evicted)
+  bool active_expire = true;  // DEBUG SET-ACTIVE-EXPIRE
+  uint64_t used_memory_startup = 0;  // allocator::used_bytes() once built
+  uint64_t used_memory_peak = 0;     // the most seen (each loop iteration, INFO)
+};
+
+// A part of the server that a room above the engine builds and the engine
+// only owns (the Lua runtime of src/scripting). FUNCTION libraries are
+// data kept there: dump.rdb saves their code and loading a file replaces
+// them, through the two calls below.
+class Extension {
+ public:
+  virtual ~Extension() = default;
+  virtual std::vector<std::string> function_libraries() const = 0;
+  // Replaces every library with these; "" or why one failed to load.
+  virtual std::string replace_function_libraries(const std::vector<std::string>& codes) = 0;
+};
+
+struct ServerState {
+  explicit ServerState(config::Config cfg);
+  // Parts refer to each other (the notifier reads the live config): never moved.
+  ServerState(const ServerState&) = delete;
+  ServerState& operator=(const ServerState&) = delete;
+
+  config::Config config;
+  Clock clock;
+  CommandTable commands;
+  Dataset data;
+  Clients clients;
+  ServerFacts facts;
+  bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
+  const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
+  // The Lua runtime (scripting/runtime.hpp), built by the first script.
+  std::unique_ptr<Extension> scripting;
+  // Libraries a loaded file held while no runtime existed: the runtime
+  // loads them when it is built.
+  std::vector<std::string> pending_functions;
+
+  // The FUNCTION libraries' code, for dump.rdb.
+  std::vector<std::string> function_libraries() const {
+    return scripting ? scripting->function_libraries() : pending_functions;
+  }
+  // A loaded file's libraries replace the current ones; "" or an error.
+  std::string replace_function_libraries(std::vector<std::string> codes) {
+    if (scripting) return scripting->replace_function_libraries(codes);
+    pending_functions = std::move(codes);
+    return {};
+  }
+
+  // The durability services, set once by make_server_state.
+  Snapshots& snapshots() const { return *snapshots_; }
+  AppendOnly& aof() const { return *aof_; }  // the append-only file, when appendonly is on
+  // Takes ownership of service; the services go before the rest of the state.
+  bool child_running() const {
+    for (const auto& s : services_)
+      if (s->has_child()) return true;
+    return false;
+  }
+  void adopt(std::unique_ptr<Service> service) { services_.push_back(std::move(service)); }
+  void set_durability(Snapshots* snapshots, AppendOnly* aof) {
+    snapshots_ = snapshots;
+    aof_ = aof;
+  }
+
+ private:
+  Snapshots* snapshots_ = nullptr;
+  AppendOnly* aof_ = nullptr;
+  std::vector<std::unique_ptr<Service>> services_;  // last: destroyed first
+};
+
+// Wires a state's parts to each other (notifications to the hub, expiries
+// to effects then the notifier) and stamps its start time, run id and
+// startup memory; make_server_state calls it once every part is in place.
+void start_server_state(ServerState& state);
+
+}  // namespace lawnkv

@@ -1,0 +1,69 @@
+#pragma once
+// What a command sees of the client that sent it: protocol version, selected
+// db, name, transaction and WATCH state, and its Pub/Sub counts (as a
+// pubsub::Subscriber). The server's connection derives from
+// Session and supplies the I/O facts (addresses, buffer sizes) and actions
+// (close, deliver a push message); commands never see sockets or libuv.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pubsub/subscriber.hpp"
+#include "store/watch.hpp"
+
+namespace lawnkv {
+
+struct CommandSpec;
+
+class Session : public pubsub::Subscriber {
+ public:
+  virtual ~Session() = default;
+
+  uint64_t id = 0;
+  int db = 0;
+  int protocol = 2;             // RESP2 or RESP3 (HELLO 3)
+  std::string name;             // CLIENT SETNAME
+  bool authenticated = false;   // true at connect when no requirepass
+  int64_t created_ms = 0;       // for CLIENT LIST age
+  int64_t last_interaction_ms = 0;
+  const CommandSpec* last_command = nullptr;  // CLIENT LIST cmd= (nullptr: NULL)
+  bool close_after_reply = false;  // QUIT, CLIENT KILL, protocol errors
+  bool no_evict = false;           // CLIENT NO-EVICT (accepted; client eviction is not served)
+
+  // MULTI ... EXEC
+  bool in_multi = false;
+  bool multi_aborted = false;   // a command failed to queue: EXEC replies EXECABORT
+  bool in_exec = false;         // EXEC is running the queue (blocking commands don't block)
+  // No socket behind it (DetachedSession: the AOF loader, scripts, the
+  // replica link): its commands never block.
+  bool detached = false;
+  std::vector<std::vector<std::string>> queued;
+  bool queued_denyoom = false;  // a queued command has the denyoom flag (EXEC is refused on OOM)
+  store::Watcher watcher;
+
+  // Blocked on keys (engine/blocking.hpp): no further request is read
+  // until it is served or its timeout passes.
+  bool blocked = false;
+
+  int protocol_version() const override { return protocol; }
+
+  // I/O facts for CLIENT LIST / CLIENT INFO.
+  virtual std::string peer_address() const = 0;   // "127.0.0.1:52546"
+  virtual std::string local_address() const = 0;  // "127.0.0.1:6379"
+  virtual int fd() const = 0;
+  virtual size_t query_buffer_bytes() const = 0;
+  virtual size_t query_buffer_free() const = 0;
+  virtual size_t output_buffer_bytes() const = 0;
+
+  // deliver() (pubsub::Subscriber) appends a complete RESP frame to this
+  // client's output (a message, a blocked command's reply); the server
+  // flushes it.
+  // Closes the connection once pending output is written (CLIENT KILL).
+  virtual void close_soon() = 0;
+  // The client was unblocked (its reply delivered): serve what it sent since.
+  virtual void resume() = 0;
+};
+
+}  // namespace lawnkv

@@ -1,0 +1,45 @@
+#pragma once
+// What a connection and the clients cron need of the server that owns them:
+// the state commands work on, the loop, the log, the protocol limits, and three
+// notices (output to flush before the next poll, a client over its soft
+// output limit, a connection gone). Server implements it; its parts see
+// only this, so they never include server.hpp.
+
+#include <uv.h>
+
+#include <cstdint>
+
+#include "core/log.hpp"
+#include "engine/server_state.hpp"
+#include "resp/parser.hpp"
+
+namespace lawnkv::server {
+
+class Connection;
+
+class ServerHost {
+ public:
+  ServerHost(ServerState& state, Logger& log) : state_(state), log_(log) {}
+  virtual ~ServerHost() = default;
+
+  ServerState& state() { return state_; }
+  virtual uv_loop_t* loop() = 0;
+  Logger& log() { return log_; }
+  resp::Limits limits() const {
+    resp::Limits l;
+    l.max_bulk_len = state_.config.values().proto_max_bulk_len;
+    return l;
+  }
+
+  // conn has output to flush before the next poll.
+  virtual void queue_flush(Connection* conn) = 0;
+  // Client id went over its soft output limit: the clients cron watches it.
+  virtual void watch_soft_limit(uint64_t id) = 0;
+  virtual void connection_closed(Connection* conn) = 0;
+
+ protected:
+  ServerState& state_;
+  Logger& log_;
+};
+
+}  // namespace lawnkv::server

@@ -1,0 +1,81 @@
+// Key positions (engine/keys.hpp): the header's worked example and each
+// shape of row, pinned as a table; COMMAND GETKEYS is checked against
+// redis-server in tests/compat/cases/command_keys.txt.
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "commands/families.hpp"
+#include "engine/keys.hpp"
+
+namespace lawnkv::test {
+namespace {
+
+// "pos/spec" for each key of the command line, as find_keys gives them.
+std::string keys_of(const CommandTable& t, std::vector<std::string_view> argv) {
+  const CommandSpec* c = t.find(argv[0]);
+  REQUIRE(c != nullptr);
+  std::string out;
+  for (const KeyRef& k : find_keys(*c, argv)) out += std::to_string(k.pos) + "/" + std::to_string(k.spec) + " ";
+  return out;
+}
+
+TEST_CASE("keys: each shape of row, as Redis finds them") {
+  CommandTable t;
+  register_all_commands(t);
+  struct Row {
+    std::vector<std::string_view> argv;
+    std::string keys;
+  };
+  const Row rows[] = {
+      {{"get", "a"}, "1/0 "},
+      {{"mset", "a", "1", "b", "2"}, "1/0 3/0 "},
+      {{"rename", "a", "b"}, "1/0 2/1 "},
+      {{"lcs", "a", "b"}, "1/0 2/0 "},
+      {{"sinterstore", "d", "a", "b"}, "1/0 2/1 3/1 "},
+      {{"bitop", "and", "d", "a", "b"}, "2/0 3/1 4/1 "},
+      {{"del", "a", "b", "c"}, "1/0 2/0 3/0 "},
+      // The worked example.
+      {{"zunionstore", "d", "2", "a", "b", "weights", "1", "2"}, "1/0 3/1 4/1 "},
+      {{"zunion", "2", "a", "b"}, "2/0 3/0 "},
+      {{"lmpop", "2", "a", "b", "left"}, "2/0 3/0 "},
+      {{"blmpop", "0", "1", "a", "left"}, "3/0 "},
+      {{"sintercard", "2x", "a", "b"}, "2/0 3/0 "},  // atoi: 2
+      // A count below 1 or past the arguments: no keys at all.
+      {{"zunionstore", "d", "0", "a"}, ""},
+      {{"zunionstore", "d", "3", "a", "b"}, ""},
+      {{"zunion", "x", "a"}, ""},
+      {{"lmpop", "-1", "a", "left"}, ""},
+      {{"ping"}, ""},
+  };
+  for (const Row& r : rows) {
+    CAPTURE(r.argv[0]);
+    CHECK(keys_of(t, r.argv) == r.keys);
+  }
+}
+
+TEST_CASE("keys: the specs COMMAND INFO lists") {
+  CommandTable t;
+  register_all_commands(t);
+  auto shape = [&](std::string_view name) {
+    std::string out;
+    for (const KeySpec& s : key_specs(*t.find(name)))
+      out += s.keynum ? "keynum(" + std::to_string(s.index) + "," + std::to_string(s.firstkey) + ") "
+                      : "range(" + std::to_string(s.index) + "," + std::to_string(s.lastkey) + ") ";
+    return out;
+  };
+  CHECK(shape("mset") == "range(1,-1) ");
+  CHECK(shape("lcs") == "range(1,1) ");
+  CHECK(shape("rename") == "range(1,0) range(2,0) ");
+  CHECK(shape("sunionstore") == "range(1,0) range(2,-1) ");
+  CHECK(shape("zdiffstore") == "range(1,0) keynum(2,1) ");
+  CHECK(shape("bzmpop") == "keynum(2,1) ");
+  CHECK(shape("ping") == "");
+  CHECK_FALSE(has_key_arguments(*t.find("ping")));
+  CHECK(has_key_arguments(*t.find("zunion")));
+}
+
+}  // namespace
+}  // namespace lawnkv::test

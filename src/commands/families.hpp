@@ -22,6 +22,8 @@ void register_hash_ttl_commands(CommandTable& t);     // hash_ttl_family.cpp
 void register_set_commands(CommandTable& t);          // sets_family.cpp
 void register_zset_commands(CommandTable& t);         // zsets_family.cpp, zsets_ranges.cpp, zsets_algebra.cpp
 void register_list_commands(CommandTable& t);         // lists_family.cpp
+void register_scripting_commands(CommandTable& t);    // scripting_family.cpp
+void register_function_commands(CommandTable& t);     // functions_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -40,6 +42,8 @@ inline void register_all_commands(CommandTable& t) {
   register_set_commands(t);
   register_zset_commands(t);
   register_list_commands(t);
+  register_scripting_commands(t);
+  register_function_commands(t);
 }
 
 }  // namespace lawnkv

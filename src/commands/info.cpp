@@ -24,6 +24,7 @@
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "pubsub/hub.hpp"
+#include "scripting/runtime.hpp"
 
 namespace lawnkv {
 
@@ -115,6 +116,9 @@ int64_t difference(uint64_t a, uint64_t b) { return static_cast<int64_t>(a) - st
 
 // Redis 7.0's fields in its order; the figures are memory_figures.hpp's.
 void memory_section(const Call& call, std::string& out) {
+  // The interpreters exist from the first INFO on, so their sizes are
+  // reported as Redis's, whose interpreters exist from start-up.
+  scripting::Runtime::of(call.server);
   const MemoryFigures m = memory_figures(call.server);
   const uint64_t total = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const auto maxmemory = static_cast<uint64_t>(call.cfg().maxmemory);

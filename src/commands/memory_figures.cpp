@@ -4,10 +4,24 @@
 
 #include "commands/server_family.hpp"
 #include "engine/server_state.hpp"
+#include "scripting/runtime.hpp"
 
 namespace lawnkv {
 
-ScriptingMemory scripting_memory(const ServerState&) { return {}; }
+ScriptingMemory scripting_memory(const ServerState& server) {
+  ScriptingMemory s;
+  const auto* runtime = static_cast<const scripting::Runtime*>(server.scripting.get());
+  if (runtime == nullptr) return s;  // no script has run, nor INFO been asked
+  const scripting::Functions& functions = runtime->functions();
+  s.vm_eval = runtime->lua_bytes();
+  s.scripts_eval = runtime->scripts_bytes();
+  s.cached_scripts = runtime->cached_scripts();
+  s.functions = functions.function_count();
+  s.libraries = functions.libraries().size();
+  s.vm_functions = functions.interpreter().used_bytes();
+  s.functions_bytes = functions.libraries_bytes();
+  return s;
+}
 
 MemoryFigures memory_figures(const ServerState& server) {
   MemoryFigures m;

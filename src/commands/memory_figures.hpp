@@ -11,8 +11,7 @@
 //
 // Replication backlog, replica buffers, cluster links and the AOF buffer
 // are 0: lawnkv has none of them (its append-only records are written at
-// once). The scripting figures live in scripting_memory(), 0 until
-// scripting lands.
+// once). The scripting figures come from scripting_memory().
 
 #include <cstdint>
 #include <vector>
@@ -35,7 +34,7 @@ struct ScriptingMemory {
   uint64_t vm_total() const { return vm_eval + vm_functions; }
   uint64_t scripts() const { return scripts_eval + functions_bytes; }  // used_memory_scripts
 };
-// No scripting yet: every figure 0. The scripting room fills this in.
+// The figures of the Lua runtime (scripting/runtime.hpp); 0 before it is built.
 ScriptingMemory scripting_memory(const ServerState& server);
 
 struct MemoryFigures {

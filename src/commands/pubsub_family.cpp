@@ -154,7 +154,7 @@ void register_pubsub_commands(CommandTable& t) {
      .group = "pubsub", .since = "2.0.0", .complexity = "O(N) where N is the number of patterns",
      .summary = "Listens for messages on channels matching patterns",
      .handler = psubscribe_command},
-    {.name = "publish", .arity = 3, .flags = kPubsub | kLoading | kStale | kFast,
+    {.name = "publish", .arity = 3, .flags = kPubsub | kLoading | kStale | kFast | kMayReplicate,
      .acl = "@pubsub @fast",
      .group = "pubsub", .since = "2.0.0", .complexity = "O(N+M) for N subscribers and M patterns",
      .summary = "Sends a message to a channel",

@@ -365,8 +365,10 @@ const Param kParams[] = {
      .doc = "Unused."},
     {.name = "acllog-max-len", .kind = kInteger, .used = false, .def = "128", .min = 0, .max = kLongMax,
      .doc = "Unused: lawnkv has no ACL log."},
-    {.name = "busy-reply-threshold", .alias = "lua-time-limit", .kind = kInteger, .used = false, .def = "5000",
-     .min = 0, .max = kLongMax, .doc = "Unused: lawnkv runs no scripts."},
+    {.name = "busy-reply-threshold", .alias = "lua-time-limit", .kind = kInteger, .def = "5000",
+     .field = &Values::busy_reply_threshold, .min = 0, .max = kLongMax,
+     .doc = "Milliseconds a script may run; past them it is stopped with an error (0: no limit). "
+            "Redis instead answers other clients BUSY meanwhile."},
     {.name = "maxmemory-samples", .kind = kInteger, .used = false, .def = "5", .min = 1, .max = kIntMax,
      .doc = "Unused: lawnkv's policies do not sample (a clock hand, or the expiry index for volatile-ttl)."},
     {.name = "maxmemory-eviction-tenacity", .kind = kInteger, .def = "10",

@@ -98,8 +98,15 @@ TEST_CASE("MEMORY STATS and INFO memory: overhead, dataset and bytes per key as 
   CHECK(std::stoll(mem.at("used_memory_dataset")) ==
         std::max(0LL, std::stoll(mem.at("used_memory")) - std::stoll(mem.at("used_memory_overhead"))));
   CHECK(std::stoll(mem.at("allocator_active")) >= std::stoll(mem.at("allocator_allocated")));
-  CHECK(mem.at("used_memory_lua") == "0");  // until scripting lands
+  // The interpreter exists from the first INFO on; no script is cached yet.
+  CHECK(std::stoll(mem.at("used_memory_lua")) > 0);
   CHECK(mem.at("number_of_cached_scripts") == "0");
+  CHECK(mem.at("used_memory_scripts_eval") == "0");
+  s.run({"script", "load", "return 1"});
+  mem = info(s, "memory");
+  CHECK(mem.at("number_of_cached_scripts") == "1");
+  CHECK(std::stoll(mem.at("used_memory_scripts_eval")) > 0);
+  CHECK(std::stoll(mem.at("used_memory_scripts")) >= std::stoll(mem.at("used_memory_scripts_eval")));
 }
 
 TEST_CASE("MEMORY MALLOC-STATS is the allocator's report, as Redis's") {

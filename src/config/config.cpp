@@ -180,7 +180,12 @@ Status Config::set(const std::vector<std::pair<std::string, std::string>>& pairs
   std::vector<const Param*> targets;
   for (const auto& [name, value] : pairs) {
     const Param* p = find_param(name);
-    if (!p) return {format_error("ERR Unknown option or number of arguments for CONFIG SET - '%s'", {name})};
+    if (!p) {
+      // A feature lawnkv does not have: Redis's own refusal where it has one.
+      const Param* reported = find_reported_param(name);
+      if (reported && reported->access == Access::kImmutable) return set_failed(name, "can't set immutable config");
+      return {format_error("ERR Unknown option or number of arguments for CONFIG SET - '%s'", {name})};
+    }
     if (p->access != Access::kMutable) {
       return set_failed(name, p->access == Access::kImmutable ? "can't set immutable config"
                                                               : "can't set protected config");

@@ -85,7 +85,8 @@ const Param* find_param(std::string_view name);
 // with Redis's value when the feature is off, as Redis does: monitoring
 // and client libraries read them (a replicaof of "" says "a primary").
 // They are not directives: redis.conf and CONFIG SET still refuse them
-// (find_param does not know them), so a config that asks for the feature
+// (find_param does not know them; CONFIG SET with Redis's immutable error
+// where Redis marks them immutable), so a config that asks for the feature
 // fails instead of running without it. reported_params.cpp.
 std::span<const Param> reported_params();
 const Param* find_reported_param(std::string_view name);

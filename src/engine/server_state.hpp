@@ -83,8 +83,8 @@ struct ServerStats {
   uint64_t total_net_output_bytes = 0;
   uint64_t client_query_buffer_limit_disconnections = 0;
   uint64_t client_output_buffer_limit_disconnections = 0;
-  uint64_t total_reads_processed = 0;   // reads that brought bytes from a client
-  uint64_t total_writes_processed = 0;  // writes of replies to a client
+  uint64_t total_reads_processed = 0;   // socket reads, the one that finds EOF too (Redis's count)
+  uint64_t total_writes_processed = 0;  // socket writes of replies
   void reset() { *this = ServerStats(); }
 };
 

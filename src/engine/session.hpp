@@ -66,6 +66,7 @@ class Session : public pubsub::Subscriber {
   // deliver() (pubsub::Subscriber) appends a complete RESP frame to this
   // client's output (a message, a blocked command's reply); the server
   // flushes it.
+
   // A blocked command's reply, now that it is served: delivered unless
   // CLIENT REPLY mutes it (a SKIP that came before the command lasts until
   // then, as in Redis).
@@ -73,6 +74,7 @@ class Session : public pubsub::Subscriber {
     if (!reply_off && !reply_skip) deliver(frame);
     reply_skip = false;
   }
+
   // Closes the connection once pending output is written (CLIENT KILL).
   virtual void close_soon() = 0;
   // The client was unblocked (its reply delivered): serve what it sent since.

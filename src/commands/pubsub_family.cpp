@@ -27,6 +27,8 @@ pubsub::Hub& hub(Call& call) { return call.data.hub; }
 // [kind, name or null, count]
 void reply_subscription(Call& call, std::string_view kind, const std::string_view* name) {
   const Session& s = call.session;
+  // A push: it reaches the client under CLIENT REPLY OFF too.
+  resp::Writer::Unmuted pushing(call.reply);
   call.reply.push(3);
   call.reply.bulk(kind);
   if (name) {

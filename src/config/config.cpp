@@ -224,19 +224,24 @@ std::vector<std::pair<std::string, std::string>> Config::get(const std::vector<s
     if (pattern.find_first_of("[*?") == std::string_view::npos) {
       const std::string key = to_lower(pattern);
       if (listed.count(key)) continue;
-      if (const Param* p = find_param(pattern)) {
+      const Param* p = find_param(pattern);
+      if (!p) p = find_reported_param(pattern);
+      if (p) {
         out.emplace_back(std::string(pattern), get_param(*p, values_));
         listed.insert(key);
       }
       continue;
     }
-    for (const Param& p : params()) {
-      // An alias is a name of its own, as in Redis's table of names.
-      for (std::string_view name : {p.name, p.alias}) {
-        if (name.empty() || listed.count(std::string(name))) continue;
-        if (glob_match(pattern, name, true)) {
-          out.emplace_back(std::string(name), get_param(p, values_));
-          listed.insert(std::string(name));
+    for (std::span<const Param> table : {params(), reported_params()}) {
+      for (const Param& p : table) {
+        if (p.hidden) continue;  // an exact name only
+        // An alias is a name of its own, as in Redis's table of names.
+        for (std::string_view name : {p.name, p.alias}) {
+          if (name.empty() || listed.count(std::string(name))) continue;
+          if (glob_match(pattern, name, true)) {
+            out.emplace_back(std::string(name), get_param(p, values_));
+            listed.insert(std::string(name));
+          }
         }
       }
     }

@@ -24,6 +24,7 @@
 #include "engine/blocking.hpp"
 #include "engine/clients.hpp"
 #include "engine/effects.hpp"
+#include "engine/error_stats.hpp"
 #include "engine/evictor.hpp"
 #include "engine/table.hpp"
 #include "pubsub/hub.hpp"
@@ -82,11 +83,14 @@ struct ServerStats {
   uint64_t total_net_output_bytes = 0;
   uint64_t client_query_buffer_limit_disconnections = 0;
   uint64_t client_output_buffer_limit_disconnections = 0;
+  uint64_t total_reads_processed = 0;   // reads that brought bytes from a client
+  uint64_t total_writes_processed = 0;  // writes of replies to a client
   void reset() { *this = ServerStats(); }
 };
 
 struct ServerFacts {
   ServerStats stats;         // CONFIG RESETSTAT zeroes these
+  ErrorStats errors;         // every error reply (INFO errorstats); RESETSTAT too
   int64_t start_ms = 0;
   std::string executable;    // absolute path, for INFO
   std::string run_id;        // 40 hex chars, for INFO

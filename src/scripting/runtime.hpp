@@ -52,6 +52,7 @@ class Runtime final : public Extension {
   // FCALL / FCALL_RO: req.script is the function's name.
   void fcall(Call& call, const Request& req);
   Functions& functions() { return functions_; }
+  const Functions& functions() const { return functions_; }
 
   // SCRIPT LOAD: caches body, returning its sha1 in *sha, or false with
   // *error (a full error text) when it does not compile.

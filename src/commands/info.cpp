@@ -24,7 +24,6 @@
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "pubsub/hub.hpp"
-#include "scripting/runtime.hpp"
 
 namespace lawnkv {
 

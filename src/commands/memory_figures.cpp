@@ -9,6 +9,7 @@
 namespace lawnkv {
 
 ScriptingMemory scripting_memory(const ServerState& server) {
+<<<<<<< HEAD
   ScriptingMemory s;
   const auto* runtime = static_cast<const scripting::Runtime*>(server.scripting.get());
   if (runtime == nullptr) return s;  // no script has run, nor INFO been asked
@@ -21,6 +22,19 @@ ScriptingMemory scripting_memory(const ServerState& server) {
   s.vm_functions = functions.interpreter().used_bytes();
   s.functions_bytes = functions.libraries_bytes();
   return s;
+=======
+  // No runtime yet (no script, function or INFO has needed one): nothing held.
+  if (!server.scripting) return {};
+  const auto& rt = static_cast<const scripting::Runtime&>(*server.scripting);
+  const scripting::Functions& fs = rt.functions();
+  return {.vm_eval = rt.lua_bytes(),
+          .scripts_eval = rt.scripts_bytes(),
+          .cached_scripts = rt.cached_scripts(),
+          .functions = fs.function_count(),
+          .libraries = fs.libraries().size(),
+          .vm_functions = fs.heap_bytes(),
+          .functions_bytes = fs.libraries_bytes()};
+>>>>>>> scripting
 }
 
 MemoryFigures memory_figures(const ServerState& server) {

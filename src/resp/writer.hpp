@@ -85,6 +85,7 @@ class Writer {
   // Every error() from now on is told to o (nullptr: none), muted or not,
   // as Redis counts an error reply it does not send.
   void observe_errors(ErrorObserver* o) { errors_ = o; }
+  ErrorObserver* error_observer() const { return errors_; }
   class Unmuted {
    public:
     explicit Unmuted(Writer& w) : w_(w), saved_(w.out_) { w.out_ = w.client_out_; }

@@ -53,6 +53,7 @@ size_t from_error(lua_State* L, std::string_view r, size_t p) {
   size_t next;
   const std::string_view s = line_at(r, p - 1, &next);  // with its '-'
   push_error_table(L, s);
+  mark_error_counted(L);
   return next;
 }
 
@@ -221,7 +222,10 @@ using ToResp = bool (*)(lua_State* L, resp::Writer& w, int proto);
 
 bool to_error(lua_State* L, resp::Writer& w, int) {
   if (!field_of(L, "err", LUA_TSTRING)) return false;
+  resp::ErrorObserver* observer = w.error_observer();
+  if (error_counted(L, -2)) w.observe_errors(nullptr);
   w.error(view_of(L, -1));
+  w.observe_errors(observer);
   lua_pop(L, 1);
   return true;
 }
@@ -394,5 +398,20 @@ void push_error_table(lua_State* L, std::string_view text) {
 }
 
 void write_value(lua_State* L, resp::Writer& w, int script_protocol) { write_top(L, w, script_protocol); }
+
+void mark_error_counted(lua_State* L) {
+  lua_pushliteral(L, "ignore_error_stats_update");
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+}
+
+bool error_counted(lua_State* L, int idx) {
+  if (!lua_istable(L, idx)) return false;
+  lua_pushliteral(L, "ignore_error_stats_update");
+  lua_rawget(L, idx < 0 ? idx - 1 : idx);
+  const bool yes = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  return yes;
+}
 
 }  // namespace lawnkv::scripting

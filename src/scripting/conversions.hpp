@@ -44,6 +44,14 @@ size_t push_reply(lua_State* L, std::string_view reply);
 // without '-' gets "ERR " in front; trailing CR/LF trimmed.
 void push_error_table(lua_State* L, std::string_view text);
 
+// Marks the error table on top as counted already (INFO errorstats): the
+// command's own error reply counted it, so the script's reply of it does
+// not count it again (Redis's ignore_error_stats_update). Error tables of
+// push_reply are marked.
+void mark_error_counted(lua_State* L);
+// Whether the error table at idx is so marked.
+bool error_counted(lua_State* L, int idx);
+
 // Writes the value on top of the stack as a reply, and pops it.
 // script_protocol is what redis.setresp chose (2 or 3).
 void write_value(lua_State* L, resp::Writer& w, int script_protocol);

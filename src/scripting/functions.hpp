@@ -48,6 +48,7 @@ class Functions {
   size_t libraries_bytes() const;
   Interpreter& interpreter() { return *lua_; }
   const Interpreter& interpreter() const { return *lua_; }
+  size_t heap_bytes() const { return lua_->used_bytes(); }
 
  private:
   // Compiles payload and runs its top level into *lib (its functions

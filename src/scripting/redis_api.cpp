@@ -98,12 +98,18 @@ Outcome execute(lua_State* L, bool raising) {
     ++run->error_replies;
     lua_settop(L, 0);
     push_error_table(L, why);
+    // Counted here, as Redis's scriptCall counts a refusal (INFO errorstats).
+    lua_getfield(L, -1, "err");
+    server.facts.errors.on_error_reply(lua_tostring(L, -1));
+    lua_pop(L, 1);
+    mark_error_counted(L);
     return raising ? Outcome::kRaise : Outcome::kValue;
   }
   if (r.spec->has(kWrite)) run->wrote = true;
   std::string& out = run->reply;
   out.clear();
   resp::Writer w(out, run->client.protocol);
+  w.observe_errors(&server.facts.errors);
   const size_t recorded = server.data.effects.pending();
   run_command(server, run->client, w, *r.spec, run->argv, run->now_ms);
   // lawnkv has no replicas: what is not for the AOF goes nowhere.

@@ -278,8 +278,13 @@ void Runtime::reply_error(Call& call, Interpreter& lua, std::string_view sha) {
     std::snprintf(buf, sizeof buf, "%.100s", msg);
     text = "ERR Error running script " + std::string(sha) + ", " + buf;
   }
+  // An error a command replied (redis.call raising it) was counted then.
+  const bool counted = error_counted(L, -1);
   lua_pop(L, 1);
+  resp::ErrorObserver* observer = call.reply.error_observer();
+  if (counted) call.reply.observe_errors(nullptr);
   call.error(text);
+  call.reply.observe_errors(observer);
 }
 
 }  // namespace lawnkv::scripting

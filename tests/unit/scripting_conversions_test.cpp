@@ -72,9 +72,9 @@ TEST_CASE("scripting conversions: RESP2 replies -> Lua") {
   CHECK(lua.from_reply("$-1\r\n") == "boolean:false");
   CHECK(lua.from_reply("*-1\r\n") == "boolean:false");
   CHECK(lua.from_reply("+OK\r\n") == "{ok=string:OK}");
-  CHECK(lua.from_reply("-ERR bad thing\r\n") == "{err=string:ERR bad thing}");
-  CHECK(lua.from_reply("-WRONGTYPE Operation\r\n") == "{err=string:WRONGTYPE Operation}");
-  CHECK(lua.from_reply("-NOSPACE\r\n") == "{err=string:ERR NOSPACE}");
+  CHECK(lua.from_reply("-ERR bad thing\r\n") == "{err=string:ERR bad thing,ignore_error_stats_update=boolean:true}");
+  CHECK(lua.from_reply("-WRONGTYPE Operation\r\n") == "{err=string:WRONGTYPE Operation,ignore_error_stats_update=boolean:true}");
+  CHECK(lua.from_reply("-NOSPACE\r\n") == "{err=string:ERR NOSPACE,ignore_error_stats_update=boolean:true}");
   CHECK(lua.from_reply("*0\r\n") == "{}");
   CHECK(lua.from_reply("*3\r\n:1\r\n$1\r\nx\r\n*1\r\n$-1\r\n") == "{1=number:1,2=string:x,3={1=boolean:false}}");
 }

@@ -222,6 +222,25 @@ TEST_CASE("functions: INFO counts libraries and functions") {
   CHECK(s.run({"fcall", "g", "0"}) == "$-1\r\n");
 }
 
+TEST_CASE("scripting: INFO errorstats counts an error once, where Redis counts it") {
+  // The figures redis-server 7.0.15 gives for the same scripts: the
+  // command's error (or refusal) counts, the script replying it does not
+  // count it again; a script's own error counts.
+  CommandServer s;
+  s.run({"set", "s", "str"});
+  s.run({"config", "resetstat"});
+  s.run({"eval", "return redis.pcall('incr','s')", "0"});
+  s.run({"eval", "redis.call('nosuch')", "0"});
+  s.run({"eval", "return {err='XCODE y'}", "0"});
+  s.run({"eval", "error('z')", "0"});
+  s.run({"eval", "return redis.call('incr','s')", "0"});
+  s.run({"eval", "return {1, redis.pcall('incr','s')}", "0"});
+  const std::string info = s.run({"info", "errorstats"});
+  CHECK(has(info, "errorstat_ERR:count=5\r\n"));
+  CHECK(has(info, "errorstat_XCODE:count=1\r\n"));
+  CHECK(has(s.run({"info", "stats"}), "total_error_replies:6\r\n"));
+}
+
 TEST_CASE("scripting: time is frozen for the script") {
   CommandServer s;
   s.run({"set", "k", "v", "pxat", std::to_string(kT0 + 5)});

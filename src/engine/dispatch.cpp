@@ -109,6 +109,17 @@ void run_handler(Call& call, bool may_record) {
   call.data.effects.end(call.db_index, call.argv, may_record && call.data.dirty != dirty);
 }
 
+// The latency monitor and the slow log hear of a command that ran usec (a
+// client that blocked is logged when served, as Redis does).
+static void note_duration(ServerState& server, Session& session, const CommandSpec& spec,
+                   std::span<const std::string_view> argv, int64_t usec, int64_t now_s) {
+  const config::Values& cfg = server.config.values();
+  server.latency.add_if_needed(spec.has(kFast) ? "fast-command" : "command", usec / 1000,
+                               cfg.latency_monitor_threshold, now_s);
+  if (spec.has(kSkipSlowlog) || session.blocked || !SlowLog::wanted(usec, cfg.slowlog_log_slower_than)) return;
+  server.slowlog.push(argv, usec, now_s, session.peer_address(), session.name, cfg.slowlog_max_len);
+}
+
 void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms,
                  int64_t start_ns) {
@@ -121,6 +132,7 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   st.nsec += nsec > 0 ? static_cast<uint64_t>(nsec) : 0;
   if (call.failed) ++st.failed_calls;
   ++server.facts.stats.total_commands_processed;
+  note_duration(server, session, spec, argv, nsec > 0 ? nsec / 1000 : 0, now_ms / 1000);
 }
 
 void dispatch(ServerState& server, Session& session, resp::Writer& reply,

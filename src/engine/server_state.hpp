@@ -24,6 +24,8 @@
 #include "engine/clients.hpp"
 #include "engine/effects.hpp"
 #include "engine/evictor.hpp"
+#include "engine/latency_monitor.hpp"
+#include "engine/slow_log.hpp"
 #include "engine/table.hpp"
 #include "pubsub/hub.hpp"
 #include "pubsub/notifier.hpp"
@@ -108,6 +110,8 @@ struct ServerState {
   Dataset data;
   Clients clients;
   ServerFacts facts;
+  SlowLog slowlog;          // SLOWLOG, fed by dispatch
+  LatencyMonitor latency;   // LATENCY, fed by dispatch
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
 
   // The durability services, set once by make_server_state.

@@ -1,10 +1,12 @@
 #include "engine/dispatch.hpp"
 
 #include <string>
+#include <vector>
 
 #include "core/error_format.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/monitor.hpp"
 #include "engine/transaction.hpp"
 
 namespace lawnkv {
@@ -132,7 +134,16 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   st.nsec += nsec > 0 ? static_cast<uint64_t>(nsec) : 0;
   if (call.failed) ++st.failed_calls;
   ++server.facts.stats.total_commands_processed;
-  note_duration(server, session, spec, argv, nsec > 0 ? nsec / 1000 : 0, now_ms / 1000);
+  // What the slow log and MONITOR show: the arguments, secrets redacted.
+  std::vector<std::string_view> shown;
+  if (call.redacted) {
+    shown.assign(argv.begin(), argv.end());
+    for (size_t i = 0; i < shown.size() && i < 64; ++i)
+      if (call.redacted & (uint64_t{1} << i)) shown[i] = "(redacted)";
+  }
+  const std::span<const std::string_view> logged = call.redacted ? std::span<const std::string_view>(shown) : argv;
+  note_duration(server, session, spec, logged, nsec > 0 ? nsec / 1000 : 0, now_ms / 1000);
+  feed_monitors(server, session, spec, logged);
 }
 
 void dispatch(ServerState& server, Session& session, resp::Writer& reply,
@@ -157,6 +168,10 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
   if (!r.spec) return reject(r.error);
   const CommandSpec& spec = *r.spec;
   if (!session.authenticated && !spec.has(kNoAuth)) return reject(err::kNoAuth);
+  // A MONITOR client is a replica to Redis: it may not touch the keyspace.
+  if (!server.clients.monitors().empty() && spec.has(kReadonly | kWrite | kMayReplicate) &&
+      server.clients.monitoring(session))
+    return reject("ERR Replica can't interact with the keyspace");
   // Nothing is evicted while a file loads: the dataset is what it holds.
   if (server.config.values().maxmemory != 0 && !server.facts.loading && out_of_memory(server, session, spec))
     return reject(err::kOom);

@@ -3,8 +3,8 @@
 // numerically or ALPHA, ASC or DESC, cut by LIMIT, each replaced by what
 // GET patterns name, returned or STOREd as a list. As Redis 7.0's sort.c,
 // quirks included: a BY without '*' skips sorting for good, a set sorted
-// into STORE without sorting is sorted ALPHA (the stored list must not
-// depend on a hash table's order), and a score that does not parse fails
+// into STORE (or for a script) without sorting is sorted ALPHA (the result
+// must not depend on a hash table's order), and a score that does not parse fails
 // the command only after the sort.
 
 #include <algorithm>
@@ -233,8 +233,9 @@ void sort_generic(Call& call, bool readonly) {
   if (e && (!obj || (obj->type() != store::Type::kList && obj->type() != store::Type::kSet &&
                      obj->type() != store::Type::kZSet)))
     return call.error(err::kWrongType);
-  // A set's order is its hash table's: what is stored must not depend on it.
-  if (o.dontsort && obj && obj->type() == store::Type::kSet && o.store) {
+  // A set's order is its hash table's: what is stored, or what a script
+  // (a client without a socket) reads, must not depend on it.
+  if (o.dontsort && obj && obj->type() == store::Type::kSet && (o.store || call.session.detached)) {
     o.dontsort = false;
     o.alpha = true;
     o.by.reset();

@@ -1,6 +1,7 @@
 #include "engine/monitor.hpp"
 
 #include <cstdio>
+#include <vector>
 
 #include "core/split_args.hpp"
 
@@ -22,9 +23,13 @@ std::string monitor_line(int64_t now_us, int db, std::string_view peer, std::spa
 
 void feed_monitors(ServerState& server, const Session& session, const CommandSpec& spec,
                    std::span<const std::string_view> argv) {
-  const auto& monitors = server.clients.monitors();
-  if (monitors.empty() || server.facts.loading || session.detached || spec.has(kSkipMonitor | kAdmin)) return;
-  const std::string line = monitor_line(Clock::wall_ns() / 1000, session.db, session.peer_address(), argv);
+  if (server.clients.monitors().empty() || server.facts.loading || session.detached ||
+      spec.has(kSkipMonitor | kAdmin))
+    return;
+  const std::string line = monitor_line(server.clock.now_us(), session.db, session.peer_address(), argv);
+  // A copy: a monitor past its output limit is closed (and leaves the list)
+  // as it is delivered to.
+  const std::vector<Session*> monitors = server.clients.monitors();
   for (Session* m : monitors) m->deliver(line);
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <clocale>
 #include <csignal>
 #include <iostream>
 #include <iterator>
@@ -50,6 +51,8 @@ int main(int argc, char** argv) {
   // terminal, must not end the server.
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGHUP, SIG_IGN);
+  // As redis-server: SORT ... ALPHA collates by the environment's locale.
+  std::setlocale(LC_COLLATE, "");
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args[0] == "-v" || args[0] == "--version")) {
     std::printf("lawnkv server v=%.*s (Redis 7.0 protocol) bits=%d\n", static_cast<int>(kLawnkvVersion.size()),

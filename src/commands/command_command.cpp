@@ -53,6 +53,18 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return out;
 }
 
+// s cut at each sep, empty fields kept (";a" is "", "a"): key notes by spec.
+std::vector<std::string_view> split_fields(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  if (s.empty()) return out;
+  while (true) {
+    const size_t at = s.find(sep);
+    out.push_back(s.substr(0, at));
+    if (at == std::string_view::npos) return out;
+    s.remove_prefix(at + 1);
+  }
+}
+
 // The row's ACL categories (its bits), as "@name", in Redis's order.
 std::vector<std::string> categories(const CommandSpec& c) {
   std::vector<std::string> out;
@@ -87,6 +99,18 @@ void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags, std::
   r.bulk("begin_search");
   r.map(2);
   r.bulk("type");
+  if (ks.unknown) {
+    r.bulk("unknown");
+    r.bulk("spec");
+    r.map(0);
+    r.bulk("find_keys");
+    r.map(2);
+    r.bulk("type");
+    r.bulk("unknown");
+    r.bulk("spec");
+    r.map(0);
+    return;
+  }
   r.bulk("index");
   r.bulk("spec");
   r.map(1);
@@ -141,7 +165,7 @@ void reply_info(Call& call, const CommandSpec* c) {
   for (std::string_view tip : tips) r.bulk(tip);
   const auto specs = key_specs(*c);
   const auto flags = split(c->key_flags, ';');
-  const auto notes = split(c->key_notes, ';');
+  const auto notes = split_fields(c->key_notes, ';');
   r.set(specs.size());
   for (size_t i = 0; i < specs.size(); ++i)
     reply_key_spec(call, specs[i], i < flags.size() ? flags[i] : "", i < notes.size() ? notes[i] : "");

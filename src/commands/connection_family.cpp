@@ -70,7 +70,9 @@ void select_command(Call& call) {
 /* AUTH [username] password */
 void auth_command(Call& call) {
   if (call.argv.size() > 3) return call.error(err::kSyntax);
+  call.redact(1);
   if (call.argv.size() == 2 && call.cfg().requirepass.empty()) return call.error(kNoPasswordSet);
+  if (call.argv.size() == 3) call.redact(2);
   const std::string_view user = call.argv.size() == 3 ? call.argv[1] : std::string_view("default");
   if (authenticate_or_reply(call, user, call.argv.back())) call.reply.simple("OK");
 }
@@ -91,6 +93,8 @@ void hello_command(Call& call) {
     const size_t more = call.argv.size() - i - 1;
     if (is_option(call.argv[i], "auth") && more >= 2) {
       has_auth = true;
+      call.redact(i + 1);
+      call.redact(i + 2);
       user = call.argv[i + 1];
       pass = call.argv[i + 2];
       i += 2;
@@ -272,6 +276,7 @@ void reset_command(Call& call) {
   s.reply_off = false;
   s.reply_skip_next = false;
   if (!s.reply_skip) call.reply.unmute();
+  call.server.clients.stop_monitor(s);
   s.authenticated = call.cfg().requirepass.empty();
   call.reply.simple("RESET");
 }

@@ -13,6 +13,10 @@ void register_bit_commands(CommandTable& t);          // bits_family.cpp
 void register_lcs_command(CommandTable& t);           // lcs_command.cpp
 void register_key_commands(CommandTable& t);          // keys_family.cpp
 void register_object_commands(CommandTable& t);       // object_command.cpp
+void register_dump_restore_commands(CommandTable& t); // dump_restore.cpp
+void register_sort_commands(CommandTable& t);         // sort_command.cpp
+void register_slowlog_commands(CommandTable& t);      // slowlog_family.cpp: SLOWLOG, LATENCY
+void register_monitor_command(CommandTable& t);       // monitor_command.cpp
 void register_expire_commands(CommandTable& t);       // expire_family.cpp
 void register_server_commands(CommandTable& t);       // server_family.cpp, info.cpp, ...
 void register_pubsub_commands(CommandTable& t);       // pubsub_family.cpp
@@ -33,6 +37,10 @@ inline void register_all_commands(CommandTable& t) {
   register_lcs_command(t);
   register_key_commands(t);
   register_object_commands(t);
+  register_dump_restore_commands(t);
+  register_sort_commands(t);
+  register_slowlog_commands(t);
+  register_monitor_command(t);
   register_expire_commands(t);
   register_server_commands(t);
   register_pubsub_commands(t);

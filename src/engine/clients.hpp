@@ -4,8 +4,10 @@
 // closes them all from it at shutdown. One map; the server's connections are
 // the Sessions registered here.
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "engine/session.hpp"
 
@@ -17,7 +19,10 @@ class Clients {
   // gives every client one, even those refused at once).
   uint64_t next_id() { return next_id_++; }
   void add(Session& s) { by_id_[s.id] = &s; }
-  void remove(const Session& s) { by_id_.erase(s.id); }
+  void remove(const Session& s) {
+    by_id_.erase(s.id);
+    stop_monitor(s);
+  }
   Session* find(uint64_t id) const {
     auto it = by_id_.find(id);
     return it == by_id_.end() ? nullptr : it->second;
@@ -26,8 +31,20 @@ class Clients {
   // In id order (CLIENT LIST's order).
   const std::map<uint64_t, Session*>& all() const { return by_id_; }
 
+  // MONITOR: the clients that hear of every command run (engine/monitor.hpp),
+  // in the order they asked.
+  void start_monitor(Session& s) {
+    if (std::find(monitors_.begin(), monitors_.end(), &s) == monitors_.end()) monitors_.push_back(&s);
+  }
+  void stop_monitor(const Session& s) { std::erase(monitors_, &s); }
+  bool monitoring(const Session& s) const {
+    return std::find(monitors_.begin(), monitors_.end(), &s) != monitors_.end();
+  }
+  const std::vector<Session*>& monitors() const { return monitors_; }
+
  private:
   std::map<uint64_t, Session*> by_id_;
+  std::vector<Session*> monitors_;
   uint64_t next_id_ = 1;
 };
 

@@ -51,8 +51,15 @@ struct Call : DbContext {
   const CommandSpec* spec = nullptr;
   BlockRetry* retry = nullptr;       // non-null: a blocked command run again
   bool failed = false;               // an error was replied (commandstats failed_calls)
+  uint64_t redacted = 0;             // bit i: argv[i] is a secret MONITOR and SLOWLOG show as "(redacted)"
 
   const config::Values& cfg() const { return server.config.values(); }
+
+  // argv[i] is a secret (a password): MONITOR and SLOWLOG never show it
+  // (Redis's redactClientCommandArgument).
+  void redact(size_t i) {
+    if (i < 64) redacted |= uint64_t{1} << i;
+  }
 
   // Replies an error (full text without '-', e.g. "ERR syntax error").
   void error(std::string_view text) {

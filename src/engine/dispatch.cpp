@@ -2,10 +2,12 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/error_format.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/monitor.hpp"
 #include "engine/transaction.hpp"
 
 namespace lawnkv {
@@ -111,6 +113,17 @@ void run_handler(Call& call, bool may_record) {
   call.data.effects.end(call.db_index, call.argv, may_record && call.data.dirty != dirty);
 }
 
+// The latency monitor and the slow log hear of a command that ran usec (a
+// client that blocked is logged when served, as Redis does).
+static void note_duration(ServerState& server, Session& session, const CommandSpec& spec,
+                   std::span<const std::string_view> argv, int64_t usec, int64_t now_s) {
+  const config::Values& cfg = server.config.values();
+  server.latency.add_if_needed(spec.has(kFast) ? "fast-command" : "command", usec / 1000,
+                               cfg.latency_monitor_threshold, now_s);
+  if (spec.has(kSkipSlowlog) || session.blocked || !SlowLog::wanted(usec, cfg.slowlog_log_slower_than)) return;
+  server.slowlog.push(argv, usec, now_s, session.peer_address(), session.name, cfg.slowlog_max_len);
+}
+
 void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms,
                  int64_t start_ns) {
@@ -123,6 +136,16 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   st.nsec += nsec > 0 ? static_cast<uint64_t>(nsec) : 0;
   if (call.failed) ++st.failed_calls;
   ++server.facts.stats.total_commands_processed;
+  // What the slow log and MONITOR show: the arguments, secrets redacted.
+  std::vector<std::string_view> shown;
+  if (call.redacted) {
+    shown.assign(argv.begin(), argv.end());
+    for (size_t i = 0; i < shown.size() && i < 64; ++i)
+      if (call.redacted & (uint64_t{1} << i)) shown[i] = "(redacted)";
+  }
+  const std::span<const std::string_view> logged = call.redacted ? std::span<const std::string_view>(shown) : argv;
+  note_duration(server, session, spec, logged, nsec > 0 ? nsec / 1000 : 0, now_ms / 1000);
+  feed_monitors(server, session, spec, logged);
 }
 
 namespace {
@@ -149,6 +172,10 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   if (!r.spec) return reject(r.error);
   const CommandSpec& spec = *r.spec;
   if (!session.authenticated && !spec.has(kNoAuth)) return reject(err::kNoAuth);
+  // A MONITOR client is a replica to Redis: it may not touch the keyspace.
+  if (!server.clients.monitors().empty() && spec.has(kReadonly | kWrite | kMayReplicate) &&
+      server.clients.monitoring(session))
+    return reject("ERR Replica can't interact with the keyspace");
   // Nothing is evicted while a file loads: the dataset is what it holds.
   if (server.config.values().maxmemory != 0 && !server.facts.loading && out_of_memory(server, session, spec))
     return reject(err::kOom);

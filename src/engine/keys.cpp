@@ -33,7 +33,7 @@ std::vector<KeySpec> key_specs(const CommandSpec& c) {
   const KeyRange& k = c.keys;
   const int step = k.step > 0 ? k.step : 1;
   if (k.first > 0) {
-    const int wanted = flag_entries(c.key_flags) - (c.keynum.index > 0 ? 1 : 0);
+    const int wanted = flag_entries(c.key_flags) - (c.keynum.index > 0 ? 1 : 0) - c.unknown_key_specs;
     if (k.last < 0 && wanted == 2) {
       out.push_back({.index = k.first, .lastkey = 0, .keystep = step});
       out.push_back({.index = k.first + step, .lastkey = k.last, .keystep = step});
@@ -45,13 +45,20 @@ std::vector<KeySpec> key_specs(const CommandSpec& c) {
   }
   if (c.keynum.index > 0)
     out.push_back({.index = c.keynum.index, .keynum = true, .keystep = c.keynum.keystep, .firstkey = c.keynum.firstkey});
+  for (int i = 0; i < c.unknown_key_specs; ++i) out.push_back({.unknown = true});
   return out;
 }
 
-bool has_key_arguments(const CommandSpec& spec) { return spec.keys.first > 0 || spec.keynum.index > 0; }
+bool has_key_arguments(const CommandSpec& spec) {
+  return spec.keys.first > 0 || spec.keynum.index > 0 || spec.get_keys != nullptr;
+}
 
 std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::string_view> argv) {
   std::vector<KeyRef> out;
+  if (spec.get_keys) {
+    spec.get_keys(argv, out);
+    return out;
+  }
   const int argc = static_cast<int>(argv.size());
   const std::vector<KeySpec> specs = key_specs(spec);
   for (int s = 0; s < static_cast<int>(specs.size()); ++s) {

@@ -14,6 +14,9 @@
 //   keynum (index, firstkey, keystep): the number of keys is the argument
 //          at index, the keys start firstkey after it (the movable keys of
 //          ZUNION, LMPOP, EVAL...); one more key spec, the last.
+//   unknown_key_specs: specs whose keys are found by the row's get_keys
+//          (begin_search and find_keys "unknown", as SORT's STORE and
+//          BY/GET); with get_keys every key of a call comes from it.
 //
 // Worked example: ZUNIONSTORE d 2 a b WEIGHTS 1 2, keys {1, 1, 1}, keynum
 // {2, 1, 1}, key_flags "OW update;RO access": d (spec 0), then the count 2
@@ -38,6 +41,7 @@ struct KeySpec {
   int lastkey = 0;   // range
   int keystep = 1;
   int firstkey = 0;  // keynum (its keynumidx is always 0)
+  bool unknown = false;  // begin_search and find_keys "unknown" (the row's get_keys finds its keys)
 };
 std::vector<KeySpec> key_specs(const CommandSpec& spec);
 

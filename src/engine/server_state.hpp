@@ -26,6 +26,8 @@
 #include "engine/effects.hpp"
 #include "engine/error_stats.hpp"
 #include "engine/evictor.hpp"
+#include "engine/latency_monitor.hpp"
+#include "engine/slow_log.hpp"
 #include "engine/table.hpp"
 #include "pubsub/hub.hpp"
 #include "pubsub/notifier.hpp"
@@ -125,6 +127,8 @@ struct ServerState {
   Dataset data;
   Clients clients;
   ServerFacts facts;
+  SlowLog slowlog;          // SLOWLOG, fed by dispatch
+  LatencyMonitor latency;   // LATENCY, fed by dispatch
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
   const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
   // The Lua runtime (scripting/runtime.hpp), built by the first script.

@@ -22,6 +22,11 @@ using Handler = void (*)(Call&);
 // The flags of a key spec marked variable_flags for one call (argv whole),
 // as Redis's getkeys procs give them: SET's key is "OW update" unless GET.
 using KeyFlagsFn = std::string_view (*)(std::span<const std::string_view> argv);
+struct KeyRef;  // engine/keys.hpp
+// The keys of one call (argv whole) for a command whose key specs cannot
+// find them all, as Redis's getkeys procs (SORT ... STORE dst): out gets
+// each key's position and key spec.
+using GetKeysFn = void (*)(std::span<const std::string_view> argv, std::vector<KeyRef>& out);
 
 // Redis 7.0 command flags, as COMMAND INFO reports them, then lawnkv's own
 // (not reported): what dispatch does with a command is read from its flags.
@@ -110,6 +115,10 @@ struct CommandSpec {
   std::string_view key_flags = {};  // per key spec, ';' separated: "RW access delete;OW update"
   std::string_view key_notes = {};  // per key spec, ';' separated
   KeyFlagsFn variable_key_flags = nullptr;  // for a key spec marked variable_flags
+  // Key specs after those of keys and keynum whose keys a keyword places
+  // anywhere (begin_search and find_keys "unknown"); get_keys finds them.
+  int unknown_key_specs = 0;
+  GetKeysFn get_keys = nullptr;
   Handler handler = nullptr;        // nullptr for a container of subcommands
   std::vector<CommandSpec> subcommands = {};
   // Counted on the row itself: no lookup by name per command.

@@ -93,6 +93,12 @@ class RdbOutput {
   // The EOF opcode and the checksum, then everything to the sink. False if
   // any write failed.
   bool finish();
+  // Everything buffered goes to the sink now (a DUMP payload, which has no
+  // EOF). False if any write failed.
+  bool drain() {
+    flush();
+    return ok_;
+  }
   bool ok() const { return ok_; }
   // Bytes handed to the sink plus those still buffered.
   uint64_t written() const { return flushed_ + buf_.size(); }

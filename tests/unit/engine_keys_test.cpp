@@ -56,13 +56,29 @@ TEST_CASE("keys: each shape of row, as Redis finds them") {
   }
 }
 
+TEST_CASE("keys: SORT's STORE key, found by keyword as Redis's sortGetKeys") {
+  CommandTable t;
+  register_all_commands(t);
+  CHECK(keys_of(t, {"sort", "a"}) == "1/0 ");
+  CHECK(keys_of(t, {"sort", "a", "STORE", "b"}) == "1/0 3/2 ");
+  // LIMIT's, BY's and GET's arguments are skipped; the last STORE wins.
+  CHECK(keys_of(t, {"sort", "a", "BY", "store", "GET", "store", "LIMIT", "store", "x", "store", "c", "store", "d"}) ==
+        "1/0 12/2 ");
+  // STORE's own argument is read as an option next (Redis's quirk).
+  CHECK(keys_of(t, {"sort", "a", "store", "limit", "1", "2", "store", "c"}) == "1/0 7/2 ");
+  CHECK(keys_of(t, {"sort", "a", "store", "store", "x"}) == "1/0 4/2 ");
+  CHECK(keys_of(t, {"sort", "a", "STORE"}) == "1/0 ");
+  CHECK(keys_of(t, {"sort_ro", "a", "STORE", "b"}) == "1/0 ");
+}
+
 TEST_CASE("keys: the specs COMMAND INFO lists") {
   CommandTable t;
   register_all_commands(t);
   auto shape = [&](std::string_view name) {
     std::string out;
     for (const KeySpec& s : key_specs(*t.find(name)))
-      out += s.keynum ? "keynum(" + std::to_string(s.index) + "," + std::to_string(s.firstkey) + ") "
+      out += s.unknown  ? std::string("unknown ")
+             : s.keynum ? "keynum(" + std::to_string(s.index) + "," + std::to_string(s.firstkey) + ") "
                       : "range(" + std::to_string(s.index) + "," + std::to_string(s.lastkey) + ") ";
     return out;
   };
@@ -72,6 +88,8 @@ TEST_CASE("keys: the specs COMMAND INFO lists") {
   CHECK(shape("sunionstore") == "range(1,0) range(2,-1) ");
   CHECK(shape("zdiffstore") == "range(1,0) keynum(2,1) ");
   CHECK(shape("bzmpop") == "keynum(2,1) ");
+  CHECK(shape("sort") == "range(1,0) unknown unknown ");
+  CHECK(shape("sort_ro") == "range(1,0) unknown ");
   CHECK(shape("ping") == "");
   CHECK_FALSE(has_key_arguments(*t.find("ping")));
   CHECK(has_key_arguments(*t.find("zunion")));

@@ -69,8 +69,11 @@ std::string incomplete(const CommandSpec& c, const CommandSpec* parent) {
   const KeyRange& k = c.keys;
   if (k.first < 0 || (k.first == 0 && (k.last != 0 || k.step != 0))) return "key range";
   if (k.first > 0 && k.step <= 0) return "key step";
-  // Counted keys are what makes a row's keys movable (until keyword specs).
-  if (c.has(kMovableKeys) != (c.keynum.index > 0)) return "movablekeys and keynum go together";
+  // Counted keys, or keys a proc finds by keyword, are what makes a row's
+  // keys movable; a proc is what finds the keys of "unknown" key specs.
+  if (c.has(kMovableKeys) != (c.keynum.index > 0 || c.get_keys != nullptr))
+    return "movablekeys and keynum (or get_keys) go together";
+  if ((c.unknown_key_specs > 0) != (c.get_keys != nullptr)) return "unknown key specs and get_keys go together";
   if (c.keynum.index > 0 && (c.keynum.firstkey <= 0 || c.keynum.keystep <= 0)) return "keynum";
   if (has_key_arguments(c)) {
     size_t groups = c.key_flags.empty() ? 0 : 1;
@@ -128,7 +131,7 @@ TEST_CASE("command table: the completeness check rejects incomplete rows") {
   CHECK(incomplete(c, nullptr) == "key flags: one group per key spec");
   c = full;
   c.flags |= kMovableKeys;
-  CHECK(incomplete(c, nullptr) == "movablekeys and keynum go together");
+  CHECK(incomplete(c, nullptr) == "movablekeys and keynum (or get_keys) go together");
   c.keynum = {2, 1, 1};
   CHECK(incomplete(c, nullptr) == "key flags: one group per key spec");
   c.key_flags = "RO;RO";

@@ -9,20 +9,6 @@
 namespace lawnkv {
 
 ScriptingMemory scripting_memory(const ServerState& server) {
-<<<<<<< HEAD
-  ScriptingMemory s;
-  const auto* runtime = static_cast<const scripting::Runtime*>(server.scripting.get());
-  if (runtime == nullptr) return s;  // no script has run, nor INFO been asked
-  const scripting::Functions& functions = runtime->functions();
-  s.vm_eval = runtime->lua_bytes();
-  s.scripts_eval = runtime->scripts_bytes();
-  s.cached_scripts = runtime->cached_scripts();
-  s.functions = functions.function_count();
-  s.libraries = functions.libraries().size();
-  s.vm_functions = functions.interpreter().used_bytes();
-  s.functions_bytes = functions.libraries_bytes();
-  return s;
-=======
   // No runtime yet (no script, function or INFO has needed one): nothing held.
   if (!server.scripting) return {};
   const auto& rt = static_cast<const scripting::Runtime&>(*server.scripting);
@@ -34,7 +20,6 @@ ScriptingMemory scripting_memory(const ServerState& server) {
           .libraries = fs.libraries().size(),
           .vm_functions = fs.heap_bytes(),
           .functions_bytes = fs.libraries_bytes()};
->>>>>>> scripting
 }
 
 MemoryFigures memory_figures(const ServerState& server) {

@@ -11,12 +11,8 @@
 //
 // Replication backlog, replica buffers, cluster links and the AOF buffer
 // are 0: lawnkv has none of them (its append-only records are written at
-<<<<<<< HEAD
-// once). The scripting figures come from scripting_memory().
-=======
 // once). The scripting figures come from scripting_memory(), 0 until the
 // runtime exists.
->>>>>>> scripting
 
 #include <cstdint>
 #include <vector>
@@ -39,11 +35,7 @@ struct ScriptingMemory {
   uint64_t vm_total() const { return vm_eval + vm_functions; }
   uint64_t scripts() const { return scripts_eval + functions_bytes; }  // used_memory_scripts
 };
-<<<<<<< HEAD
-// The figures of the Lua runtime (scripting/runtime.hpp); 0 before it is built.
-=======
 // The scripting runtime's figures (scripting/runtime.hpp), 0 before it exists.
->>>>>>> scripting
 ScriptingMemory scripting_memory(const ServerState& server);
 
 struct MemoryFigures {

@@ -47,7 +47,6 @@ class Functions {
   // The libraries' code and names (INFO used_memory_functions).
   size_t libraries_bytes() const;
   Interpreter& interpreter() { return *lua_; }
-  const Interpreter& interpreter() const { return *lua_; }
   size_t heap_bytes() const { return lua_->used_bytes(); }
 
  private:

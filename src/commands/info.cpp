@@ -24,6 +24,7 @@
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "pubsub/hub.hpp"
+#include "scripting/runtime.hpp"
 
 namespace lawnkv {
 

@@ -22,6 +22,7 @@ void register_hash_ttl_commands(CommandTable& t);     // hash_ttl_family.cpp
 void register_set_commands(CommandTable& t);          // sets_family.cpp
 void register_zset_commands(CommandTable& t);         // zsets_family.cpp, zsets_ranges.cpp, zsets_algebra.cpp
 void register_list_commands(CommandTable& t);         // lists_family.cpp
+void register_stream_commands(CommandTable& t);       // streams_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -40,6 +41,7 @@ inline void register_all_commands(CommandTable& t) {
   register_set_commands(t);
   register_zset_commands(t);
   register_list_commands(t);
+  register_stream_commands(t);
 }
 
 }  // namespace lawnkv

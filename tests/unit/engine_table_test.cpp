@@ -69,8 +69,9 @@ std::string incomplete(const CommandSpec& c, const CommandSpec* parent) {
   const KeyRange& k = c.keys;
   if (k.first < 0 || (k.first == 0 && (k.last != 0 || k.step != 0))) return "key range";
   if (k.first > 0 && k.step <= 0) return "key step";
-  // Counted keys are what makes a row's keys movable (until keyword specs).
-  if (c.has(kMovableKeys) != (c.keynum.index > 0)) return "movablekeys and keynum go together";
+  // Counted keys, or keys after a keyword, are what makes a row's keys movable.
+  if (c.has(kMovableKeys) != (c.keynum.index > 0 || !c.keyword.word.empty()))
+    return "movablekeys and keynum go together";
   if (c.keynum.index > 0 && (c.keynum.firstkey <= 0 || c.keynum.keystep <= 0)) return "keynum";
   if (has_key_arguments(c)) {
     size_t groups = c.key_flags.empty() ? 0 : 1;

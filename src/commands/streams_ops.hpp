@@ -1,0 +1,50 @@
+#pragma once
+// What the stream command families share (streams_family.cpp: entries;
+// streams_groups_family.cpp: consumer groups): typed lookups, the node
+// limits from the configuration, stream IDs as Redis parses and writes
+// them, and the reply of a list of entries.
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "engine/context.hpp"
+#include "types/stream.hpp"
+
+namespace lawnkv {
+
+// A key looked up as a stream: s is null when the key is missing or holds
+// another type (then wrong_type, nothing replied).
+struct StreamRef {
+  types::Stream* s = nullptr;
+  bool wrong_type = false;
+};
+StreamRef stream_for_read(DbContext& call, std::string_view key);
+StreamRef stream_for_write(DbContext& call, std::string_view key);
+// The stream at key, created empty when absent; nullptr after WRONGTYPE.
+types::Stream* stream_or_create(Call& call, std::string_view key);
+
+// stream-node-max-bytes and stream-node-max-entries.
+types::StreamLimits stream_limits(const Call& call);
+
+inline constexpr std::string_view kInvalidStreamId = "ERR Invalid stream ID specified as stream command argument";
+
+// Redis's streamGenericParseIDOrReply: "-", "+" (refused when strict),
+// "<ms>", "<ms>-<seq>" (each as string2ull reads it), "<ms>-*" when
+// seq_given is not null (*seq_given then false). A missing seq is
+// missing_seq. False with kInvalidStreamId replied.
+bool stream_id_or_reply(Call& call, std::string_view arg, uint64_t missing_seq, bool strict, bool* seq_given,
+                        types::StreamId* out);
+
+// "ms-seq" as a bulk string.
+void reply_stream_id(resp::Writer& r, types::StreamId id);
+// [id, [name, value, ...]] for each entry.
+void reply_stream_entries(resp::Writer& r, const std::vector<types::StreamEntry>& entries);
+
+// The entries with start <= id <= end (reverse: from end down), at most count
+// (0: all).
+std::vector<types::StreamEntry> stream_range(const types::Stream& s, types::StreamId start, types::StreamId end,
+                                             bool reverse, size_t count);
+
+}  // namespace lawnkv

@@ -23,6 +23,7 @@ void register_set_commands(CommandTable& t);          // sets_family.cpp
 void register_zset_commands(CommandTable& t);         // zsets_family.cpp, zsets_ranges.cpp, zsets_algebra.cpp
 void register_list_commands(CommandTable& t);         // lists_family.cpp
 void register_stream_commands(CommandTable& t);       // streams_family.cpp
+void register_stream_group_commands(CommandTable& t); // streams_groups_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -42,6 +43,7 @@ inline void register_all_commands(CommandTable& t) {
   register_zset_commands(t);
   register_list_commands(t);
   register_stream_commands(t);
+  register_stream_group_commands(t);
 }
 
 }  // namespace lawnkv

@@ -400,7 +400,7 @@ void register_stream_commands(CommandTable& t) {
      .key_flags = "RW delete",
      .handler = xdel_command},
     {.name = "xread", .arity = -4, .flags = kReadonly | kBlocking | kMovableKeys, .keyword = {.word = "STREAMS", .startfrom = 1},
-     .acl = "@read @stream @slow",
+     .acl = "@read @stream @slow @blocking",
      .group = "stream", .since = "5.0.0", .complexity = "For each stream mentioned: O(N) with N being the number of elements being returned, it means that XREAD-ing with a fixed COUNT is O(1). Note that when the BLOCK option is used, XADD will pay O(M) time in order to serve the M clients blocked on the stream getting new data.",
      .summary = "Return never seen elements in multiple streams, with IDs greater than the ones reported by the caller for each stream. Can block.",
      .key_flags = "RO access",

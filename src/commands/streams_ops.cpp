@@ -55,13 +55,12 @@ types::StreamLimits stream_limits(const Call& call) {
           .node_max_entries = call.cfg().stream_node_max_entries};
 }
 
-bool stream_id_or_reply(Call& call, std::string_view arg, uint64_t missing_seq, bool strict, bool* seq_given,
-                        types::StreamId* out) {
+bool parse_stream_id(std::string_view arg, uint64_t missing_seq, bool strict, bool* seq_given, types::StreamId* out) {
   // Redis copies the argument into a 128-byte buffer and reads it as a C
   // string: a NUL ends it.
-  if (arg.size() > 127) return call.error(kInvalidStreamId), false;
+  if (arg.size() > 127) return false;
   std::string buf(arg.substr(0, arg.find('\0')));
-  if (strict && (buf == "-" || buf == "+")) return call.error(kInvalidStreamId), false;
+  if (strict && (buf == "-" || buf == "+")) return false;
   if (seq_given) *seq_given = true;
   if (buf == "-") {
     *out = {};
@@ -73,18 +72,25 @@ bool stream_id_or_reply(Call& call, std::string_view arg, uint64_t missing_seq, 
   }
   const size_t dash = buf.find('-');
   uint64_t ms, seq = missing_seq;
-  if (!string_to_ull(buf.substr(0, dash), &ms)) return call.error(kInvalidStreamId), false;
+  if (!string_to_ull(buf.substr(0, dash), &ms)) return false;
   if (dash != std::string::npos) {
     const std::string rest = buf.substr(dash + 1);
     if (seq_given && rest == "*") {
       seq = 0;
       *seq_given = false;
     } else if (!string_to_ull(rest, &seq)) {
-      return call.error(kInvalidStreamId), false;
+      return false;
     }
   }
   *out = {ms, seq};
   return true;
+}
+
+bool stream_id_or_reply(Call& call, std::string_view arg, uint64_t missing_seq, bool strict, bool* seq_given,
+                        types::StreamId* out) {
+  if (parse_stream_id(arg, missing_seq, strict, seq_given, out)) return true;
+  call.error(kInvalidStreamId);
+  return false;
 }
 
 void reply_stream_id(resp::Writer& r, types::StreamId id) { r.bulk(id.str()); }

@@ -34,6 +34,7 @@ inline constexpr std::string_view kInvalidStreamId = "ERR Invalid stream ID spec
 // "<ms>", "<ms>-<seq>" (each as string2ull reads it), "<ms>-*" when
 // seq_given is not null (*seq_given then false). A missing seq is
 // missing_seq. False with kInvalidStreamId replied.
+bool parse_stream_id(std::string_view arg, uint64_t missing_seq, bool strict, bool* seq_given, types::StreamId* out);
 bool stream_id_or_reply(Call& call, std::string_view arg, uint64_t missing_seq, bool strict, bool* seq_given,
                         types::StreamId* out);
 

@@ -63,7 +63,7 @@ void StreamGroup::deliver(StreamId id, StreamConsumer* c, int64_t now_ms) {
 
 StreamNack& StreamGroup::claim(StreamId id, StreamConsumer* c) {
   auto [it, inserted] = pel.try_emplace(id);
-  if (!inserted && it->second.consumer != c) it->second.consumer->pel.erase(id);
+  if (!inserted && it->second.consumer && it->second.consumer != c) it->second.consumer->pel.erase(id);
   it->second.consumer = c;
   c->pel.insert(id);
   return it->second;

@@ -188,7 +188,7 @@ void xadd_command(Call& call) {
     }
   }
   if (rewrite && call.data.effects.active()) {
-    rec[a.id_pos] = id_text;
+    if (!a.id_given || !a.seq_given) rec[a.id_pos] = id_text;
     call.data.effects.replace_own(std::move(rec));
   }
 }

@@ -9,7 +9,8 @@
 // "XCLAIM key group consumer 0 id TIME <ms> RETRYCOUNT <n> FORCE JUSTID
 // LASTID <group's last ID>" (and, with NOACK, the consumer's creation and
 // "XGROUP SETID ... ENTRIESREAD"), XCLAIM its claims the same way, so a
-// replay rebuilds the same pending lists without the clock.
+// replay rebuilds the same pending lists without the clock. A read of a
+// consumer's history, which Redis does not propagate, is recorded too.
 
 #include <string>
 #include <vector>
@@ -132,6 +133,7 @@ void xgroup_command(Call& call) {
       call.modified(key);
     }
     if (!s->create_group(name, id, entries_read)) return call.error(kBusyGroup);
+    call.data.changed();
     call.reply.simple("OK");
     call.notify(pubsub::kStream, "xgroup-create", key);
   } else if (setid) {
@@ -144,6 +146,7 @@ void xgroup_command(Call& call) {
     }
     g->last_id = id;
     g->entries_read = entries_read;
+    call.data.changed();
     call.reply.simple("OK");
     call.notify(pubsub::kStream, "xgroup-setid", key);
   } else if (iequals(opt, "destroy")) {
@@ -152,18 +155,24 @@ void xgroup_command(Call& call) {
     s->destroy_group(name);
     call.reply.integer(1);
     call.notify(pubsub::kStream, "xgroup-destroy", key);
-    // Blocked XREADGROUPs on the group answer NOGROUP.
-    call.modified(key);
+    // Blocked XREADGROUPs on the group answer NOGROUP (WATCH is not touched,
+    // as in Redis).
+    call.data.changed();
+    call.data.blocking.signal(call.db_index, key);
   } else if (iequals(opt, "createconsumer")) {
     if (argv.size() != 5) return subcommand_syntax_error(call);
     bool created;
     if (g->consumer(argv[4])) return call.reply.integer(0);
     consumer_or_create(call, g, key, argv[4], &created);
+    call.data.changed();
     call.reply.integer(1);
   } else if (iequals(opt, "delconsumer")) {
     if (argv.size() != 5) return subcommand_syntax_error(call);
     const int64_t pending = g->delete_consumer(argv[4]);
-    if (pending >= 0) call.notify(pubsub::kStream, "xgroup-delconsumer", key);
+    if (pending >= 0) {
+      call.data.changed();
+      call.notify(pubsub::kStream, "xgroup-delconsumer", key);
+    }
     call.reply.integer(pending < 0 ? 0 : pending);
   } else {
     subcommand_syntax_error(call);
@@ -224,6 +233,7 @@ void xsetid_command(Call& call) {
   s->set_last_id(id);
   if (entries_added != -1) s->set_entries_added(static_cast<uint64_t>(entries_added));
   if (!max_xdel.zero()) s->set_max_deleted_id(max_xdel);
+  call.data.changed();
   call.reply.simple("OK");
   call.notify(pubsub::kStream, "xsetid", argv[1]);
 }
@@ -239,6 +249,7 @@ void xack_command(Call& call) {
     if (!stream_id_or_reply(call, call.argv[j], 0, true, nullptr, &ids[j - 3])) return;
   int64_t acked = 0;
   for (const auto id : ids) acked += g->ack(id) ? 1 : 0;
+  if (acked) call.data.changed();
   call.reply.integer(acked);
 }
 
@@ -402,6 +413,7 @@ void xclaim_command(Call& call) {
         if (gone.consumer) record_claim(call, argv[1], argv[2], *g, id, gone);
         propagate_last_id = false;
         g->ack(id);
+        call.data.changed();
       }
       continue;
     }
@@ -420,8 +432,12 @@ void xclaim_command(Call& call) {
     out.push_back(e);
     record_claim(call, argv[1], argv[2], *g, id, nack);
     propagate_last_id = false;
+    call.data.changed();
   }
-  if (propagate_last_id) record_group_id(call, argv[1], argv[2], *g);
+  if (propagate_last_id) {
+    record_group_id(call, argv[1], argv[2], *g);
+    call.data.changed();
+  }
   if (justid) {
     call.reply.array(out.size());
     for (const auto& e : out) reply_stream_id(call.reply, e.id);
@@ -521,6 +537,9 @@ void xreadgroup_command(Call& call) {
           StreamNack& nack = g->pel.find(*it)->second;
           nack.delivery_time = call.now_ms;
           nack.delivery_count++;
+          // Redis does not propagate a history read's new delivery time and
+          // count; recorded here, a replay rebuilds the pending list exactly.
+          record_claim(call, key, group_name, *g, *it, nack);
         }
         sv.entries.push_back(e);
         sv.missing.push_back(!found);
@@ -548,7 +567,7 @@ void xreadgroup_command(Call& call) {
       }
       if (noack && moved) record_group_id(call, key, group_name, *g);
     }
-    call.modified(key);
+    call.data.changed();
     out.push_back(std::move(sv));
   }
   if (out.empty()) {

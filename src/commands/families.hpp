@@ -24,6 +24,8 @@ void register_zset_commands(CommandTable& t);         // zsets_family.cpp, zsets
 void register_list_commands(CommandTable& t);         // lists_family.cpp
 void register_stream_commands(CommandTable& t);       // streams_family.cpp
 void register_stream_group_commands(CommandTable& t); // streams_groups_family.cpp
+void register_stream_claim_commands(CommandTable& t); // streams_claims.cpp
+void register_stream_info_commands(CommandTable& t);  // streams_info.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -44,6 +46,8 @@ inline void register_all_commands(CommandTable& t) {
   register_list_commands(t);
   register_stream_commands(t);
   register_stream_group_commands(t);
+  register_stream_claim_commands(t);
+  register_stream_info_commands(t);
 }
 
 }  // namespace lawnkv

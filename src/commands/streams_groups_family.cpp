@@ -54,36 +54,6 @@ void subcommand_syntax_error(Call& call) {
                           {call.argv[1], to_upper(call.argv[0])}));
 }
 
-StreamConsumer* consumer_or_create(Call& call, StreamGroup* g, std::string_view key, std::string_view name,
-                                   bool* created = nullptr) {
-  bool made;
-  StreamConsumer* c = g->consumer_or_create(name, call.now_ms, &made);
-  if (made) {
-    call.notify(pubsub::kStream, "xgroup-createconsumer", key);
-  } else {
-    c->seen_time = call.now_ms;
-  }
-  if (created) *created = made;
-  return c;
-}
-
-// Redis's streamPropagateXCLAIM: the delivery or claim of id, replayable.
-void record_claim(Call& call, std::string_view key, std::string_view group, const StreamGroup& g, StreamId id,
-                  const StreamNack& nack) {
-  if (!call.data.effects.active()) return;
-  call.data.effects.add(call.db_index, std::vector<std::string>{
-      "XCLAIM", std::string(key), std::string(group), nack.consumer->name, "0", id.str(), "TIME",
-      std::to_string(nack.delivery_time), "RETRYCOUNT", std::to_string(nack.delivery_count), "FORCE", "JUSTID",
-      "LASTID", g.last_id.str()});
-}
-
-void record_group_id(Call& call, std::string_view key, std::string_view group, const StreamGroup& g) {
-  if (!call.data.effects.active()) return;
-  call.data.effects.add(call.db_index, std::vector<std::string>{"XGROUP", "SETID", std::string(key),
-                                                                std::string(group), g.last_id.str(),
-                                                                "ENTRIESREAD", std::to_string(g.entries_read)});
-}
-
 /* XGROUP CREATE key group (id | $) [MKSTREAM] [ENTRIESREAD n]
  * XGROUP SETID key group (id | $) [ENTRIESREAD n]
  * XGROUP DESTROY key group
@@ -163,7 +133,7 @@ void xgroup_command(Call& call) {
     if (argv.size() != 5) return subcommand_syntax_error(call);
     bool created;
     if (g->consumer(argv[4])) return call.reply.integer(0);
-    consumer_or_create(call, g, key, argv[4], &created);
+    stream_consumer_or_create(call, g, key, argv[4], &created);
     call.data.changed();
     call.reply.integer(1);
   } else if (iequals(opt, "delconsumer")) {
@@ -347,105 +317,6 @@ void xpending_command(Call& call) {
   }
 }
 
-/* XCLAIM key group consumer min-idle-time id [id ...] [IDLE ms] [TIME unix-time-milliseconds]
- *        [RETRYCOUNT count] [FORCE] [JUSTID] [LASTID lastid] */
-void xclaim_command(Call& call) {
-  const auto& argv = call.argv;
-  const StreamRef ref = stream_for_read(call, argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  StreamGroup* g = ref.s ? ref.s->group(argv[2]) : nullptr;
-  if (!g) return call.error(format_error("NOGROUP No such key '%s' or consumer group '%s'", {argv[1], argv[2]}));
-  long long minidle;
-  if (!integer_or_reply(call, argv[4], &minidle, "ERR Invalid min-idle-time argument for XCLAIM")) return;
-  if (minidle < 0) minidle = 0;
-  std::vector<StreamId> ids;
-  size_t j = 5;
-  for (; j < argv.size(); j++) {
-    StreamId id;
-    // The first argument that is not an ID starts the options.
-    if (!parse_stream_id(argv[j], 0, true, nullptr, &id)) break;
-    ids.push_back(id);
-  }
-  const int64_t now = call.now_ms;
-  long long retrycount = -1, deliverytime = -1;
-  bool force = false, justid = false;
-  StreamId last_id;
-  for (; j < argv.size(); j++) {
-    const bool more = j + 1 < argv.size();
-    const std::string_view opt = argv[j];
-    if (iequals(opt, "force")) {
-      force = true;
-    } else if (iequals(opt, "justid")) {
-      justid = true;
-    } else if (iequals(opt, "idle") && more) {
-      if (!integer_or_reply(call, argv[++j], &deliverytime, "ERR Invalid IDLE option argument for XCLAIM")) return;
-      deliverytime = now - deliverytime;
-    } else if (iequals(opt, "time") && more) {
-      if (!integer_or_reply(call, argv[++j], &deliverytime, "ERR Invalid TIME option argument for XCLAIM")) return;
-    } else if (iequals(opt, "retrycount") && more) {
-      if (!integer_or_reply(call, argv[++j], &retrycount, "ERR Invalid RETRYCOUNT option argument for XCLAIM"))
-        return;
-    } else if (iequals(opt, "lastid") && more) {
-      if (!stream_id_or_reply(call, argv[++j], 0, true, nullptr, &last_id)) return;
-    } else {
-      return call.error(format_error("ERR Unrecognized XCLAIM option '%s'", {opt}));
-    }
-  }
-  call.data.effects.drop_own();
-  bool propagate_last_id = false;
-  if (last_id > g->last_id) {
-    g->last_id = last_id;
-    propagate_last_id = true;
-  }
-  if (deliverytime != -1) {
-    if (deliverytime < 0 || deliverytime > now) deliverytime = now;
-  } else {
-    deliverytime = now;
-  }
-  StreamConsumer* consumer = nullptr;
-  std::vector<types::StreamEntry> out;
-  for (const auto id : ids) {
-    auto it = g->pel.find(id);
-    types::StreamEntry e;
-    if (!ref.s->find(id, &e)) {
-      if (it != g->pel.end()) {
-        StreamNack gone = it->second;
-        if (gone.consumer) record_claim(call, argv[1], argv[2], *g, id, gone);
-        propagate_last_id = false;
-        g->ack(id);
-        call.data.changed();
-      }
-      continue;
-    }
-    if (force && it == g->pel.end()) it = g->pel.emplace(id, StreamNack{}).first;
-    if (it == g->pel.end()) continue;
-    if (it->second.consumer && minidle && now - it->second.delivery_time < minidle) continue;
-    if (!consumer) consumer = consumer_or_create(call, g, argv[1], argv[3]);
-    StreamNack& nack = g->claim(id, consumer);
-    nack.delivery_time = deliverytime;
-    if (retrycount >= 0) {
-      nack.delivery_count = static_cast<uint64_t>(retrycount);
-    } else if (!justid) {
-      nack.delivery_count++;
-    }
-    e.id = id;
-    out.push_back(e);
-    record_claim(call, argv[1], argv[2], *g, id, nack);
-    propagate_last_id = false;
-    call.data.changed();
-  }
-  if (propagate_last_id) {
-    record_group_id(call, argv[1], argv[2], *g);
-    call.data.changed();
-  }
-  if (justid) {
-    call.reply.array(out.size());
-    for (const auto& e : out) reply_stream_id(call.reply, e.id);
-    return;
-  }
-  reply_stream_entries(call.reply, out);
-}
-
 /* XREADGROUP GROUP group consumer [COUNT count] [BLOCK milliseconds] [NOACK] STREAMS key [key ...] id [id ...] */
 void xreadgroup_command(Call& call) {
   const auto& argv = call.argv;
@@ -521,7 +392,7 @@ void xreadgroup_command(Call& call) {
       if (!s->length() || !s->edge_id(false, false, &top) || !(top > g->last_id)) continue;
     }
     bool created;
-    StreamConsumer* c = consumer_or_create(call, g, key, consumer_name, &created);
+    StreamConsumer* c = stream_consumer_or_create(call, g, key, consumer_name, &created);
     if (created && noack && call.data.effects.active())
       call.data.effects.add(call.db_index, std::vector<std::string>{"XGROUP", "CREATECONSUMER", std::string(key),
                                                                     std::string(group_name), std::string(consumer_name)});
@@ -539,7 +410,7 @@ void xreadgroup_command(Call& call) {
           nack.delivery_count++;
           // Redis does not propagate a history read's new delivery time and
           // count; recorded here, a replay rebuilds the pending list exactly.
-          record_claim(call, key, group_name, *g, *it, nack);
+          record_stream_claim(call, key, group_name, *g, *it, nack);
         }
         sv.entries.push_back(e);
         sv.missing.push_back(!found);
@@ -562,10 +433,10 @@ void xreadgroup_command(Call& call) {
         }
         if (!noack) {
           g->deliver(e.id, c, call.now_ms);
-          record_claim(call, key, group_name, *g, e.id, g->pel.find(e.id)->second);
+          record_stream_claim(call, key, group_name, *g, e.id, g->pel.find(e.id)->second);
         }
       }
-      if (noack && moved) record_group_id(call, key, group_name, *g);
+      if (noack && moved) record_stream_group_id(call, key, group_name, *g);
     }
     call.data.changed();
     out.push_back(std::move(sv));
@@ -664,13 +535,6 @@ void register_stream_group_commands(CommandTable& t) {
      .tips = "nondeterministic_output",
      .key_flags = "RO access",
      .handler = xpending_command},
-    {.name = "xclaim", .arity = -6, .flags = kWrite | kFast, .keys = {1, 1, 1},
-     .acl = "@write @stream @fast",
-     .group = "stream", .since = "5.0.0", .complexity = "O(log N) with N being the number of messages in the PEL of the consumer group.",
-     .summary = "Changes (or acquires) ownership of a message in a consumer group, as if the message was delivered to the specified consumer.",
-     .tips = "nondeterministic_output",
-     .key_flags = "RW update",
-     .handler = xclaim_command},
     {.name = "xreadgroup", .arity = -7, .flags = kWrite | kBlocking | kMovableKeys,
      .keyword = {.word = "STREAMS", .startfrom = 4},
      .acl = "@write @stream @slow @blocking",

@@ -8,6 +8,7 @@
 #include "core/numbers.hpp"
 #include "engine/errors.hpp"
 #include "engine/lookup.hpp"
+#include "pubsub/event_class.hpp"
 
 namespace lawnkv {
 
@@ -112,6 +113,35 @@ std::vector<types::StreamEntry> stream_range(const types::Stream& s, types::Stre
     return count == 0 || out.size() < count;
   });
   return out;
+}
+
+types::StreamConsumer* stream_consumer_or_create(Call& call, types::StreamGroup* g, std::string_view key,
+                                                 std::string_view name, bool* created) {
+  bool made;
+  types::StreamConsumer* c = g->consumer_or_create(name, call.now_ms, &made);
+  if (made) {
+    call.notify(pubsub::kStream, "xgroup-createconsumer", key);
+  } else {
+    c->seen_time = call.now_ms;
+  }
+  if (created) *created = made;
+  return c;
+}
+
+void record_stream_claim(Call& call, std::string_view key, std::string_view group, const types::StreamGroup& g,
+                         types::StreamId id, const types::StreamNack& nack) {
+  if (!call.data.effects.active()) return;
+  call.data.effects.add(call.db_index, std::vector<std::string>{
+      "XCLAIM", std::string(key), std::string(group), nack.consumer->name, "0", id.str(), "TIME",
+      std::to_string(nack.delivery_time), "RETRYCOUNT", std::to_string(nack.delivery_count), "FORCE", "JUSTID",
+      "LASTID", g.last_id.str()});
+}
+
+void record_stream_group_id(Call& call, std::string_view key, std::string_view group, const types::StreamGroup& g) {
+  if (!call.data.effects.active()) return;
+  call.data.effects.add(call.db_index, std::vector<std::string>{"XGROUP", "SETID", std::string(key),
+                                                                std::string(group), g.last_id.str(),
+                                                                "ENTRIESREAD", std::to_string(g.entries_read)});
 }
 
 }  // namespace lawnkv

@@ -48,4 +48,18 @@ void reply_stream_entries(resp::Writer& r, const std::vector<types::StreamEntry>
 std::vector<types::StreamEntry> stream_range(const types::Stream& s, types::StreamId start, types::StreamId end,
                                              bool reverse, size_t count);
 
+// The consumer named so in g, created (with `xgroup-createconsumer`) when
+// absent, else seen now; *created says which.
+types::StreamConsumer* stream_consumer_or_create(Call& call, types::StreamGroup* g, std::string_view key,
+                                                 std::string_view name, bool* created = nullptr);
+
+// Redis's streamPropagateXCLAIM: the delivery or claim of id as a replayable
+// "XCLAIM key group consumer 0 id TIME t RETRYCOUNT n FORCE JUSTID LASTID
+// <group's last ID>" record.
+void record_stream_claim(Call& call, std::string_view key, std::string_view group, const types::StreamGroup& g,
+                         types::StreamId id, const types::StreamNack& nack);
+// Redis's streamPropagateGroupID: "XGROUP SETID key group <last ID>
+// ENTRIESREAD <n>".
+void record_stream_group_id(Call& call, std::string_view key, std::string_view group, const types::StreamGroup& g);
+
 }  // namespace lawnkv

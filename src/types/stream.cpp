@@ -143,6 +143,13 @@ Stream::~Stream() = default;
 
 std::unique_ptr<store::Object> Stream::clone() const { return std::make_unique<Stream>(*this); }
 
+std::vector<StreamId> Stream::node_ids() const {
+  std::vector<StreamId> out;
+  out.reserve(nodes_.size());
+  for (const auto& [id, n] : nodes_) out.push_back(id);
+  return out;
+}
+
 size_t Stream::memory_bytes() const {
   // A map node is about 48 bytes beside its value.
   size_t bytes = sizeof(Stream);

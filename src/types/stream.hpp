@@ -93,6 +93,8 @@ class Stream final : public store::Object {
   StreamId max_deleted_id() const { return max_deleted_id_; }
   uint64_t entries_added() const { return entries_added_; }
   size_t node_count() const { return nodes_.size(); }
+  // The nodes' master IDs, in order (XINFO STREAM's radix tree figures).
+  std::vector<StreamId> node_ids() const;
 
   // XSETID and the RDB loader set these as given.
   void set_last_id(StreamId id) { last_id_ = id; }

@@ -150,6 +150,20 @@ std::vector<StreamId> Stream::node_ids() const {
   return out;
 }
 
+void Stream::walk_nodes(const std::function<void(StreamId master, uint32_t live, uint32_t total)>& node,
+                        const std::function<void(const StreamEntry& e, bool deleted)>& entry) const {
+  StreamEntry e;
+  uint8_t flags;
+  for (const auto& [id, n] : nodes_) {
+    node(id, n->live, n->total);
+    NodeReader r(*n);
+    while (!r.done()) {
+      r.next(&flags, &e.id, &e.fields);
+      entry(e, flags & kDeleted);
+    }
+  }
+}
+
 size_t Stream::memory_bytes() const {
   // A map node is about 48 bytes beside its value.
   size_t bytes = sizeof(Stream);
@@ -165,6 +179,11 @@ void Stream::append(StreamId id, const std::vector<std::string_view>& fields, co
   size_t value_bytes = 0;
   for (const auto f : fields) value_bytes += f.size();
   Node* tail = nodes_.empty() ? nullptr : nodes_.rbegin()->second.get();
+  if (tail && tail_closed_) {
+    tail->buf.shrink_to_fit();
+    tail = nullptr;
+  }
+  tail_closed_ = false;
   if (tail) {
     size_t max_bytes = lim.node_max_bytes;
     if (max_bytes == 0 || max_bytes > kNodeMaxSize) max_bytes = kNodeMaxSize;
@@ -207,6 +226,17 @@ void Stream::append(StreamId id, const std::vector<std::string_view>& fields, co
   entries_added_++;
   last_id_ = id;
   if (length_ == 1) first_id_ = id;
+}
+
+void Stream::load_entry(StreamId id, const std::vector<std::string_view>& fields, bool deleted, bool new_node) {
+  if (new_node) tail_closed_ = true;
+  const size_t at = nodes_.empty() || tail_closed_ ? 0 : nodes_.rbegin()->second->buf.size();
+  append(id, fields, {.node_max_bytes = 0, .node_max_entries = 0});
+  if (!deleted) return;
+  Node& n = *nodes_.rbegin()->second;
+  n.buf[at] = static_cast<char>(n.buf[at] | kDeleted);
+  n.live--;
+  length_--;
 }
 
 void Stream::range(StreamId start, StreamId end, bool reverse,

@@ -95,6 +95,10 @@ class Stream final : public store::Object {
   size_t node_count() const { return nodes_.size(); }
   // The nodes' master IDs, in order (XINFO STREAM's radix tree figures).
   std::vector<StreamId> node_ids() const;
+  // Every node in order (its master ID, live and total entry counts), then
+  // each of its entries, tombstones included (the RDB writer).
+  void walk_nodes(const std::function<void(StreamId master, uint32_t live, uint32_t total)>& node,
+                  const std::function<void(const StreamEntry& e, bool deleted)>& entry) const;
 
   // XSETID and the RDB loader set these as given.
   void set_last_id(StreamId id) { last_id_ = id; }
@@ -105,6 +109,9 @@ class Stream final : public store::Object {
   // Appends an entry whose id is greater than last_id() (the caller checks);
   // fields holds name, value, name, value...
   void append(StreamId id, const std::vector<std::string_view>& fields, const StreamLimits& lim);
+  // The RDB loader: appends an entry, a tombstone when deleted, opening a
+  // node first when new_node, so a loaded stream keeps its nodes as saved.
+  void load_entry(StreamId id, const std::vector<std::string_view>& fields, bool deleted, bool new_node);
 
   // Visits the live entries with start <= id <= end, in order (reverse:
   // from end down), until visit returns false.
@@ -147,6 +154,7 @@ class Stream final : public store::Object {
   StreamId first_id_;
   StreamId max_deleted_id_;
   uint64_t entries_added_ = 0;
+  bool tail_closed_ = false;  // the next append opens a node (load_entry)
   std::map<std::string, std::unique_ptr<StreamGroup>, std::less<>> groups_;
 };
 

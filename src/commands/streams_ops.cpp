@@ -48,7 +48,9 @@ types::Stream* stream_or_create(Call& call, std::string_view key) {
     return nullptr;
   }
   if (ref.s) return ref.s;
-  return static_cast<types::Stream*>(call.db().add_object(key, std::make_unique<types::Stream>()).obj());
+  auto* s = static_cast<types::Stream*>(call.db().add_object(key, std::make_unique<types::Stream>()).obj());
+  call.notify(pubsub::kNew, "new", key);
+  return s;
 }
 
 types::StreamLimits stream_limits(const Call& call) {

@@ -22,7 +22,8 @@ struct StreamRef {
 };
 StreamRef stream_for_read(DbContext& call, std::string_view key);
 StreamRef stream_for_write(DbContext& call, std::string_view key);
-// The stream at key, created empty when absent; nullptr after WRONGTYPE.
+// The stream at key, created empty (with a `new` event, as Redis's dbAdd)
+// when absent; nullptr after WRONGTYPE.
 types::Stream* stream_or_create(Call& call, std::string_view key);
 
 // stream-node-max-bytes and stream-node-max-entries.

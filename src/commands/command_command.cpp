@@ -29,13 +29,14 @@ struct FlagName {
   uint32_t flag;
   std::string_view name;
 };
-// In the order Redis 7.0 lists them (sentinel and protected are not shown).
+// In the order Redis 7.0 lists them (sentinel, protected and may_replicate
+// are not shown: Redis hides may_replicate on purpose).
 constexpr FlagName kFlagNames[] = {
     {kWrite, "write"},           {kReadonly, "readonly"},          {kDenyOom, "denyoom"},
     {kAdmin, "admin"},           {kPubsub, "pubsub"},              {kNoscript, "noscript"},
     {kBlocking, "blocking"},     {kLoading, "loading"},            {kStale, "stale"},
     {kSkipMonitor, "skip_monitor"}, {kSkipSlowlog, "skip_slowlog"}, {kFast, "fast"},
-    {kNoAuth, "no_auth"},        {kMayReplicate, "may_replicate"}, {kNoMandatoryKeys, "no_mandatory_keys"},
+    {kNoAuth, "no_auth"},        {kNoMandatoryKeys, "no_mandatory_keys"},
     {kNoAsyncLoading, "no_async_loading"}, {kNoMulti, "no_multi"}, {kMovableKeys, "movablekeys"},
     {kAllowBusy, "allow_busy"},
 };

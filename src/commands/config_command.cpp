@@ -66,6 +66,7 @@ void config_resetstat_command(Call& call) {
   call.data.eviction.reset_stats();
   call.server.commands.reset_stats();
   call.server.facts.stats.reset();
+  call.server.facts.errors.reset();
   call.reply.simple("OK");
 }
 

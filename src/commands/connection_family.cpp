@@ -186,6 +186,24 @@ void client_no_evict_command(Call& call) {
   call.reply.simple("OK");
 }
 
+/* CLIENT REPLY ON | OFF | SKIP */
+// OFF and SKIP answer nothing themselves; ON answers OK even while muted.
+void client_reply_command(Call& call) {
+  Session& s = call.session;
+  if (iequals(call.argv[2], "on")) {
+    s.reply_off = false;
+    s.reply_skip = false;
+    call.reply.unmute();
+    call.reply.simple("OK");
+  } else if (iequals(call.argv[2], "off")) {
+    s.reply_off = true;
+  } else if (iequals(call.argv[2], "skip")) {
+    if (!s.reply_off) s.reply_skip_next = true;
+  } else {
+    call.error(err::kSyntax);
+  }
+}
+
 /* CLIENT UNBLOCK client-id [TIMEOUT | ERROR] */
 void client_unblock_command(Call& call) {
   if (call.argv.size() > 4) {
@@ -203,7 +221,7 @@ void client_unblock_command(Call& call) {
   long long id;
   if (!integer_or_reply(call, call.argv[2], &id)) return;
   const Session* target = id > 0 ? call.server.clients.find(static_cast<uint64_t>(id)) : nullptr;
-  call.reply.integer(target && call.data.blocking.unblock(*target, error) ? 1 : 0);
+  call.reply.integer(target && call.data.blocking.unblock(*target, error, &call.server.facts.errors) ? 1 : 0);
 }
 
 /* CLIENT HELP */
@@ -224,6 +242,8 @@ void client_help_command(Call& call) {
       "    Return information about client connections. Options: TYPE, ID.",
       "NO-EVICT (ON|OFF)",
       "    Accepted for compatibility; lawnkv does not evict clients.",
+      "REPLY (ON|OFF|SKIP)",
+      "    Control the replies sent to the current connection.",
       "SETNAME <name>",
       "    Assign the name <name> to the current connection.",
       "UNBLOCK <clientid> [TIMEOUT|ERROR]",
@@ -247,6 +267,11 @@ void reset_command(Call& call) {
   call.data.keyspace.watches().unwatch_all(s.watcher);
   call.data.hub.unsubscribe_all(s);
   s.no_evict = false;
+  // As Redis's clearClientConnectionState: replies come back on, unless
+  // RESET is itself the command a CLIENT REPLY SKIP mutes.
+  s.reply_off = false;
+  s.reply_skip_next = false;
+  if (!s.reply_skip) call.reply.unmute();
   s.authenticated = call.cfg().requirepass.empty();
   call.reply.simple("RESET");
 }
@@ -302,6 +327,11 @@ void register_connection_commands(CommandTable& t) {
           .group = "connection", .since = "7.0.0", .complexity = "O(1)",
           .summary = "Sets the connection's client eviction mode",
           .handler = client_no_evict_command},
+         {.name = "client|reply", .arity = 3, .flags = kNoscript | kLoading | kStale,
+          .acl = "@slow @connection",
+          .group = "connection", .since = "3.2.0", .complexity = "O(1)",
+          .summary = "Instruct the server whether to reply to commands",
+          .handler = client_reply_command},
          {.name = "client|unblock", .arity = -3, .flags = kAdmin | kNoscript | kLoading | kStale | kSentinel,
           .acl = "@admin @slow @dangerous @connection",
           .group = "connection", .since = "5.0.0", .complexity = "O(log N) where N is the number of client connections",

@@ -26,6 +26,8 @@ void register_stream_commands(CommandTable& t);       // streams_family.cpp
 void register_stream_group_commands(CommandTable& t); // streams_groups_family.cpp
 void register_stream_claim_commands(CommandTable& t); // streams_claims.cpp
 void register_stream_info_commands(CommandTable& t);  // streams_info.cpp
+void register_scripting_commands(CommandTable& t);    // scripting_family.cpp
+void register_function_commands(CommandTable& t);     // functions_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -48,6 +50,8 @@ inline void register_all_commands(CommandTable& t) {
   register_stream_group_commands(t);
   register_stream_claim_commands(t);
   register_stream_info_commands(t);
+  register_scripting_commands(t);
+  register_function_commands(t);
 }
 
 }  // namespace lawnkv

@@ -6,8 +6,9 @@
 // "expiry" section: how many keys expired, by which path, and how late.
 //
 // Sections: server clients memory persistence stats expiry replication cpu
-// cluster keyspace (the default set), commandstats (with "all"), modules
-// (with "everything"). Unknown names are ignored; nothing matched replies "".
+// modules (empty: lawnkv loads none) errorstats cluster keyspace (the default
+// set, in Redis 7.0's order with expiry after stats), commandstats (with
+// "all"). Unknown names are ignored; nothing matched replies "".
 
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -17,11 +18,13 @@
 #include <cstdio>
 #include <string>
 
+#include "commands/memory_figures.hpp"
 #include "commands/server_family.hpp"
 #include "core/allocator.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "pubsub/hub.hpp"
+#include "scripting/runtime.hpp"
 
 namespace lawnkv {
 
@@ -68,11 +71,13 @@ void server_section(const Call& call, std::string& out) {
   field(out, "redis_mode", "standalone");
   field(out, "os", std::string(name.sysname) + " " + name.release + " " + name.machine);
   field(out, "arch_bits", sizeof(long) * 8);
+  field(out, "monotonic_clock", "POSIX clock_gettime");  // core/clock.hpp reads CLOCK_MONOTONIC
 #ifdef __linux__
   field(out, "multiplexing_api", "epoll");
 #else
   field(out, "multiplexing_api", "kqueue");
 #endif
+  field(out, "atomicvar_api", "c11-builtin");
   field(out, "gcc_version",
         std::to_string(__GNUC__) + "." + std::to_string(__GNUC_MINOR__) + "." + std::to_string(__GNUC_PATCHLEVEL__));
   field(out, "process_id", getpid());
@@ -106,37 +111,64 @@ void clients_section(const Call& call, std::string& out) {
   field(out, "clients_in_timeout_table", 0);
 }
 
+std::string ratio(uint64_t a, uint64_t b) { return fixed(b ? static_cast<double>(a) / static_cast<double>(b) : 0, 2); }
+int64_t difference(uint64_t a, uint64_t b) { return static_cast<int64_t>(a) - static_cast<int64_t>(b); }
+
+// Redis 7.0's fields in its order; the figures are memory_figures.hpp's.
 void memory_section(const Call& call, std::string& out) {
-  const uint64_t used = allocator::used_bytes();
-  const uint64_t rss = allocator::resident_bytes();
+  // The interpreters exist from the first INFO on, so their sizes are
+  // reported as Redis's, whose interpreters exist from start-up.
+  scripting::Runtime::of(call.server);
+  const MemoryFigures m = memory_figures(call.server);
   const uint64_t total = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const auto maxmemory = static_cast<uint64_t>(call.cfg().maxmemory);
-  const ServerFacts& facts = call.server.facts;
-  const uint64_t peak = std::max(facts.used_memory_peak, used);
-  const uint64_t startup = facts.used_memory_startup;
-  const uint64_t dataset = used > startup ? used - startup : 0;
-  field(out, "used_memory", used);
-  field(out, "used_memory_human", bytes_to_human(used));
-  field(out, "used_memory_rss", rss);
-  field(out, "used_memory_rss_human", bytes_to_human(rss));
-  field(out, "used_memory_peak", peak);
-  field(out, "used_memory_peak_human", bytes_to_human(peak));
-  field(out, "used_memory_peak_perc", fixed(peak ? 100.0 * static_cast<double>(used) / static_cast<double>(peak) : 0, 2) + "%");
-  field(out, "used_memory_startup", startup);
-  field(out, "used_memory_dataset", dataset);
-  field(out, "used_memory_dataset_perc",
-        fixed(used ? 100.0 * static_cast<double>(dataset) / static_cast<double>(used) : 0, 2) + "%");
+  field(out, "used_memory", m.used);
+  field(out, "used_memory_human", bytes_to_human(m.used));
+  field(out, "used_memory_rss", m.rss);
+  field(out, "used_memory_rss_human", bytes_to_human(m.rss));
+  field(out, "used_memory_peak", m.peak);
+  field(out, "used_memory_peak_human", bytes_to_human(m.peak));
+  field(out, "used_memory_peak_perc", fixed(m.peak_perc, 2) + "%");
+  field(out, "used_memory_overhead", m.overhead);
+  field(out, "used_memory_startup", m.startup);
+  field(out, "used_memory_dataset", m.dataset);
+  field(out, "used_memory_dataset_perc", fixed(m.dataset_perc, 2) + "%");
+  field(out, "allocator_allocated", m.alloc.allocated);
+  field(out, "allocator_active", m.alloc.active);
+  field(out, "allocator_resident", m.alloc.resident);
   field(out, "total_system_memory", total);
   field(out, "total_system_memory_human", bytes_to_human(total));
+  const ScriptingMemory& sm = m.scripting;
+  field(out, "used_memory_lua", sm.vm_eval);
+  field(out, "used_memory_vm_eval", sm.vm_eval);
+  field(out, "used_memory_lua_human", bytes_to_human(sm.vm_eval));
+  field(out, "used_memory_scripts_eval", sm.scripts_eval);
+  field(out, "number_of_cached_scripts", sm.cached_scripts);
+  field(out, "number_of_functions", sm.functions);
+  field(out, "number_of_libraries", sm.libraries);
+  field(out, "used_memory_vm_functions", sm.vm_functions);
+  field(out, "used_memory_vm_total", sm.vm_total());
+  field(out, "used_memory_vm_total_human", bytes_to_human(sm.vm_total()));
+  field(out, "used_memory_functions", sm.functions_bytes);
+  field(out, "used_memory_scripts", sm.scripts());
+  field(out, "used_memory_scripts_human", bytes_to_human(sm.scripts()));
   field(out, "maxmemory", maxmemory);
   field(out, "maxmemory_human", bytes_to_human(maxmemory));
   field(out, "maxmemory_policy", call.cfg().maxmemory_policy);
-  field(out, "mem_fragmentation_ratio", fixed(used ? static_cast<double>(rss) / static_cast<double>(used) : 0, 2));
-  field(out, "mem_fragmentation_bytes", static_cast<int64_t>(rss) - static_cast<int64_t>(used));
+  field(out, "allocator_frag_ratio", ratio(m.alloc.active, m.alloc.allocated));
+  field(out, "allocator_frag_bytes", difference(m.alloc.active, m.alloc.allocated));
+  field(out, "allocator_rss_ratio", ratio(m.alloc.resident, m.alloc.active));
+  field(out, "allocator_rss_bytes", difference(m.alloc.resident, m.alloc.active));
+  field(out, "rss_overhead_ratio", ratio(m.rss, m.alloc.resident));
+  field(out, "rss_overhead_bytes", difference(m.rss, m.alloc.resident));
+  field(out, "mem_fragmentation_ratio", ratio(m.rss, m.used));
+  field(out, "mem_fragmentation_bytes", difference(m.rss, m.used));
   field(out, "mem_not_counted_for_evict", 0);
   field(out, "mem_replication_backlog", 0);
+  field(out, "mem_total_replication_buffers", 0);
   field(out, "mem_clients_slaves", 0);
-  field(out, "mem_clients_normal", client_buffer_bytes(call.server));
+  field(out, "mem_clients_normal", m.clients_normal);
+  field(out, "mem_cluster_links", 0);
   field(out, "mem_aof_buffer", 0);
   field(out, "mem_allocator", allocator::name());
   field(out, "active_defrag_running", 0);
@@ -170,9 +202,6 @@ void persistence_section(const Call& call, std::string& out) {
 void stats_section(const Call& call, std::string& out) {
   const ServerStats& st = call.server.facts.stats;
   const store::KeyspaceStats& ks = call.data.keyspace.stats();
-  uint64_t errors = 0;
-  call.server.commands.for_each_spec(
-      [&](const CommandSpec& spec) { errors += spec.stats.failed_calls + spec.stats.rejected_calls; });
   const pubsub::Hub& hub = call.data.hub;
   field(out, "total_connections_received", st.total_connections_received);
   field(out, "total_commands_processed", st.total_commands_processed);
@@ -183,6 +212,8 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "total_net_repl_output_bytes", 0);
   field(out, "instantaneous_input_kbps", "0.00");
   field(out, "instantaneous_output_kbps", "0.00");
+  field(out, "instantaneous_input_repl_kbps", "0.00");
+  field(out, "instantaneous_output_repl_kbps", "0.00");
   field(out, "rejected_connections", st.rejected_connections);
   field(out, "sync_full", 0);
   field(out, "sync_partial_ok", 0);
@@ -210,12 +241,22 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "total_forks", 0);
   field(out, "migrate_cached_sockets", 0);
   field(out, "slave_expires_tracked_keys", 0);
+  // No active defragmentation (activedefrag is accepted, unused): Redis's
+  // figures with it off.
+  for (std::string_view zero : {"active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits",
+                                "active_defrag_key_misses", "total_active_defrag_time", "current_active_defrag_time"})
+    field(out, zero, 0);
   field(out, "tracking_total_keys", 0);
   field(out, "tracking_total_items", 0);
   field(out, "tracking_total_prefixes", 0);
   field(out, "unexpected_error_replies", 0);
-  field(out, "total_error_replies", errors);
+  field(out, "total_error_replies", call.server.facts.errors.total());
   field(out, "dump_payload_sanitizations", 0);
+  field(out, "total_reads_processed", st.total_reads_processed);
+  field(out, "total_writes_processed", st.total_writes_processed);
+  // No I/O threads yet: the main thread reads and writes.
+  field(out, "io_threaded_reads_processed", 0);
+  field(out, "io_threaded_writes_processed", 0);
   field(out, "client_query_buffer_limit_disconnections", st.client_query_buffer_limit_disconnections);
   field(out, "client_output_buffer_limit_disconnections", st.client_output_buffer_limit_disconnections);
 }
@@ -268,6 +309,12 @@ void cpu_section(const Call&, std::string& out) {
 
 void modules_section(const Call&, std::string&) {}
 
+// errorstat_<CODE>:count=N, the codes in byte order (engine/error_stats.hpp).
+void errorstats_section(const Call& call, std::string& out) {
+  for (const auto& [code, count] : call.server.facts.errors.by_code())
+    field(out, "errorstat_" + code, "count=" + std::to_string(count));
+}
+
 // cmdstat_<name>:calls=..,usec=..,usec_per_call=..,rejected_calls=..,failed_calls=..
 void commandstats_section(const Call& call, std::string& out) {
   call.server.commands.for_each_spec([&](const CommandSpec& spec) {
@@ -315,8 +362,9 @@ constexpr Section kSections[] = {
     {"expiry", "Expiry", expiry_section, kEverywhere},
     {"replication", "Replication", replication_section, kEverywhere},
     {"cpu", "CPU", cpu_section, kEverywhere},
-    {"modules", "Modules", modules_section, kEverything},
+    {"modules", "Modules", modules_section, kEverywhere},
     {"commandstats", "Commandstats", commandstats_section, kAll | kEverything},
+    {"errorstats", "Errorstats", errorstats_section, kEverywhere},
     {"cluster", "Cluster", cluster_section, kEverywhere},
     {"keyspace", "Keyspace", keyspace_section, kEverywhere},
 };

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "commands/memory_figures.hpp"
 #include "commands/server_family.hpp"
 #include "core/allocator.hpp"
 #include "engine/args.hpp"
@@ -38,32 +39,67 @@ void memory_usage_command(Call& call) {
   call.reply.integer(static_cast<int64_t>(entry_bytes(*e)));
 }
 
-/* MEMORY STATS */
+/* MEMORY STATS
+ * Redis 7.0's fields in its order (memory_figures.hpp computes them), and
+ * lawnkv's expiry-index.bytes last. */
 void memory_stats_command(Call& call) {
-  const uint64_t allocated = allocator::allocated_bytes();
-  const uint64_t rss = allocator::resident_bytes();
-  const uint64_t keys = call.data.keyspace.total_keys();
-  const uint64_t clients = client_buffer_bytes(call.server);
-  const uint64_t index = expiry_index_bytes(call.server);
+  const MemoryFigures m = memory_figures(call.server);
   auto& r = call.reply;
-  r.map(8);
-  r.bulk("total.allocated");
-  r.integer(static_cast<int64_t>(allocated));
-  r.bulk("clients.normal");
-  r.integer(static_cast<int64_t>(clients));
-  r.bulk("keys.count");
-  r.integer(static_cast<int64_t>(keys));
-  r.bulk("keys.bytes-per-key");
-  r.integer(static_cast<int64_t>(keys ? allocated / keys : 0));
-  r.bulk("expiry-index.bytes");
-  r.integer(static_cast<int64_t>(index));
-  r.bulk("rss.bytes");
-  r.integer(static_cast<int64_t>(rss));
-  r.bulk("fragmentation");
-  r.dbl(allocated ? static_cast<double>(rss) / static_cast<double>(allocated) : 0);
-  r.bulk("fragmentation.bytes");
-  r.integer(static_cast<int64_t>(rss) - static_cast<int64_t>(allocated));
+  auto integer = [&](std::string_view name, uint64_t v) {
+    r.bulk(name);
+    r.integer(static_cast<int64_t>(v));
+  };
+  auto signed_integer = [&](std::string_view name, int64_t v) {
+    r.bulk(name);
+    r.integer(v);
+  };
+  // Redis's ratios are floats, printed with a double's digits.
+  auto ratio = [&](std::string_view name, uint64_t a, uint64_t b) {
+    r.bulk(name);
+    r.dbl(static_cast<float>(a) / static_cast<float>(b));
+  };
+  r.map(28 + m.dbs.size());
+  integer("peak.allocated", m.peak);
+  integer("total.allocated", m.used);
+  integer("startup.allocated", m.startup);
+  integer("replication.backlog", 0);
+  integer("clients.slaves", 0);
+  integer("clients.normal", m.clients_normal);
+  integer("cluster.links", 0);
+  integer("aof.buffer", 0);
+  integer("lua.caches", m.scripting.scripts_eval);
+  integer("functions.caches", m.scripting.functions_bytes);
+  for (const MemoryFigures::Db& db : m.dbs) {
+    r.bulk("db." + std::to_string(db.index));
+    r.map(3);
+    integer("overhead.hashtable.main", db.main);
+    integer("overhead.hashtable.expires", db.expires);
+    integer("overhead.hashtable.slot-to-keys", 0);  // no cluster mode
+  }
+  integer("overhead.total", m.overhead);
+  integer("keys.count", m.keys);
+  integer("keys.bytes-per-key", m.bytes_per_key);
+  integer("dataset.bytes", m.dataset);
+  r.bulk("dataset.percentage");
+  r.dbl(static_cast<float>(m.dataset_perc));
+  r.bulk("peak.percentage");
+  r.dbl(static_cast<float>(m.peak_perc));
+  integer("allocator.allocated", m.alloc.allocated);
+  integer("allocator.active", m.alloc.active);
+  integer("allocator.resident", m.alloc.resident);
+  ratio("allocator-fragmentation.ratio", m.alloc.active, m.alloc.allocated);
+  signed_integer("allocator-fragmentation.bytes", static_cast<int64_t>(m.alloc.active - m.alloc.allocated));
+  ratio("allocator-rss.ratio", m.alloc.resident, m.alloc.active);
+  signed_integer("allocator-rss.bytes", static_cast<int64_t>(m.alloc.resident - m.alloc.active));
+  ratio("rss-overhead.ratio", m.rss, m.alloc.resident);
+  signed_integer("rss-overhead.bytes", static_cast<int64_t>(m.rss - m.alloc.resident));
+  ratio("fragmentation", m.rss, m.used);
+  signed_integer("fragmentation.bytes", static_cast<int64_t>(m.rss - m.used));
+  integer("expiry-index.bytes", expiry_index_bytes(call.server));
 }
+
+/* MEMORY MALLOC-STATS */
+void memory_malloc_stats_command(Call& call) { call.reply.verbatim(allocator::stats_text()); }
 
 /* MEMORY PURGE */
 void memory_purge_command(Call& call) {
@@ -118,7 +154,8 @@ void memory_doctor_command(Call& call) {
 /* MEMORY HELP */
 void memory_help_command(Call& call) {
   reply_help(call, "MEMORY",
-             {"DOCTOR", "    Return memory problems reports.", "PURGE", "    Return free memory held by the allocator to the system.", "STATS",
+             {"DOCTOR", "    Return memory problems reports.", "MALLOC-STATS",
+              "    Return internal statistics report from the memory allocator.", "PURGE", "    Return free memory held by the allocator to the system.", "STATS",
               "    Return a map of memory figures of the server.", "USAGE <key> [SAMPLES <count>]",
               "    Return the bytes <key> and its value take (SAMPLES is accepted; values are measured whole)."});
 }
@@ -167,6 +204,12 @@ void register_memory_command(CommandTable& t) {
           .summary = "Reports memory problems, in Redis's words",
           .tips = "nondeterministic_output request_policy:all_shards response_policy:special",
           .handler = memory_doctor_command},
+         {.name = "memory|malloc-stats", .arity = 2, .flags = 0,
+          .acl = "@slow",
+          .group = "server", .since = "4.0.0", .complexity = "Depends on how much memory is allocated, could be slow",
+          .summary = "Show allocator internal stats",
+          .tips = "nondeterministic_output request_policy:all_shards response_policy:special",
+          .handler = memory_malloc_stats_command},
          {.name = "memory|purge", .arity = 2, .flags = 0,
           .acl = "@slow",
           .group = "server", .since = "4.0.0", .complexity = "Depends on the allocator",

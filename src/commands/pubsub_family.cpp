@@ -27,6 +27,8 @@ pubsub::Hub& hub(Call& call) { return call.data.hub; }
 // [kind, name or null, count]
 void reply_subscription(Call& call, std::string_view kind, const std::string_view* name) {
   const Session& s = call.session;
+  // A push: it reaches the client under CLIENT REPLY OFF too.
+  resp::Writer::Unmuted pushing(call.reply);
   call.reply.push(3);
   call.reply.bulk(kind);
   if (name) {
@@ -152,7 +154,7 @@ void register_pubsub_commands(CommandTable& t) {
      .group = "pubsub", .since = "2.0.0", .complexity = "O(N) where N is the number of patterns",
      .summary = "Listens for messages on channels matching patterns",
      .handler = psubscribe_command},
-    {.name = "publish", .arity = 3, .flags = kPubsub | kLoading | kStale | kFast,
+    {.name = "publish", .arity = 3, .flags = kPubsub | kLoading | kStale | kFast | kMayReplicate,
      .acl = "@pubsub @fast",
      .group = "pubsub", .since = "2.0.0", .complexity = "O(N+M) for N subscribers and M patterns",
      .summary = "Sends a message to a channel",

@@ -233,6 +233,7 @@ void register_server_commands(CommandTable& t) {
   register_command_command(t);
   register_debug_command(t);
   register_memory_command(t);
+  register_module_command(t);
 }
 
 }  // namespace lawnkv

@@ -17,6 +17,7 @@ void register_config_command(CommandTable& t);   // config_command.cpp: CONFIG
 void register_command_command(CommandTable& t);  // command_command.cpp: COMMAND
 void register_debug_command(CommandTable& t);    // debug.cpp: DEBUG
 void register_memory_command(CommandTable& t);   // memory.cpp: MEMORY
+void register_module_command(CommandTable& t);   // module_command.cpp: MODULE LIST
 
 // Redis's HELP reply: "<NAME> <subcommand> [<arg> [value] [opt] ...].
 // Subcommands are:", the lines, then "HELP" / "    Prints this help.", each

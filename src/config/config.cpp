@@ -180,7 +180,12 @@ Status Config::set(const std::vector<std::pair<std::string, std::string>>& pairs
   std::vector<const Param*> targets;
   for (const auto& [name, value] : pairs) {
     const Param* p = find_param(name);
-    if (!p) return {format_error("ERR Unknown option or number of arguments for CONFIG SET - '%s'", {name})};
+    if (!p) {
+      // A feature lawnkv does not have: Redis's own refusal where it has one.
+      const Param* reported = find_reported_param(name);
+      if (reported && reported->access == Access::kImmutable) return set_failed(name, "can't set immutable config");
+      return {format_error("ERR Unknown option or number of arguments for CONFIG SET - '%s'", {name})};
+    }
     if (p->access != Access::kMutable) {
       return set_failed(name, p->access == Access::kImmutable ? "can't set immutable config"
                                                               : "can't set protected config");
@@ -224,19 +229,24 @@ std::vector<std::pair<std::string, std::string>> Config::get(const std::vector<s
     if (pattern.find_first_of("[*?") == std::string_view::npos) {
       const std::string key = to_lower(pattern);
       if (listed.count(key)) continue;
-      if (const Param* p = find_param(pattern)) {
+      const Param* p = find_param(pattern);
+      if (!p) p = find_reported_param(pattern);
+      if (p) {
         out.emplace_back(std::string(pattern), get_param(*p, values_));
         listed.insert(key);
       }
       continue;
     }
-    for (const Param& p : params()) {
-      // An alias is a name of its own, as in Redis's table of names.
-      for (std::string_view name : {p.name, p.alias}) {
-        if (name.empty() || listed.count(std::string(name))) continue;
-        if (glob_match(pattern, name, true)) {
-          out.emplace_back(std::string(name), get_param(p, values_));
-          listed.insert(std::string(name));
+    for (std::span<const Param> table : {params(), reported_params()}) {
+      for (const Param& p : table) {
+        if (p.hidden) continue;  // an exact name only
+        // An alias is a name of its own, as in Redis's table of names.
+        for (std::string_view name : {p.name, p.alias}) {
+          if (name.empty() || listed.count(std::string(name))) continue;
+          if (glob_match(pattern, name, true)) {
+            out.emplace_back(std::string(name), get_param(p, values_));
+            listed.insert(std::string(name));
+          }
         }
       }
     }

@@ -62,6 +62,7 @@ struct Param {
   Access access = Access::kMutable;
   bool multi_arg = false;       // several words: bind, save, client-output-buffer-limit
   bool used = true;             // false: accepted for compatibility, no effect
+  bool hidden = false;          // CONFIG GET answers its exact name only, no pattern (Redis's HIDDEN_CONFIG)
   std::string_view def = {};    // the default, as CONFIG GET prints it
   Field field = {};
   int64_t min = 0;              // kInteger, kMemory bounds (inclusive)
@@ -78,6 +79,17 @@ struct Param {
 std::span<const Param> params();
 // The parameter named name or alias, any case; nullptr if none.
 const Param* find_param(std::string_view name);
+
+// Parameters of features lawnkv does not have (replication, cluster, TLS,
+// unix sockets, ACL files, client eviction...), which CONFIG GET answers
+// with Redis's value when the feature is off, as Redis does: monitoring
+// and client libraries read them (a replicaof of "" says "a primary").
+// They are not directives: redis.conf and CONFIG SET still refuse them
+// (find_param does not know them; CONFIG SET with Redis's immutable error
+// where Redis marks them immutable), so a config that asks for the feature
+// fails instead of running without it. reported_params.cpp.
+std::span<const Param> reported_params();
+const Param* find_reported_param(std::string_view name);
 
 // Sets p from its words (exactly one unless p.multi_arg). Returns Redis's
 // error reason, e.g. "argument must be a memory value"; "" on success.

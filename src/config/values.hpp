@@ -48,6 +48,7 @@ struct Values {
   int64_t maxmemory = 0;
   std::string maxmemory_policy = "noeviction";
   int64_t maxmemory_eviction_tenacity = 10;
+  int64_t busy_reply_threshold = 5000;  // ms a script runs before it is stopped (lua-time-limit)
   int64_t lfu_log_factor = 10;
   int64_t hash_max_listpack_entries = 512;
   int64_t hash_max_listpack_value = 64;

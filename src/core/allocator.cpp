@@ -35,6 +35,13 @@ uint64_t allocated_bytes() {
 
 uint64_t used_bytes() { return allocated_bytes(); }
 
+Breakdown breakdown() {
+  const uint64_t allocated = allocated_bytes();
+  return {allocated, allocated, resident_bytes()};
+}
+
+std::string stats_text() { return "Stats not supported for the current allocator"; }
+
 void purge() {
   arena::release_free();
   malloc_trim(0);
@@ -86,6 +93,27 @@ struct ThreadCounters {
 thread_local const ThreadCounters t_counters;
 
 }  // namespace
+
+std::string stats_text() {
+  std::string out;
+  malloc_stats_print([](void* to, const char* text) { static_cast<std::string*>(to)->append(text); }, &out,
+                     nullptr);
+  return out;
+}
+
+Breakdown breakdown() {
+  uint64_t epoch = 1;
+  size_t len = sizeof(epoch);
+  mallctl("epoch", &epoch, &len, &epoch, len);
+  size_t allocated = 0, active = 0, resident = 0;
+  len = sizeof(size_t);
+  if (mallctl("stats.allocated", &allocated, &len, nullptr, 0) != 0) allocated = 0;
+  if (mallctl("stats.active", &active, &len, nullptr, 0) != 0) active = 0;
+  if (mallctl("stats.resident", &resident, &len, nullptr, 0) != 0) resident = 0;
+  const uint64_t outside_live = arena::bytes_in_use() + g_page_allocator_bytes;
+  const uint64_t outside_pages = arena::bytes_touched() + g_page_allocator_bytes;
+  return {allocated + outside_live, active + outside_pages, resident + outside_pages};
+}
 
 uint64_t used_bytes() {
   if (t_counters.allocated == nullptr) return allocated_bytes();

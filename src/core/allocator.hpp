@@ -16,6 +16,7 @@
 // are: ASan must own malloc), the figures come from glibc's mallinfo2 instead.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace lawnkv::allocator {
@@ -33,6 +34,23 @@ uint64_t allocated_bytes();
 uint64_t used_bytes();
 // The process's resident set (/proc/self/statm).
 uint64_t resident_bytes();
+// The allocator's own view, for INFO's allocator_* fields and MEMORY STATS
+// as Redis reads jemalloc's: bytes allocated, bytes in the pages those
+// allocations occupy (active), and bytes of mapped pages in memory
+// (resident). The 32-bit-link heap's and the page allocator's bytes, which
+// bypass jemalloc, are added: their live bytes to allocated, the bytes of
+// the chunks they have carved to active and resident. With libc's malloc
+// (sanitizer builds): allocated twice, then the process's resident set.
+struct Breakdown {
+  uint64_t allocated = 0;
+  uint64_t active = 0;
+  uint64_t resident = 0;
+};
+Breakdown breakdown();
+// jemalloc's own report (malloc_stats_print), for MEMORY MALLOC-STATS;
+// with libc's malloc, Redis's "Stats not supported for the current
+// allocator".
+std::string stats_text();
 // Returns free memory to the system at once: the arena's chunks that hold no
 // live block, and jemalloc's unused dirty pages (this thread's cache flushed
 // first). FLUSHDB and FLUSHALL call it, as Redis purges jemalloc after a

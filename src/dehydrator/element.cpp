@@ -6,6 +6,8 @@
 #include <new>
 #include <string>
 
+#include "core/trimmed_string.hpp"
+
 namespace lawnkv::dehydrator {
 
 namespace {
@@ -51,7 +53,7 @@ std::string_view Element::part(const char* at, uint8_t inline_len, Flags on_heap
 bool Element::assign_in_place(std::string_view value) {
   if (flags_ & kValueOnHeap) {
     if (value.size() <= kInlineMax) return false;
-    heap_string(value_data())->assign(value);
+    assign_trimmed(*heap_string(value_data()), value);
     return true;
   }
   if (value.size() != value_len_) return false;

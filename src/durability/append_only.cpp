@@ -198,6 +198,7 @@ std::string AppendOnly::load(ServerState& s) {
           persistence::load_rdb_file(path, s.data.keyspace, s.snapshots().load_options(s, 0), &missing);
       if (missing) return "The AOF file " + path + " doesn't exist";
       if (!r.ok()) return r.error;
+      if (std::string error = s.replace_function_libraries(r.functions); !error.empty()) return error;
     } else if (std::string error = replay(s, path, manifest_.files.size() == 1); !error.empty()) {
       return error;
     }

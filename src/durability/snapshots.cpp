@@ -51,7 +51,7 @@ std::string temp_path(const config::Values& v, pid_t pid) {
 persistence::SaveOptions Snapshots::save_options(const ServerState& s) {
   const config::Values& v = s.config.values();
   return {.compress = v.rdbcompression, .checksum = v.rdbchecksum, .now_ms = s.clock.now_ms(),
-          .used_memory = allocator::used_bytes()};
+          .used_memory = allocator::used_bytes(), .functions = s.function_libraries()};
 }
 
 std::string Snapshots::path(const config::Values& v) { return persistence::join_path(v.dir, v.dbfilename); }
@@ -201,6 +201,8 @@ persistence::LoadResult Snapshots::load_at_start(ServerState& s) {
   const persistence::LoadResult r = persistence::load_rdb_file(path(s.config.values()), s.data.keyspace, opts, &missing);
   s.facts.loading = false;
   if (r.ok() && !missing) {
+    if (std::string error = s.replace_function_libraries(r.functions); !error.empty())
+      log(LogLevel::kWarning, "Failed loading a function library: " + error);
     last_load_keys_loaded = r.keys_loaded;
     last_load_keys_expired = r.keys_expired;
     log(LogLevel::kNotice, "DB loaded from disk: " + std::to_string(r.keys_loaded) + " keys loaded, " +
@@ -226,6 +228,8 @@ persistence::LoadResult Snapshots::reload(ServerState& s, const std::string& fil
     live.db(db).clear();
   }
   persistence::move_keys(fresh, live);
+  if (std::string error = s.replace_function_libraries(r.functions); !error.empty())
+    log(LogLevel::kWarning, "Failed loading a function library: " + error);
   saved_dirty_ = s.data.dirty;  // the dataset is the file's
   last_load_keys_loaded = r.keys_loaded;
   last_load_keys_expired = r.keys_expired;

@@ -55,12 +55,13 @@ void BlockingTable::forget(const Session& s) {
   if (it != by_session_.end()) remove(it->second);
 }
 
-bool BlockingTable::unblock(const Session& s, bool error) {
+bool BlockingTable::unblock(const Session& s, bool error, resp::ErrorObserver* errors) {
   auto it = by_session_.find(&s);
   if (it == by_session_.end()) return false;
   Session& target = *waiters_.at(it->second).session;
   std::string frame;
   resp::Writer out(frame, target.protocol);
+  out.observe_errors(errors);
   if (error) {
     out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
   } else {
@@ -68,7 +69,7 @@ bool BlockingTable::unblock(const Session& s, bool error) {
   }
   remove(it->second);
   to_resume_.push_back(target.id);
-  target.deliver(frame);
+  target.deliver_reply(frame);
   return true;
 }
 
@@ -94,6 +95,7 @@ bool BlockingTable::try_serve(BlockedRunner& runner, uint64_t id, int64_t now_ms
   Session& s = *it->second.session;
   std::string frame;
   resp::Writer out(frame, s.protocol);
+  out.observe_errors(runner.error_observer());
   if (now_ms >= it->second.timeout_at_ms) {
     out.null_array();
   } else {
@@ -112,7 +114,7 @@ bool BlockingTable::try_serve(BlockedRunner& runner, uint64_t id, int64_t now_ms
   }
   remove(id);
   to_resume_.push_back(s.id);
-  s.deliver(frame);
+  s.deliver_reply(frame);
   return true;
 }
 

@@ -56,6 +56,8 @@ class BlockedRunner {
   virtual bool run_again(Session& s, const CommandSpec& spec, std::span<const std::string_view> argv, int db,
                          int64_t now_ms, std::string_view key, resp::Writer& out, int64_t* ready_bound_ms) = 0;
   virtual Session* find_client(uint64_t id) = 0;
+  // Where the error replies of served clients are counted (INFO errorstats).
+  virtual resp::ErrorObserver* error_observer() = 0;
 };
 
 class BlockingTable {
@@ -77,8 +79,9 @@ class BlockingTable {
   void forget(const Session& s);
   // CLIENT UNBLOCK: if s is blocked, replies what its timeout would (a null
   // array), or with error the error "-UNBLOCKED client unblocked via CLIENT
-  // UNBLOCK", and resumes it at the next serve(); false if s is not blocked.
-  bool unblock(const Session& s, bool error);
+  // UNBLOCK" (told to errors), and resumes it at the next serve(); false if
+  // s is not blocked.
+  bool unblock(const Session& s, bool error, resp::ErrorObserver* errors = nullptr);
 
   // key in db changed: the clients waiting on it are tried at the next serve().
   void signal(int db, std::string_view key);

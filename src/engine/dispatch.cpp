@@ -1,6 +1,7 @@
 #include "engine/dispatch.hpp"
 
 #include <string>
+#include <utility>
 
 #include "core/error_format.hpp"
 #include "engine/args.hpp"
@@ -66,6 +67,7 @@ class ServerRunner final : public BlockedRunner {
     return retry.blocked_again;
   }
   Session* find_client(uint64_t id) override { return server_.clients.find(id); }
+  resp::ErrorObserver* error_observer() override { return &server_.facts.errors; }
 
  private:
   ServerState& server_;
@@ -123,8 +125,10 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   ++server.facts.stats.total_commands_processed;
 }
 
-void dispatch(ServerState& server, Session& session, resp::Writer& reply,
-              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns) {
+namespace {
+
+void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply,
+                      std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns) {
   const Resolved r = resolve(server.commands, argv);
   // CLIENT LIST's cmd=: the command just received, whatever becomes of it.
   session.last_command = r.known;
@@ -159,6 +163,22 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
     return;
   }
   run_command(server, session, reply, spec, argv, now_ms, start_ns);
+}
+
+}  // namespace
+
+void dispatch(ServerState& server, Session& session, resp::Writer& reply,
+              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns) {
+  // CLIENT REPLY OFF | SKIP: the reply is written and thrown away (errors
+  // included), as Redis's prepareClientToWrite refuses it.
+  std::string discarded;
+  if (session.reply_off || session.reply_skip) reply.mute(discarded);
+  reply.observe_errors(&server.facts.errors);
+  dispatch_unmuted(server, session, reply, argv, now_ms, start_ns);
+  reply.unmute();
+  reply.observe_errors(nullptr);
+  // A command that blocked keeps its SKIP until its reply comes.
+  if (!session.blocked) session.reply_skip = std::exchange(session.reply_skip_next, false);
 }
 
 }  // namespace lawnkv

@@ -71,6 +71,14 @@ class Effects final : public store::ExpiryListener {
   void add(int db, std::initializer_list<std::string_view> argv);
   void add(int db, std::vector<std::string> argv);
 
+  // Records waiting for the outermost command to end, and forgetting those
+  // added since there were n (a script's redis.set_repl(REPL_NONE) keeps
+  // the commands it runs out of the file).
+  size_t pending() const { return pending_.size(); }
+  void forget_since(size_t n) {
+    if (n < pending_.size()) pending_.resize(n);
+  }
+
   // store::ExpiryListener: DEL / HDEL records, then the next listener.
   void key_expired(int db, std::string_view key) override;
   void parts_expired(int db, std::string_view key, std::span<const std::string> parts,

@@ -20,9 +20,11 @@
 
 #include "config/config.hpp"
 #include "core/clock.hpp"
+#include "core/log.hpp"
 #include "engine/blocking.hpp"
 #include "engine/clients.hpp"
 #include "engine/effects.hpp"
+#include "engine/error_stats.hpp"
 #include "engine/evictor.hpp"
 #include "engine/table.hpp"
 #include "pubsub/hub.hpp"
@@ -81,11 +83,14 @@ struct ServerStats {
   uint64_t total_net_output_bytes = 0;
   uint64_t client_query_buffer_limit_disconnections = 0;
   uint64_t client_output_buffer_limit_disconnections = 0;
+  uint64_t total_reads_processed = 0;   // socket reads, the one that finds EOF too (Redis's count)
+  uint64_t total_writes_processed = 0;  // socket writes of replies
   void reset() { *this = ServerStats(); }
 };
 
 struct ServerFacts {
   ServerStats stats;         // CONFIG RESETSTAT zeroes these
+  ErrorStats errors;         // every error reply (INFO errorstats); RESETSTAT too
   int64_t start_ms = 0;
   std::string executable;    // absolute path, for INFO
   std::string run_id;        // 40 hex chars, for INFO
@@ -94,6 +99,18 @@ struct ServerFacts {
   bool active_expire = true;  // DEBUG SET-ACTIVE-EXPIRE
   uint64_t used_memory_startup = 0;  // allocator::used_bytes() once built
   uint64_t used_memory_peak = 0;     // the most seen (each loop iteration, INFO)
+};
+
+// A part of the server that a room above the engine builds and the engine
+// only owns (the Lua runtime of src/scripting). FUNCTION libraries are
+// data kept there: dump.rdb saves their code and loading a file replaces
+// them, through the two calls below.
+class Extension {
+ public:
+  virtual ~Extension() = default;
+  virtual std::vector<std::string> function_libraries() const = 0;
+  // Replaces every library with these; "" or why one failed to load.
+  virtual std::string replace_function_libraries(const std::vector<std::string>& codes) = 0;
 };
 
 struct ServerState {
@@ -109,6 +126,23 @@ struct ServerState {
   Clients clients;
   ServerFacts facts;
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
+  const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
+  // The Lua runtime (scripting/runtime.hpp), built by the first script.
+  std::unique_ptr<Extension> scripting;
+  // Libraries a loaded file held while no runtime existed: the runtime
+  // loads them when it is built.
+  std::vector<std::string> pending_functions;
+
+  // The FUNCTION libraries' code, for dump.rdb.
+  std::vector<std::string> function_libraries() const {
+    return scripting ? scripting->function_libraries() : pending_functions;
+  }
+  // A loaded file's libraries replace the current ones; "" or an error.
+  std::string replace_function_libraries(std::vector<std::string> codes) {
+    if (scripting) return scripting->replace_function_libraries(codes);
+    pending_functions = std::move(codes);
+    return {};
+  }
 
   // The durability services, set once by make_server_state.
   Snapshots& snapshots() const { return *snapshots_; }

@@ -31,6 +31,12 @@ class Session : public pubsub::Subscriber {
   const CommandSpec* last_command = nullptr;  // CLIENT LIST cmd= (nullptr: NULL)
   bool close_after_reply = false;  // QUIT, CLIENT KILL, protocol errors
   bool no_evict = false;           // CLIENT NO-EVICT (accepted; client eviction is not served)
+  // CLIENT REPLY: OFF mutes every reply until ON; SKIP mutes the next
+  // command's (dispatch moves reply_skip_next to reply_skip after each
+  // command). Pub/Sub messages and confirmations still come.
+  bool reply_off = false;
+  bool reply_skip = false;
+  bool reply_skip_next = false;
 
   // MULTI ... EXEC
   bool in_multi = false;
@@ -60,6 +66,15 @@ class Session : public pubsub::Subscriber {
   // deliver() (pubsub::Subscriber) appends a complete RESP frame to this
   // client's output (a message, a blocked command's reply); the server
   // flushes it.
+
+  // A blocked command's reply, now that it is served: delivered unless
+  // CLIENT REPLY mutes it (a SKIP that came before the command lasts until
+  // then, as in Redis).
+  void deliver_reply(std::string_view frame) {
+    if (!reply_off && !reply_skip) deliver(frame);
+    reply_skip = false;
+  }
+
   // Closes the connection once pending output is written (CLIENT KILL).
   virtual void close_soon() = 0;
   // The client was unblocked (its reply delivered): serve what it sent since.

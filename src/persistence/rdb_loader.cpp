@@ -77,9 +77,21 @@ class Loader {
         }
         case rdb::kOpModuleAux:
           return in_.fail("module auxiliary data: no module is loaded in lawnkv");
-        case rdb::kOpFunction2:
-        case rdb::kOpFunctionPreGa:
-          return in_.fail("a function library: lawnkv does not serve functions");
+        case rdb::kOpFunction2: {
+          std::string code;
+          if (!in_.string(&code)) return false;
+          result_.functions.push_back(std::move(code));
+          continue;
+        }
+        case rdb::kOpFunctionPreGa: {
+          std::string name, engine, desc, blob;
+          uint64_t has_desc = 0;
+          if (!in_.string(&name) || !in_.string(&engine) || !in_.len(&has_desc)) return false;
+          if (has_desc && !in_.string(&desc)) return false;
+          if (!in_.string(&blob)) return false;
+          result_.functions.push_back("#!" + engine + " name=" + name + "\n" + blob);
+          continue;
+        }
         default:
           if (op > rdb::kLastType) return in_.fail("unknown opcode " + std::to_string(op));
           if (!key(op, deadline)) return false;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "persistence/value_codecs.hpp"
 #include "store/keyspace.hpp"
@@ -43,6 +44,9 @@ struct LoadResult {
   size_t keys_expired = 0;      // dropped: their deadline had passed
   int version = 0;
   size_t end = 0;               // bytes the RDB image took (allow_trailing)
+  // FUNCTION libraries' code, in file order (RDB_OPCODE_FUNCTION2; a
+  // Redis 7.0 release candidate's records turned into the same form).
+  std::vector<std::string> functions;
   bool ok() const { return error.empty(); }
 };
 

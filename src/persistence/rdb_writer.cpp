@@ -62,6 +62,10 @@ bool write_rdb(const store::Keyspace& ks, RdbOutput& out, const SaveOptions& opt
   out.aux("ctime", std::to_string(opts.now_ms / 1000));
   out.aux("used-mem", std::to_string(opts.used_memory));
   out.aux("aof-base", "0");
+  for (const std::string& code : opts.functions) {
+    out.byte(rdb::kOpFunction2);
+    out.string(code);
+  }
   for (int i = 0; i < ks.databases(); ++i) {
     const store::Db& db = ks.db(i);
     if (db.size() == 0) continue;

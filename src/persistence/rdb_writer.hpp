@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "persistence/rdb_output.hpp"
 #include "store/keyspace.hpp"
@@ -24,6 +25,9 @@ struct SaveOptions {
   bool checksum = true;   // rdbchecksum
   int64_t now_ms = 0;     // for the ctime AUX field
   uint64_t used_memory = 0;  // for the used-mem AUX field
+  // FUNCTION libraries' code, written after the AUX fields as
+  // RDB_OPCODE_FUNCTION2 records (Redis 7.0's rdbSaveFunctions).
+  std::vector<std::string> functions = {};
 };
 
 // The version a file holding ks needs (10, or 12 for hash field TTLs).

@@ -14,7 +14,7 @@ void Writer::header(char prefix, int64_t n) {
   size_t len = 1 + ll_to_chars(buf + 1, n);
   buf[len++] = '\r';
   buf[len++] = '\n';
-  out_.append(buf, len);
+  out_->append(buf, len);
 }
 
 // Replies like "+OK" are written on most requests: the line is composed on
@@ -26,23 +26,26 @@ void Writer::line(char prefix, std::string_view s) {
   buf[n++] = prefix;
   for (char c : s) {
     if (n == sizeof(buf)) {
-      out_.append(buf, n);
+      out_->append(buf, n);
       n = 0;
     }
     buf[n++] = c == '\r' || c == '\n' ? ' ' : c;
   }
   if (n + 2 > sizeof(buf)) {
-    out_.append(buf, n);
+    out_->append(buf, n);
     n = 0;
   }
   buf[n++] = '\r';
   buf[n++] = '\n';
-  out_.append(buf, n);
+  out_->append(buf, n);
 }
 
 void Writer::simple(std::string_view s) { line('+', s); }
 
-void Writer::error(std::string_view s) { line('-', s); }
+void Writer::error(std::string_view s) {
+  line('-', s);
+  if (errors_) errors_->on_error_reply(s);
+}
 
 void Writer::integer(int64_t v) { header(':', v); }
 
@@ -61,27 +64,27 @@ void Writer::bulk(std::string_view s) {
     len += s.size();
     buf[len++] = '\r';
     buf[len++] = '\n';
-    out_.append(buf, len);
+    out_->append(buf, len);
     return;
   }
   header('$', static_cast<int64_t>(s.size()));
-  out_.append(s);
-  out_.append("\r\n", 2);
+  out_->append(s);
+  out_->append("\r\n", 2);
 }
 
 void Writer::null() {
   if (protocol_ == 2) {
-    out_.append("$-1\r\n", 5);
+    out_->append("$-1\r\n", 5);
   } else {
-    out_.append("_\r\n", 3);
+    out_->append("_\r\n", 3);
   }
 }
 
 void Writer::null_array() {
   if (protocol_ == 2) {
-    out_.append("*-1\r\n", 5);
+    out_->append("*-1\r\n", 5);
   } else {
-    out_.append("_\r\n", 3);
+    out_->append("_\r\n", 3);
   }
 }
 
@@ -119,17 +122,17 @@ void Writer::dbl(double d) {
   if (protocol_ == 2) {
     bulk(std::string_view(buf, len));
   } else {
-    out_.push_back(',');
-    out_.append(buf, len);
-    out_.append("\r\n", 2);
+    out_->push_back(',');
+    out_->append(buf, len);
+    out_->append("\r\n", 2);
   }
 }
 
 void Writer::boolean(bool b) {
   if (protocol_ == 2) {
-    out_.append(b ? ":1\r\n" : ":0\r\n", 4);
+    out_->append(b ? ":1\r\n" : ":0\r\n", 4);
   } else {
-    out_.append(b ? "#t\r\n" : "#f\r\n", 4);
+    out_->append(b ? "#t\r\n" : "#f\r\n", 4);
   }
 }
 
@@ -139,10 +142,10 @@ void Writer::verbatim(std::string_view s, std::string_view fmt) {
     return;
   }
   header('=', static_cast<int64_t>(s.size() + 4));
-  out_.append(fmt.substr(0, 3));
-  out_.push_back(':');
-  out_.append(s);
-  out_.append("\r\n", 2);
+  out_->append(fmt.substr(0, 3));
+  out_->push_back(':');
+  out_->append(s);
+  out_->append("\r\n", 2);
 }
 
 void Writer::big_number(std::string_view digits) {
@@ -150,9 +153,9 @@ void Writer::big_number(std::string_view digits) {
     bulk(digits);
     return;
   }
-  out_.push_back('(');
-  out_.append(digits);
-  out_.append("\r\n", 2);
+  out_->push_back('(');
+  out_->append(digits);
+  out_->append("\r\n", 2);
 }
 
 }  // namespace lawnkv::resp

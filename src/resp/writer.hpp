@@ -25,10 +25,19 @@
 
 namespace lawnkv::resp {
 
+// Told of every error reply a Writer writes (INFO errorstats counts them).
+class ErrorObserver {
+ public:
+  virtual void on_error_reply(std::string_view text) = 0;
+
+ protected:
+  ~ErrorObserver() = default;
+};
+
 class Writer {
  public:
   // Appends to out, which must outlive the writer. protocol is 2 or 3.
-  Writer(std::string& out, int protocol) : out_(out), protocol_(protocol) {}
+  Writer(std::string& out, int protocol) : out_(&out), client_out_(&out), protocol_(protocol) {}
 
   // +s\r\n. CR and LF inside s become spaces, so a reply can never break
   // the stream (Redis does the same for formatted errors).
@@ -66,13 +75,37 @@ class Writer {
   // HELLO switches protocol mid-reply: its own reply already uses the new one.
   void set_protocol(int protocol) { protocol_ = protocol; }
 
+  // CLIENT REPLY OFF | SKIP: while muted, replies go to sink (which the
+  // caller throws away) instead of the client's output; push frames written
+  // inside an Unmuted scope (Pub/Sub confirmations, as Redis's
+  // CLIENT_PUSHING) still reach the client.
+  void mute(std::string& sink) { out_ = &sink; }
+  void unmute() { out_ = client_out_; }
+  bool muted() const { return out_ != client_out_; }
+  // Every error() from now on is told to o (nullptr: none), muted or not,
+  // as Redis counts an error reply it does not send.
+  void observe_errors(ErrorObserver* o) { errors_ = o; }
+  class Unmuted {
+   public:
+    explicit Unmuted(Writer& w) : w_(w), saved_(w.out_) { w.out_ = w.client_out_; }
+    ~Unmuted() { w_.out_ = saved_; }
+    Unmuted(const Unmuted&) = delete;
+    Unmuted& operator=(const Unmuted&) = delete;
+
+   private:
+    Writer& w_;
+    std::string* saved_;
+  };
+
  private:
   // <prefix><n>\r\n
   void header(char prefix, int64_t n);
   // <prefix>s\r\n with CR and LF in s replaced by spaces.
   void line(char prefix, std::string_view s);
 
-  std::string& out_;
+  std::string* out_;         // where replies go now
+  std::string* client_out_;  // the client's output
+  ErrorObserver* errors_ = nullptr;
   int protocol_;
 };
 

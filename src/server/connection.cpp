@@ -70,11 +70,12 @@ void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
 
 void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   auto* c = static_cast<Connection*>(s->data);
+  if (nread == 0) return;  // nothing read (EAGAIN)
+  ++c->server_.state().facts.stats.total_reads_processed;  // as Redis, the read that finds EOF too
   if (nread < 0) {
     c->close();
     return;
   }
-  if (nread == 0) return;
   c->in_.commit(static_cast<size_t>(nread));
   c->last_interaction_ms = c->server_.state().clock.now_ms();
   c->server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
@@ -158,6 +159,7 @@ void Connection::flush() {
   if (closing_) return;
   if (!write_in_flight_ && !out_.empty()) {
     uv_buf_t b = uv_buf_init(out_.data(), static_cast<unsigned>(out_.size()));
+    ++server_.state().facts.stats.total_writes_processed;
     const int n = uv_try_write(stream(), &b, 1);
     if (n < 0 && n != UV_EAGAIN) {
       close();

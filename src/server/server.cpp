@@ -44,6 +44,7 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   snapshot_timer_.data = this;
   state_.snapshots().set_logger(&log_);
   state_.aof().set_logger(&log_);
+  state_.log = &log_;
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
 }

@@ -22,7 +22,8 @@ Dict::Dict(Dict&& other) noexcept
       next_(std::exchange(other.next_, Buckets())),
       rehash_at_(std::exchange(other.rehash_at_, 0)),
       size_(std::exchange(other.size_, 0)),
-      seed_(other.seed_) {}
+      seed_(other.seed_),
+      longest_chain_(other.longest_chain_) {}
 
 Dict& Dict::operator=(Dict&& other) noexcept {
   if (this != &other) {
@@ -31,6 +32,7 @@ Dict& Dict::operator=(Dict&& other) noexcept {
     std::swap(rehash_at_, other.rehash_at_);
     std::swap(size_, other.size_);
     std::swap(seed_, other.seed_);
+    std::swap(longest_chain_, other.longest_chain_);
   }
   return *this;
 }
@@ -145,17 +147,23 @@ Entry* Dict::random(std::mt19937_64& rng) const {
   if (size_ == 0) return nullptr;
   // Buckets that may hold entries: table_'s from rehash_at_ on, then next_'s.
   const size_t in_table = table_.size() - rehash_at_;
-  Entry* head;
-  do {
-    const size_t r = rng() % (in_table + next_.size());
-    head = r < in_table ? table_[rehash_at_ + r] : next_[r - in_table];
-  } while (!head);
-  size_t len = 0;
-  for (Entry* e = head; e; e = e->next_in_bucket) ++len;
-  size_t pick = rng() % len;
-  Entry* e = head;
-  while (pick--) e = e->next_in_bucket;
-  return e;
+  const size_t buckets = in_table + next_.size();
+  for (;;) {
+    const size_t r = rng() % buckets;
+    Entry* head = r < in_table ? table_[rehash_at_ + r] : next_[r - in_table];
+    if (!head) continue;
+    size_t len = 0;
+    for (Entry* e = head; e; e = e->next_in_bucket) ++len;
+    if (len > longest_chain_) {
+      longest_chain_ = len;
+      continue;
+    }
+    size_t pick = rng() % longest_chain_;
+    if (pick >= len) continue;
+    Entry* e = head;
+    while (pick--) e = e->next_in_bucket;
+    return e;
+  }
 }
 
 }  // namespace lawnkv::store

@@ -82,8 +82,13 @@ class Dict {
         for (Entry* e = head; e; e = e->next_in_bucket) fn(*e);
   }
 
-  // A random entry (nullptr when empty): a random non-empty bucket, then a
-  // random entry of its chain.
+  // A uniformly random entry (nullptr when empty), by rejection: a random
+  // bucket and a random place in [0, longest chain); a place past the
+  // chain's end draws again. Picking a random entry of a random non-empty
+  // chain instead favours entries alone in their bucket (a field that
+  // shares its bucket with two others comes a third as often). Costs about
+  // (buckets / entries) * longest chain bucket reads: a few at the loads
+  // the table keeps.
   Entry* random(std::mt19937_64& rng) const;
 
   uint64_t hash_of(std::string_view key) const;
@@ -119,6 +124,10 @@ class Dict {
   size_t rehash_at_ = 0;  // table_'s buckets below this have moved to next_
   size_t size_ = 0;
   uint64_t seed_;
+  // The longest chain random() has met: the bound of its draws. It only
+  // grows (a chain longer than it, once met, raises it before any draw of
+  // that call is taken), so a table that shrank draws a little more often.
+  mutable size_t longest_chain_ = 1;
 };
 
 template <class F>

@@ -2,6 +2,8 @@
 
 #include <new>
 
+#include "core/trimmed_string.hpp"
+
 namespace lawnkv::store {
 
 namespace {
@@ -85,7 +87,7 @@ bool Entry::assign_in_place(std::string_view value) {
   set_text_encoding(false);
   if (std::string* s = heap_str()) {
     if (value.size() <= kInlineMax) return false;
-    s->assign(value);
+    assign_trimmed(*s, value);
     return true;
   }
   if (value.size() != value_len_) return false;

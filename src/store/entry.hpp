@@ -124,7 +124,8 @@ class Entry {
   Object* field_owner() const { return type() == Type::kHashField ? load<Object*>(value_data()) : nullptr; }
 
   // Replaces a string value in place when that needs no new block (same
-  // inline length, or a value already on the heap that stays long); false
+  // inline length, or a value already on the heap that stays long: in its
+  // buffer while that is not much larger, core/trimmed_string.hpp); false
   // otherwise, and nothing changed.
   bool assign_in_place(std::string_view value);
   // The heap string of a long string value (nullptr if the value is inline):

@@ -143,6 +143,23 @@ Node* make_room(Node* n, uint32_t front, uint32_t back, size_t limit) {
   return n;
 }
 
+// n, or a copy of its elements in a block of their size (n is then freed)
+// when n's buffer is past Redis's smallest node size and more than twice
+// what its elements use: a node that held a long element overwritten by a
+// short one (LSET) keeps no more than a listpack would, while the spare room
+// that pushes leave stays.
+Node* trimmed(Node* n) {
+  const uint32_t used = n->used();
+  if (n->cap <= kNodeBytes[0] || n->cap - used <= used) return n;
+  Node* m = alloc_node(used);
+  std::memcpy(m->data(), n->data() + n->begin, used);
+  m->end = used;
+  m->count = n->count;
+  m->width = n->width;
+  free_node(n);
+  return m;
+}
+
 // Whether n may take one more element v (Redis's _quicklistNodeAllowInsert,
 // on the block's bytes, counting the lengths a uniform node would gain):
 // an empty node always may.
@@ -422,6 +439,7 @@ void List::splice(size_t slot, uint32_t off, uint32_t remove, const std::string_
   std::memmove(d + off + add, d + off + remove, n->end - off - remove);
   if (v) write_entry(n, off, *v);
   n->end = n->end + add - remove;
+  if (add < remove) n = trimmed(n);
 }
 
 void List::split_if_over(size_t slot, const ListOptions& opts) {

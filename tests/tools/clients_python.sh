@@ -3,7 +3,8 @@
 # SET EX/PX/NX/GET/KEEPTTL, SETEX, PSETEX, GET, MGET, INCR, EXPIRE/TTL/PTTL,
 # DEL, pipeline(transaction=True) and WATCH, a 1,000-command pipeline,
 # scan_iter over 2,000 keys, pubsub() receiving the expired event of a PX 50
-# key, exact error texts, REDE.PUSH/POLL on DEBUG ADVANCE-TIME, close().
+# key, exact error texts, redis-py's Lock and register_script (Lua scripts),
+# REDE.PUSH/POLL on DEBUG ADVANCE-TIME, close().
 # The client program is tests/tools/clients/redis_py.py, run by Debian's
 # /usr/bin/python3 (where python3-redis is installed).
 cd "$(dirname "$0")/../.."

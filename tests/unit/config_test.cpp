@@ -370,11 +370,23 @@ TEST_CASE("CONFIG GET: globs, typed names, aliases, each name once") {
   CHECK(names({"*read-only"}) == std::vector<std::string>{"replica-read-only", "slave-read-only"});
   CHECK(names({"slave-read-only"}) == std::vector<std::string>{"slave-read-only"});
   CHECK(names({"MAXMEMORY*"}) ==
-        std::vector<std::string>{"maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity"});
+        std::vector<std::string>{"maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",
+                                 "maxmemory-clients"});
   const auto all = c.get({"*"});
   size_t count = 0;
-  for (const Param& p : params()) count += p.alias.empty() ? 1 : 2;
+  for (auto table : {params(), reported_params()})
+    for (const Param& p : table)
+      if (!p.hidden) count += p.alias.empty() ? 1 : 2;
   CHECK(all.size() == count);
+  CHECK(all.size() == 193);  // redis-server 7.0.15's 192, and expiry-budget-us
+  // Hidden parameters answer their exact name only; reported ones answer
+  // Redis's "off" value and are no directive.
+  CHECK(names({"key-load*"}).empty());
+  CHECK(get1(c, "key-load-delay") == "0");
+  CHECK(get1(c, "replicaof") == "");
+  CHECK(get1(c, "slaveof") == "");
+  CHECK(get1(c, "tls-port") == "0");
+  CHECK(find_param("tls-port") == nullptr);
   CHECK(get1(c, "bind") == "127.0.0.1 -::1");
   CHECK(get1(c, "port") == "6379");
   CHECK(get1(c, "maxmemory") == "0");

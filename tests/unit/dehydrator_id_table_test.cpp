@@ -136,6 +136,10 @@ TEST_CASE("element: short parts inline, long ones on the heap; in-place assignme
   CHECK(e->outside_bytes() > 1300);
   CHECK(e->assign_in_place(std::string(2000, 'w')));
   CHECK(e->value() == std::string(2000, 'w'));
+  // A shorter long value gets a buffer of its size (Redis's trimming rule).
+  CHECK(e->assign_in_place(std::string(400, 'x')));
+  CHECK(e->value() == std::string(400, 'x'));
+  CHECK(e->outside_bytes() < 300 + 400 + 2 * (sizeof(std::string) + 1) + 40);
   CHECK_FALSE(e->assign_in_place("short"));
   Element::destroy(e);
 }

@@ -253,6 +253,42 @@ def expired_event():
     eq(m and m["type"], "unsubscribe", f"unsubscribe confirmation {m!r}")
 
 
+@step
+def lock():
+    """redis-py's Lock (Lua scripts): acquire, owned, extend, reacquire, contention, release"""
+    name = k("lock")
+    a = r.lock(name, timeout=10)
+    eq(a.acquire(blocking=False), True, "acquire")
+    eq(a.owned(), True, "owned")
+    eq(a.extend(5), True, "extend by 5 s")
+    check(r.pttl(name) > 10000, f"PTTL after extend: {r.pttl(name)}")
+    eq(a.reacquire(), True, "reacquire")
+    b = r.lock(name, timeout=10)
+    eq(b.acquire(blocking=False), False, "a second lock cannot acquire")
+    raises(redis.exceptions.LockNotOwnedError, "Cannot release a lock that's no longer owned",
+           lambda: b.do_release(b"nottheowner"), "release with another token")
+    a.release()
+    eq(a.locked(), False, "locked after release")
+    eq(b.acquire(blocking=False), True, "the second lock acquires once released")
+    b.release()
+
+
+@step
+def scripts():
+    """register_script: EVALSHA, NOSCRIPT after SCRIPT FLUSH falls back to EVAL, errors"""
+    incr = r.register_script("return redis.call('incrby', KEYS[1], ARGV[1])")
+    eq(incr(keys=[k("sn")], args=[5]), 5, "first call")
+    eq(incr(keys=[k("sn")], args=[5]), 10, "second call (EVALSHA)")
+    eq(r.script_exists(incr.sha), [True], "SCRIPT EXISTS")
+    eq(r.script_flush(), True, "SCRIPT FLUSH")
+    eq(incr(keys=[k("sn")], args=[1]), 11, "after SCRIPT FLUSH (NOSCRIPT, then EVAL)")
+    eq(r.eval("return {1, 'two', {3}}", 0), [1, "two", [3]], "EVAL array")
+    r.set(k("text"), "x")
+    raises(redis.ResponseError,
+           "value is not an integer or out of range script: 2bab3b661081db58bd2341920e0ba7cf5dc77b25, on @user_script:1.",
+           lambda: r.eval("return redis.call('incr', KEYS[1])", 1, k("text")), "a failing redis.call")
+
+
 if not reference:
     @step
     def advance_time():

@@ -1,0 +1,300 @@
+// FUNCTION libraries and FCALL (src/scripting/functions.hpp runs them).
+// KILL answers NOTBUSY as SCRIPT KILL does (runtime.hpp).
+
+#include "commands/families.hpp"
+#include "commands/server_family.hpp"
+#include "core/glob.hpp"
+#include "engine/args.hpp"
+#include "scripting/runtime.hpp"
+#include "scripting/shebang.hpp"
+
+namespace lawnkv {
+
+namespace {
+
+using scripting::Runtime;
+
+/* FCALL function numkeys [key ...] [arg ...] (and FCALL_RO) */
+void fcall_generic(Call& call, bool read_only) {
+  Runtime& rt = Runtime::of(call.server);
+  if (rt.functions().find(call.argv[1]) == nullptr) return call.error("ERR Function not found");
+  long long numkeys = 0;
+  if (!integer_or_reply(call, call.argv[2], &numkeys, "ERR Bad number of keys provided")) return;
+  const long long room = static_cast<long long>(call.argv.size()) - 3;
+  if (numkeys > room) return call.error("ERR Number of keys can't be greater than number of args");
+  if (numkeys < 0) return call.error("ERR Number of keys can't be negative");
+  const size_t n = static_cast<size_t>(numkeys);
+  rt.fcall(call, {.script = call.argv[1], .by_sha = false, .read_only = read_only,
+                  .keys = call.argv.subspan(3, n), .args = call.argv.subspan(3 + n)});
+}
+
+void fcall_command(Call& call) { fcall_generic(call, false); }
+void fcall_ro_command(Call& call) { fcall_generic(call, true); }
+
+/* FUNCTION LOAD [REPLACE] function-code */
+void function_load_command(Call& call) {
+  bool replace = false;
+  size_t at = 2;
+  for (; at + 1 < call.argv.size(); ++at) {
+    if (!is_option(call.argv[at], "replace")) {
+      return call.error("ERR Unknown option given: " + std::string(call.argv[at]));
+    }
+    replace = true;
+  }
+  if (at >= call.argv.size()) return call.error("ERR Function code is missing");
+  std::string name, error;
+  if (!Runtime::of(call.server).functions().load(call.argv[at], replace, &name, &error)) return call.error(error);
+  call.data.changed();
+  call.reply.bulk(name);
+}
+
+/* FUNCTION DELETE library-name */
+void function_delete_command(Call& call) {
+  if (!Runtime::of(call.server).functions().remove(call.argv[2])) return call.error("ERR Library not found");
+  call.data.changed();
+  call.reply.simple("OK");
+}
+
+/* FUNCTION FLUSH [ASYNC|SYNC] */
+void function_flush_command(Call& call) {
+  if (call.argv.size() > 3) {
+    return call.error("ERR unknown subcommand or wrong number of arguments for '" +
+                      std::string(call.argv[1].substr(0, 128)) + "'. Try FUNCTION HELP.");
+  }
+  if (call.argv.size() == 3 && !is_option(call.argv[2], "sync") && !is_option(call.argv[2], "async")) {
+    return call.error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
+  }
+  Runtime::of(call.server).functions().flush();
+  call.data.changed();
+  call.reply.simple("OK");
+}
+
+/* FUNCTION LIST [LIBRARYNAME pattern] [WITHCODE] */
+void function_list_command(Call& call) {
+  bool with_code = false;
+  std::optional<std::string_view> pattern;
+  for (size_t i = 2; i < call.argv.size(); ++i) {
+    if (!with_code && is_option(call.argv[i], "withcode")) {
+      with_code = true;
+      continue;
+    }
+    if (!pattern && is_option(call.argv[i], "libraryname")) {
+      if (i + 1 >= call.argv.size()) return call.error("ERR library name argument was not given");
+      pattern = call.argv[++i];
+      continue;
+    }
+    return call.error("ERR Unknown argument " + std::string(call.argv[i]));
+  }
+  const auto& libraries = Runtime::of(call.server).functions().libraries();
+  size_t n = 0;
+  for (const auto& entry : libraries) {
+    if (!pattern || glob_match(*pattern, entry.first)) ++n;
+  }
+  call.reply.array(n);
+  for (const auto& [name, lib] : libraries) {
+    if (pattern && !glob_match(*pattern, name)) continue;
+    call.reply.map(with_code ? 4 : 3);
+    call.reply.bulk("library_name");
+    call.reply.bulk(name);
+    call.reply.bulk("engine");
+    call.reply.bulk("LUA");
+    call.reply.bulk("functions");
+    call.reply.array(lib.functions.size());
+    for (const auto& [fname, f] : lib.functions) {
+      call.reply.map(3);
+      call.reply.bulk("name");
+      call.reply.bulk(fname);
+      call.reply.bulk("description");
+      if (f.description) {
+        call.reply.bulk(*f.description);
+      } else {
+        call.reply.null();
+      }
+      call.reply.bulk("flags");
+      size_t flags = 0;
+      scripting::for_each_flag_name(f.flags, [&](std::string_view) { ++flags; });
+      call.reply.set(flags);
+      scripting::for_each_flag_name(f.flags, [&](std::string_view flag) { call.reply.simple(flag); });
+    }
+    if (with_code) {
+      call.reply.bulk("library_code");
+      call.reply.bulk(lib.code);
+    }
+  }
+}
+
+/* FUNCTION DUMP */
+void function_dump_command(Call& call) { call.reply.bulk(Runtime::of(call.server).functions().dump()); }
+
+/* FUNCTION RESTORE serialized-value [FLUSH|APPEND|REPLACE] */
+void function_restore_command(Call& call) {
+  using Policy = scripting::Functions::RestorePolicy;
+  if (call.argv.size() > 4) {
+    return call.error("ERR unknown subcommand or wrong number of arguments for '" +
+                      std::string(call.argv[1].substr(0, 128)) + "'. Try FUNCTION HELP.");
+  }
+  Policy policy = Policy::kAppend;
+  if (call.argv.size() == 4) {
+    if (is_option(call.argv[3], "append")) {
+      policy = Policy::kAppend;
+    } else if (is_option(call.argv[3], "replace")) {
+      policy = Policy::kReplace;
+    } else if (is_option(call.argv[3], "flush")) {
+      policy = Policy::kFlush;
+    } else {
+      return call.error("ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+    }
+  }
+  std::string error;
+  if (!Runtime::of(call.server).functions().restore(call.argv[2], policy, &error)) return call.error(error);
+  call.data.changed();
+  call.reply.simple("OK");
+}
+
+/* FUNCTION STATS */
+void function_stats_command(Call& call) {
+  const scripting::Functions& fs = Runtime::of(call.server).functions();
+  call.reply.map(2);
+  call.reply.bulk("running_script");
+  call.reply.null();  // no script runs while another client is served
+  call.reply.bulk("engines");
+  call.reply.map(1);
+  call.reply.bulk("LUA");
+  call.reply.map(2);
+  call.reply.bulk("libraries_count");
+  call.reply.integer(static_cast<int64_t>(fs.libraries().size()));
+  call.reply.bulk("functions_count");
+  call.reply.integer(static_cast<int64_t>(fs.function_count()));
+}
+
+/* FUNCTION KILL */
+void function_kill_command(Call& call) { call.error("NOTBUSY No scripts in execution right now."); }
+
+/* FUNCTION HELP */
+void function_help_command(Call& call) {
+  reply_help(call, "FUNCTION",
+             {"LOAD [REPLACE] <FUNCTION CODE>",
+              "    Create a new library with the given library name and code.",
+              "DELETE <LIBRARY NAME>",
+              "    Delete the given library.",
+              "LIST [LIBRARYNAME PATTERN] [WITHCODE]",
+              "    Return general information on all the libraries:",
+              "    * Library name",
+              "    * The engine used to run the Library",
+              "    * Library description",
+              "    * Functions list",
+              "    * Library code (if WITHCODE is given)",
+              "    It also possible to get only function that matches a pattern using LIBRARYNAME argument.",
+              "STATS",
+              "    Return information about the current function running:",
+              "    * Function name",
+              "    * Command used to run the function",
+              "    * Duration in MS that the function is running",
+              "    If no function is running, return nil",
+              "    In addition, returns a list of available engines.",
+              "KILL",
+              "    Kill the current running function.",
+              "FLUSH [ASYNC|SYNC]",
+              "    Delete all the libraries.",
+              "    When called without the optional mode argument, the behavior is determined by the",
+              "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+              "    * ASYNC: Asynchronously flush the libraries.",
+              "    * SYNC: Synchronously flush the libraries.",
+              "DUMP",
+              "    Return a serialized payload representing the current libraries, can be restored using FUNCTION "
+              "RESTORE command",
+              "RESTORE <PAYLOAD> [FLUSH|APPEND|REPLACE]",
+              "    Restore the libraries represented by the given payload, it is possible to give a restore policy to",
+              "    control how to handle existing libraries (default APPEND):",
+              "    * FLUSH: delete all existing libraries.",
+              "    * APPEND: appends the restored libraries to the existing libraries. On collision, abort.",
+              "    * REPLACE: appends the restored libraries to the existing libraries, On collision, replace the old",
+              "      libraries with the new libraries (notice that even on this option there is a chance of failure",
+              "      in case of functions name collision with another library)."});
+}
+
+constexpr uint32_t kFcallFlags = kNoscript | kStale | kSkipMonitor | kNoMandatoryKeys | kMovableKeys;
+constexpr std::string_view kAcl = "@slow @scripting";
+constexpr std::string_view kWriteAcl = "@write @slow @scripting";
+constexpr std::string_view kAllShards = "request_policy:all_shards response_policy:all_succeeded";
+
+}  // namespace
+
+void register_function_commands(CommandTable& t) {
+  t.add({
+    {.name = "fcall", .arity = -3, .flags = kFcallFlags | kMayReplicate, .keynum = {2, 1, 1},
+     .acl = kAcl,
+     .group = "scripting", .since = "7.0.0", .complexity = "Depends on the function that is executed.",
+     .summary = "Runs a function of a loaded library",
+     .key_flags = "RW access update",
+     .key_notes = "We cannot tell how the keys will be used so we assume the worst, RW and UPDATE",
+     .handler = fcall_command},
+    {.name = "fcall_ro", .arity = -3, .flags = kFcallFlags | kReadonly, .keynum = {2, 1, 1},
+     .acl = kAcl,
+     .group = "scripting", .since = "7.0.0", .complexity = "Depends on the function that is executed.",
+     .summary = "Runs a function that may not write",
+     .key_flags = "RO access",
+     .key_notes = "We cannot tell how the keys will be used so we assume the worst, RO and ACCESS",
+     .handler = fcall_ro_command},
+    {.name = "function", .arity = -2, .flags = 0,
+     .acl = "@slow",
+     .group = "scripting", .since = "7.0.0", .complexity = "Depends on subcommand.",
+     .summary = "Commands about function libraries",
+     .subcommands = {
+         {.name = "function|delete", .arity = 3, .flags = kWrite | kNoscript,
+          .acl = kWriteAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(1)",
+          .summary = "Deletes a library and its functions",
+          .tips = kAllShards,
+          .handler = function_delete_command},
+         {.name = "function|dump", .arity = 2, .flags = kNoscript,
+          .acl = kAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(N) where N is the number of functions",
+          .summary = "Serializes every library",
+          .handler = function_dump_command},
+         {.name = "function|flush", .arity = -2, .flags = kWrite | kNoscript,
+          .acl = kWriteAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(N) where N is the number of functions deleted",
+          .summary = "Deletes every library",
+          .tips = kAllShards,
+          .handler = function_flush_command},
+         {.name = "function|help", .arity = 2, .flags = kLoading | kStale,
+          .acl = kAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(1)",
+          .summary = "Shows the FUNCTION subcommands",
+          .handler = function_help_command},
+         {.name = "function|kill", .arity = 2, .flags = kNoscript | kAllowBusy,
+          .acl = kAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(1)",
+          .summary = "Stops the function running now",
+          .tips = "request_policy:all_shards response_policy:one_succeeded",
+          .handler = function_kill_command},
+         {.name = "function|list", .arity = -2, .flags = kNoscript,
+          .acl = kAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(N) where N is the number of functions",
+          .summary = "Lists the libraries and their functions",
+          .tips = "nondeterministic_output_order",
+          .handler = function_list_command},
+         {.name = "function|load", .arity = -3, .flags = kWrite | kDenyOom | kNoscript,
+          .acl = kWriteAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(1) (considering compilation time is redundant)",
+          .summary = "Loads a library",
+          .tips = kAllShards,
+          .handler = function_load_command},
+         {.name = "function|restore", .arity = -3, .flags = kWrite | kDenyOom | kNoscript,
+          .acl = kWriteAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(N) where N is the number of functions on the payload",
+          .summary = "Restores libraries from a FUNCTION DUMP payload",
+          .tips = kAllShards,
+          .handler = function_restore_command},
+         {.name = "function|stats", .arity = 2, .flags = kNoscript | kAllowBusy,
+          .acl = kAcl,
+          .group = "scripting", .since = "7.0.0", .complexity = "O(1)",
+          .summary = "Says which function runs, and how many there are",
+          .tips = "nondeterministic_output request_policy:all_shards response_policy:special",
+          .handler = function_stats_command},
+     }},
+  });
+}
+
+}  // namespace lawnkv

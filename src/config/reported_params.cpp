@@ -1,0 +1,158 @@
+// The reported parameters (params.hpp, reported_params()): what Redis 7.0
+// answers to CONFIG GET for a feature lawnkv does not have, at the value
+// that means "off" (Redis's default). Not directives: redis.conf refuses
+// them, and CONFIG SET answers Redis's "can't set immutable config" for
+// those Redis marks immutable (the rows marked so here), an unknown option
+// for the others.
+
+#include <string_view>
+
+#include "config/params.hpp"
+#include "core/ascii.hpp"
+
+namespace lawnkv::config {
+
+namespace {
+
+using enum Access;
+
+const Param kReported[] = {
+    {.name = "replicaof", .alias = "slaveof", .access = kImmutable, .used = false, .def = "",
+     .doc = "lawnkv is always a primary: no replication yet."},
+    {.name = "masterauth", .used = false, .def = "",
+     .doc = "No replication."},
+    {.name = "masteruser", .used = false, .def = "",
+     .doc = "No replication."},
+    {.name = "replica-announce-ip", .alias = "slave-announce-ip", .used = false, .def = "",
+     .doc = "No replication."},
+    {.name = "replica-announce-port", .alias = "slave-announce-port", .used = false, .def = "0",
+     .doc = "No replication."},
+    {.name = "replica-announced", .used = false, .def = "yes",
+     .doc = "No replication."},
+    {.name = "replica-ignore-disk-write-errors", .used = false, .def = "no",
+     .doc = "No replication."},
+    {.name = "propagation-error-behavior", .used = false, .def = "ignore",
+     .doc = "No replication."},
+    {.name = "bind-source-addr", .used = false, .def = "",
+     .doc = "No outgoing connections (replication, cluster)."},
+    {.name = "cluster-enabled", .access = kImmutable, .used = false, .def = "no",
+     .doc = "No cluster mode."},
+    {.name = "cluster-config-file", .access = kImmutable, .used = false, .def = "nodes.conf",
+     .doc = "No cluster mode."},
+    {.name = "cluster-node-timeout", .used = false, .def = "15000",
+     .doc = "No cluster mode."},
+    {.name = "cluster-port", .access = kImmutable, .used = false, .def = "0",
+     .doc = "No cluster mode."},
+    {.name = "cluster-announce-ip", .used = false, .def = "",
+     .doc = "No cluster mode."},
+    {.name = "cluster-announce-hostname", .used = false, .def = "",
+     .doc = "No cluster mode."},
+    {.name = "cluster-announce-port", .used = false, .def = "0",
+     .doc = "No cluster mode."},
+    {.name = "cluster-announce-bus-port", .used = false, .def = "0",
+     .doc = "No cluster mode."},
+    {.name = "cluster-announce-tls-port", .used = false, .def = "0",
+     .doc = "No cluster mode."},
+    {.name = "cluster-preferred-endpoint-type", .used = false, .def = "ip",
+     .doc = "No cluster mode."},
+    {.name = "cluster-require-full-coverage", .used = false, .def = "yes",
+     .doc = "No cluster mode."},
+    {.name = "cluster-replica-no-failover", .alias = "cluster-slave-no-failover", .used = false, .def = "no",
+     .doc = "No cluster mode."},
+    {.name = "cluster-replica-validity-factor", .alias = "cluster-slave-validity-factor", .used = false, .def = "10",
+     .doc = "No cluster mode."},
+    {.name = "cluster-migration-barrier", .used = false, .def = "1",
+     .doc = "No cluster mode."},
+    {.name = "cluster-allow-replica-migration", .used = false, .def = "yes",
+     .doc = "No cluster mode."},
+    {.name = "cluster-allow-reads-when-down", .used = false, .def = "no",
+     .doc = "No cluster mode."},
+    {.name = "cluster-allow-pubsubshard-when-down", .used = false, .def = "yes",
+     .doc = "No cluster mode."},
+    {.name = "cluster-link-sendbuf-limit", .used = false, .def = "0",
+     .doc = "No cluster mode."},
+    {.name = "tls-port", .used = false, .def = "0",
+     .doc = "No TLS: tls-port 0 is TLS off."},
+    {.name = "tls-cert-file", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-key-file", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-key-file-pass", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-client-cert-file", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-client-key-file", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-client-key-file-pass", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-dh-params-file", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-ca-cert-file", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-ca-cert-dir", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-protocols", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-ciphers", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-ciphersuites", .used = false, .def = "",
+     .doc = "No TLS."},
+    {.name = "tls-prefer-server-ciphers", .used = false, .def = "no",
+     .doc = "No TLS."},
+    {.name = "tls-session-caching", .used = false, .def = "yes",
+     .doc = "No TLS."},
+    {.name = "tls-session-cache-size", .used = false, .def = "20480",
+     .doc = "No TLS."},
+    {.name = "tls-session-cache-timeout", .used = false, .def = "300",
+     .doc = "No TLS."},
+    {.name = "tls-auth-clients", .used = false, .def = "yes",
+     .doc = "No TLS."},
+    {.name = "tls-replication", .used = false, .def = "no",
+     .doc = "No TLS."},
+    {.name = "tls-cluster", .used = false, .def = "no",
+     .doc = "No TLS."},
+    {.name = "unixsocket", .access = kImmutable, .used = false, .def = "",
+     .doc = "No unix socket: TCP only."},
+    {.name = "unixsocketperm", .access = kImmutable, .used = false, .def = "0",
+     .doc = "No unix socket."},
+    {.name = "socket-mark-id", .access = kImmutable, .used = false, .def = "0",
+     .doc = "No socket marks."},
+    {.name = "aclfile", .access = kImmutable, .used = false, .def = "",
+     .doc = "No ACL users: requirepass only."},
+    {.name = "acl-pubsub-default", .used = false, .def = "resetchannels",
+     .doc = "No ACL users."},
+    {.name = "maxmemory-clients", .used = false, .def = "0",
+     .doc = "No client eviction: 0 is Redis's off."},
+    {.name = "enable-protected-configs", .access = kImmutable, .used = false, .def = "no",
+     .doc = "Protected parameters are never settable at run time."},
+    {.name = "enable-module-command", .access = kImmutable, .used = false, .def = "no",
+     .doc = "No modules."},
+    {.name = "sanitize-dump-payload", .used = false, .def = "no",
+     .doc = "No DUMP / RESTORE payload checks."},
+    {.name = "latency-tracking-info-percentiles", .used = false, .def = "50 99 99.9",
+     .doc = "No per-command latency histograms."},
+    {.name = "shutdown-on-sigint", .used = false, .def = "default",
+     .doc = "SIGINT shuts down as Redis's default does."},
+    {.name = "shutdown-on-sigterm", .used = false, .def = "default",
+     .doc = "SIGTERM shuts down as Redis's default does."},
+    {.name = "server_cpulist", .access = kImmutable, .used = false, .def = "",
+     .doc = "No CPU pinning."},
+    {.name = "bio_cpulist", .access = kImmutable, .used = false, .def = "",
+     .doc = "No CPU pinning."},
+    {.name = "aof_rewrite_cpulist", .access = kImmutable, .used = false, .def = "",
+     .doc = "No CPU pinning."},
+    {.name = "bgsave_cpulist", .access = kImmutable, .used = false, .def = "",
+     .doc = "No CPU pinning."},
+};
+
+}  // namespace
+
+std::span<const Param> reported_params() { return kReported; }
+
+const Param* find_reported_param(std::string_view name) {
+  for (const Param& p : kReported)
+    if (iequals(p.name, name) || (!p.alias.empty() && iequals(p.alias, name))) return &p;
+  return nullptr;
+}
+
+}  // namespace lawnkv::config

@@ -1,0 +1,81 @@
+#pragma once
+// One Lua 5.1 state (Debian's PUC Lua, as Redis embeds), filled by a
+// setup function (environment.hpp builds Redis 7.0's). Its heap goes
+// through a counting allocator
+// (INFO's used_memory_lua) with a ceiling that only a running script can
+// hit: past kHeapLimit an allocation fails and Lua raises "not enough
+// memory", which ends that script, never the server.
+//
+// Lua errors unwind with longjmp. The rule every C function registered here
+// follows: no C++ object with a destructor is alive in a frame that
+// lua_error (or a Lua API call that may raise) can jump over. C++ work is
+// done in an inner function that returns before the error is raised, and
+// inside such work allocations cannot fail (HeapGuard), so no API call in
+// it raises.
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+#include <lua.h>
+}
+
+namespace lawnkv::scripting {
+
+struct Library;
+struct RunContext;
+
+class Interpreter {
+ public:
+  // The Lua heap a script may grow to before its allocations fail.
+  static constexpr size_t kHeapLimit = size_t{1} << 30;
+
+  // Fills a new state (inside a protected call); functions: for the
+  // FUNCTION engine, which also has the library API for FUNCTION LOAD.
+  using Setup = void (*)(lua_State* L, bool functions);
+  explicit Interpreter(Setup setup, bool functions = false);
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  lua_State* state() const { return L_; }
+  // Bytes the Lua heap holds now (INFO used_memory_lua).
+  size_t used_bytes() const { return used_; }
+
+  // The script running now (nullptr between scripts): redis.call runs its
+  // commands through it.
+  RunContext* run = nullptr;
+  // The library FUNCTION LOAD is running (nullptr otherwise):
+  // redis.register_function adds to it.
+  Library* loading = nullptr;
+  // Set while script code runs: the heap ceiling applies.
+  bool limit_active = false;
+  size_t heap_limit = kHeapLimit;
+  // math.random's generator (lua_random.hpp), as Redis seeds it at start.
+  uint64_t random_state = 0x1234ABCD330Eull;
+
+  // The Interpreter that owns L (kept in L's allocator data).
+  static Interpreter& of(lua_State* L);
+
+ private:
+  static void* allocate(void* ud, void* ptr, size_t osize, size_t nsize);
+
+  lua_State* L_ = nullptr;
+  size_t used_ = 0;
+};
+
+// While alive, allocations of the Lua heap cannot fail, so C++ code that
+// pushes values (redis.call's reply) never sees a longjmp.
+class HeapGuard {
+ public:
+  explicit HeapGuard(Interpreter& in) : in_(in), saved_(in.limit_active) { in.limit_active = false; }
+  ~HeapGuard() { in_.limit_active = saved_; }
+  HeapGuard(const HeapGuard&) = delete;
+  HeapGuard& operator=(const HeapGuard&) = delete;
+
+ private:
+  Interpreter& in_;
+  bool saved_;
+};
+
+}  // namespace lawnkv::scripting

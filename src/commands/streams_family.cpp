@@ -14,6 +14,7 @@
 #include "commands/families.hpp"
 #include "commands/streams_ops.hpp"
 #include "core/ascii.hpp"
+#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
@@ -283,6 +284,8 @@ void xread_command(Call& call) {
     const size_t more = argv.size() - 1 - i;
     const std::string_view o = argv[i];
     if (iequals(o, "block") && more) {
+      if (call.session.in_script)
+        return call.error(format_error("ERR %s command is not allowed with BLOCK option from scripts", {argv[0]}));
       i++;
       if (!integer_or_reply(call, argv[i], &block_ms, "ERR timeout is not an integer or out of range")) return;
       if (block_ms < 0) return call.error("ERR timeout is negative");

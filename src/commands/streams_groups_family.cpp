@@ -329,6 +329,8 @@ void xreadgroup_command(Call& call) {
     const size_t more = argv.size() - 1 - i;
     const std::string_view o = argv[i];
     if (iequals(o, "block") && more) {
+      if (call.session.in_script)
+        return call.error(format_error("ERR %s command is not allowed with BLOCK option from scripts", {argv[0]}));
       if (!integer_or_reply(call, argv[++i], &block_ms, "ERR timeout is not an integer or out of range")) return;
       if (block_ms < 0) return call.error("ERR timeout is negative");
     } else if (iequals(o, "count") && more) {

@@ -111,11 +111,21 @@ void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags, std::
     r.map(0);
     return;
   }
-  r.bulk("index");
-  r.bulk("spec");
-  r.map(1);
-  r.bulk("index");
-  r.integer(ks.index);
+  if (!ks.keyword.empty()) {
+    r.bulk("keyword");
+    r.bulk("spec");
+    r.map(2);
+    r.bulk("keyword");
+    r.bulk(ks.keyword);
+    r.bulk("startfrom");
+    r.integer(ks.index);
+  } else {
+    r.bulk("index");
+    r.bulk("spec");
+    r.map(1);
+    r.bulk("index");
+    r.integer(ks.index);
+  }
   r.bulk("find_keys");
   r.map(2);
   r.bulk("type");
@@ -139,7 +149,7 @@ void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags, std::
   r.bulk("keystep");
   r.integer(ks.keystep);
   r.bulk("limit");
-  r.integer(0);
+  r.integer(ks.limit);
 }
 
 // One COMMAND INFO row; null for an unknown command.

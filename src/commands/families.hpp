@@ -26,6 +26,10 @@ void register_hash_ttl_commands(CommandTable& t);     // hash_ttl_family.cpp
 void register_set_commands(CommandTable& t);          // sets_family.cpp
 void register_zset_commands(CommandTable& t);         // zsets_family.cpp, zsets_ranges.cpp, zsets_algebra.cpp
 void register_list_commands(CommandTable& t);         // lists_family.cpp
+void register_stream_commands(CommandTable& t);       // streams_family.cpp
+void register_stream_group_commands(CommandTable& t); // streams_groups_family.cpp
+void register_stream_claim_commands(CommandTable& t); // streams_claims.cpp
+void register_stream_info_commands(CommandTable& t);  // streams_info.cpp
 void register_scripting_commands(CommandTable& t);    // scripting_family.cpp
 void register_function_commands(CommandTable& t);     // functions_family.cpp
 
@@ -50,6 +54,10 @@ inline void register_all_commands(CommandTable& t) {
   register_set_commands(t);
   register_zset_commands(t);
   register_list_commands(t);
+  register_stream_commands(t);
+  register_stream_group_commands(t);
+  register_stream_claim_commands(t);
+  register_stream_info_commands(t);
   register_scripting_commands(t);
   register_function_commands(t);
 }

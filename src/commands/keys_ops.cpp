@@ -50,6 +50,7 @@ std::string_view type_name(const store::Entry* e) {
     case store::Type::kSet: return "set";
     case store::Type::kList: return "list";
     case store::Type::kZSet: return "zset";
+    case store::Type::kStream: return "stream";
   }
   return "none";
 }

@@ -57,6 +57,8 @@ struct Values {
   int64_t hash_max_listpack_value = 64;
   int64_t list_max_listpack_size = -2;   // a list node's fill: -1..-5 = 4..64 KiB, n > 0 = n elements
   int64_t set_max_intset_entries = 512;  // the most members of an "intset" set
+  int64_t stream_node_max_bytes = 4096;    // a stream node's bytes (types/stream.hpp)
+  int64_t stream_node_max_entries = 100;   // a stream node's entries, tombstones included
   int64_t zset_max_listpack_entries = 128;  // the most members of a "listpack" zset
   int64_t zset_max_listpack_value = 64;     // its longest member
   std::string dir = ".";

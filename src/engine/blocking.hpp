@@ -67,6 +67,9 @@ class BlockingTable {
     std::span<const std::string_view> keys;
     int64_t timeout_at_ms;   // served a null array once now >= this; kNever: never
     int64_t ready_bound_ms;  // a key may be ready by itself once now > this; kNever: no
+    // The arguments to run again with (XREAD's "$" made the ID it meant);
+    // empty: the command's own.
+    std::span<const std::string_view> argv = {};
   };
 
   // s blocks running spec with argv in db.

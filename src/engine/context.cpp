@@ -9,7 +9,7 @@ void Call::block(const BlockingTable::Wait& wait) {
     return;
   }
   if (!may_block()) return reply.null_array();
-  server.data.blocking.block(session, *spec, argv, db_index, wait);
+  server.data.blocking.block(session, *spec, wait.argv.empty() ? argv : wait.argv, db_index, wait);
 }
 
 }  // namespace lawnkv

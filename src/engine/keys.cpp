@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/ascii.hpp"
+
 namespace lawnkv {
 
 namespace {
@@ -43,6 +45,8 @@ std::vector<KeySpec> key_specs(const CommandSpec& c) {
       for (int pos = k.first; pos <= k.last; pos += step) out.push_back({.index = pos, .lastkey = 0, .keystep = 1});
     }
   }
+  if (!c.keyword.word.empty())
+    out.push_back({.index = c.keyword.startfrom, .lastkey = -1, .keystep = 1, .keyword = c.keyword.word, .limit = 2});
   if (c.keynum.index > 0)
     out.push_back({.index = c.keynum.index, .keynum = true, .keystep = c.keynum.keystep, .firstkey = c.keynum.firstkey});
   for (int i = 0; i < c.unknown_key_specs; ++i) out.push_back({.unknown = true});
@@ -50,7 +54,7 @@ std::vector<KeySpec> key_specs(const CommandSpec& c) {
 }
 
 bool has_key_arguments(const CommandSpec& spec) {
-  return spec.keys.first > 0 || spec.keynum.index > 0 || spec.get_keys != nullptr;
+  return spec.keys.first > 0 || spec.keynum.index > 0 || spec.get_keys != nullptr || !spec.keyword.word.empty();
 }
 
 std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::string_view> argv) {
@@ -70,6 +74,19 @@ std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::stri
       const long count = atoi_of(argv[static_cast<size_t>(ks.index)]);
       if (count < 1 || count > (argc - first) / step) return {};
       for (long i = 0; i < count; ++i) out.push_back({first + static_cast<int>(i) * step, s});
+      continue;
+    }
+    if (!ks.keyword.empty()) {
+      int first = 0;
+      for (int i = ks.index; i < argc - 1; ++i) {
+        if (iequals(argv[static_cast<size_t>(i)], ks.keyword)) {
+          first = i + 1;
+          break;
+        }
+      }
+      const int rest = argc - first;
+      if (!first || rest % 2 != 0) return {};
+      for (int pos = first; pos < first + rest / 2; ++pos) out.push_back({pos, s});
       continue;
     }
     const int last = ks.lastkey >= 0 ? ks.index + ks.lastkey : argc + ks.lastkey;

@@ -23,7 +23,8 @@
 // at argv[2] and a, b from argv[3] (spec 1). As Redis's genericGetKeys, a
 // count below 1 or beyond the arguments gives no keys at all (the command
 // will refuse it), and the count is read as atoi reads it ("2x" is 2, "x"
-// is 0).
+// is 0). XREAD COUNT 1 STREAMS a b 0 0, keyword {"STREAMS", 1}: a and b; an
+// odd number of arguments after STREAMS gives no keys (as xreadGetKeys).
 
 #include <span>
 #include <string_view>
@@ -42,6 +43,10 @@ struct KeySpec {
   int keystep = 1;
   int firstkey = 0;  // keynum (its keynumidx is always 0)
   bool unknown = false;  // begin_search and find_keys "unknown" (the row's get_keys finds its keys)
+  // A keyword begin_search (index is then its startfrom): the keys are
+  // half of the arguments after the keyword (range limit 2).
+  std::string_view keyword = {};
+  int limit = 0;
 };
 std::vector<KeySpec> key_specs(const CommandSpec& spec);
 

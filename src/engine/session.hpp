@@ -45,6 +45,8 @@ class Session : public pubsub::Subscriber {
   // No socket behind it (DetachedSession: the AOF loader, scripts, the
   // replica link): its commands never block.
   bool detached = false;
+  // A script's client (Redis's CLIENT_SCRIPT): XREAD ... BLOCK is refused.
+  bool in_script = false;
   std::vector<std::vector<std::string>> queued;
   bool queued_denyoom = false;  // a queued command has the denyoom flag (EXEC is refused on OOM)
   store::Watcher watcher;

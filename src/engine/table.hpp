@@ -92,6 +92,14 @@ struct KeyNum {
   int keystep = 1;
 };
 
+// Keys after a keyword (XREAD's STREAMS), as Redis's keyword begin_search
+// with a range of lastkey -1, keystep 1, limit 2: the keyword is searched
+// from argv[startfrom] on, and half the arguments after it are keys.
+struct KeyKeyword {
+  std::string_view word;  // empty: none
+  int startfrom = 1;
+};
+
 // One command (or subcommand, as Redis 7.0 has them: CONFIG GET is
 // "config|get"): everything dispatch, COMMAND INFO/DOCS/LIST and INFO
 // commandstats know of it. Family files write their rows with designated
@@ -102,6 +110,7 @@ struct CommandSpec {
   uint32_t flags = 0;        // CommandFlag bits
   KeyRange keys = {};
   KeyNum keynum = {};        // keys counted by an argument, after those of keys
+  KeyKeyword keyword = {};   // keys after a keyword (engine/keys.hpp)
   // The five fields below have no default, so a row that leaves one out
   // draws -Wmissing-field-initializers.
   std::string_view acl;      // ACL categories, as COMMAND INFO lists them: "@read @string @fast"

@@ -5,7 +5,7 @@
 namespace lawnkv::persistence {
 
 namespace {
-const TypeCodec* const kCodecs[] = {&kHashCodec, &kSetCodec, &kDehydratorCodec, &kListCodec, &kZSetCodec};
+const TypeCodec* const kCodecs[] = {&kHashCodec, &kSetCodec, &kDehydratorCodec, &kListCodec, &kZSetCodec, &kStreamCodec};
 }  // namespace
 
 const TypeCodec* codec_for(store::Type t) {

@@ -76,5 +76,6 @@ extern const TypeCodec kSetCodec;         // set_codec.cpp
 extern const TypeCodec kDehydratorCodec;  // dehydrator_codec.cpp
 extern const TypeCodec kListCodec;        // list_codec.cpp
 extern const TypeCodec kZSetCodec;        // zset_codec.cpp
+extern const TypeCodec kStreamCodec;      // stream_codec.cpp
 
 }  // namespace lawnkv::persistence

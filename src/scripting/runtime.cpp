@@ -90,7 +90,7 @@ bool out_of_memory(ServerState& server) {
 
 }  // namespace
 
-Runtime::Runtime() : lua_(std::make_unique<Interpreter>(build_environment)) {}
+Runtime::Runtime() : lua_(std::make_unique<Interpreter>(build_environment)) { client_.in_script = true; }
 
 void Runtime::set_heap_limit(size_t bytes) {
   heap_limit_ = bytes;

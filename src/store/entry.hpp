@@ -41,7 +41,7 @@ namespace lawnkv::store {
 // entry whose value part starts with its hash's Object* (Entry::make_field),
 // so that the expiry index, which holds keys and such fields alike, can tell
 // them apart and find the field's hash.
-enum class Type : uint8_t { kString, kDehydrator, kHash, kHashField, kSet, kList, kZSet };
+enum class Type : uint8_t { kString, kDehydrator, kHash, kHashField, kSet, kList, kZSet, kStream };
 
 class Db;
 class Entry;

@@ -364,6 +364,44 @@ PUNSUBSCRIBE
 SADD k v
 )";
 
+// Streams: every event the stream commands send, and those they do not
+// (XACK, XCLAIM, XREADGROUP history, no-op writes).
+constexpr std::string_view kStreams = R"(
+2: PSUBSCRIBE *
+3: SUBSCRIBE __keyspace@0__:s __keyevent@0__:xadd __keyevent@0__:new
+XADD s 1 f v
+XADD s 2 f v
+XADD s MAXLEN 1 3 f v
+XADD s MAXLEN 5 4 f v
+XADD nomk NOMKSTREAM 1 f v
+XDEL s 4
+XDEL s 4
+XTRIM s MAXLEN 0
+XTRIM s MAXLEN 0
+XADD s 5 f v
+XADD s 6 f v
+XGROUP CREATE s g 0
+XGROUP CREATE s g 0
+XGROUP CREATE n g $ MKSTREAM
+XGROUP CREATECONSUMER s g c
+XGROUP CREATECONSUMER s g c
+XREADGROUP GROUP g d COUNT 1 STREAMS s >
+XREADGROUP GROUP g d STREAMS s 0
+XACK s g 5
+XCLAIM s g e 0 6
+XREADGROUP GROUP g f STREAMS s >
+XAUTOCLAIM s g h 0 0
+XGROUP SETID s g 0
+XGROUP DELCONSUMER s g c
+XGROUP DELCONSUMER s g c
+XGROUP DESTROY s g
+XGROUP DESTROY s g
+XSETID s 10
+XREAD STREAMS s 0
+XRANGE s - +
+DEL s n
+)";
+
 }  // namespace
 
 TEST_CASE("compat: keyspace notifications, lawnkv against redis-server") {
@@ -374,7 +412,7 @@ TEST_CASE("compat: keyspace notifications, lawnkv against redis-server") {
   ScenarioCounts total;
   // KEA: everything A holds; KEn: only `new` (not part of A); KEAm: keymiss
   // too; one channel kind at a time; single classes.
-  for (const char* flags : {"KEA", "KEn", "KEAnm", "Kg", "E$", "Ex", "Kgx", "Ks"}) {
+  for (const char* flags : {"KEA", "KEn", "KEAnm", "Kg", "E$", "Ex", "Kgx", "Ks", "Kt", "Et"}) {
     const std::set<int> resp3_sub{3};
     const Scenario scenarios[] = {
         {"strings", flags, resp3_sub, kStrings},  {"bits", flags, resp3_sub, kBits},
@@ -383,6 +421,7 @@ TEST_CASE("compat: keyspace notifications, lawnkv against redis-server") {
         {"transaction", flags, resp3_sub, kTransaction}, {"self-notify (RESP3)", flags, {1}, kSelfNotify},
         {"sets", flags, resp3_sub, kSets}, {"sets, lazy expiry", flags, resp3_sub, set_lazy},
         {"sets, self-notify (RESP3)", flags, {1}, kSetsSelfNotify},
+        {"streams", flags, resp3_sub, kStreams},
     };
     run_scenarios(lawnkv, redis, scenarios, &total);
   }

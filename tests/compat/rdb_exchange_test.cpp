@@ -72,6 +72,33 @@ void fill(RawClient& c) {
   must(c, {"ZADD", "zset_small", "1", "a", "-2.5", "b", "inf", "c", "-inf", "d", "0", "e"});
   for (int i = 0; i < 300; ++i) must(c, {"ZADD", "zset_large", std::to_string(i / 3.0), "m" + std::to_string(i)});
   must(c, {"ZADD", "zset_long_member", "1", std::string(100, 'z')});
+  // Streams: nodes of 5 entries, fields shared with a node's first entry or
+  // not, tombstones, a trim, groups with pending entries and consumers, an
+  // empty stream with a group, metadata set by XSETID.
+  must(c, {"CONFIG", "SET", "stream-node-max-entries", "5"});
+  for (int i = 1; i <= 40; ++i) {
+    if (i % 7 == 0) {
+      must(c, {"XADD", "stream", std::to_string(i) + "-" + std::to_string(i % 3), "other", std::string(i * 10, 'o')});
+    } else {
+      must(c, {"XADD", "stream", std::to_string(i) + "-" + std::to_string(i % 3), "a", std::to_string(i * 1000003),
+               "b", "-" + std::to_string(i)});
+    }
+  }
+  must(c, {"XDEL", "stream", "3-0", "12-0", "13-1"});
+  must(c, {"XTRIM", "stream", "MINID", "4"});
+  must(c, {"XGROUP", "CREATE", "stream", "g1", "0"});
+  must(c, {"XGROUP", "CREATE", "stream", "g2", "$"});
+  must(c, {"XGROUP", "CREATE", "stream", "g3", "10", "ENTRIESREAD", "7"});
+  must(c, {"XREADGROUP", "GROUP", "g1", "alice", "COUNT", "6", "STREAMS", "stream", ">"});
+  must(c, {"XREADGROUP", "GROUP", "g1", "bob", "COUNT", "4", "STREAMS", "stream", ">"});
+  must(c, {"XREADGROUP", "GROUP", "g3", "carol", "NOACK", "COUNT", "3", "STREAMS", "stream", ">"});
+  must(c, {"XGROUP", "CREATECONSUMER", "stream", "g1", "idle"});
+  must(c, {"XACK", "stream", "g1", "5-2"});
+  must(c, {"XCLAIM", "stream", "g1", "bob", "0", "6-0", "RETRYCOUNT", "9"});
+  must(c, {"XGROUP", "CREATE", "stream_empty", "g", "$", "MKSTREAM"});
+  must(c, {"XADD", "stream_meta", "5-5", "f", "v"});
+  must(c, {"XSETID", "stream_meta", "9-9", "ENTRIESADDED", "30", "MAXDELETEDID", "7-7"});
+  must(c, {"CONFIG", "SET", "stream-node-max-entries", "100"});
   must(c, {"SELECT", "3"});
   must(c, {"SET", "in_db3", "x", "EX", "86400"});
   must(c, {"SADD", "set_db3", "q"});
@@ -122,6 +149,13 @@ void compare(RawClient& ref, RawClient& other, const std::string& label) {
         CHECK(other.call({"LRANGE", key, "0", "-1"}) == ref.call({"LRANGE", key, "0", "-1"}));
       } else if (type == "+zset\r\n") {
         CHECK(other.call({"ZRANGE", key, "0", "-1", "WITHSCORES"}) == ref.call({"ZRANGE", key, "0", "-1", "WITHSCORES"}));
+      } else if (type == "+stream\r\n") {
+        CHECK(other.call({"XRANGE", key, "-", "+"}) == ref.call({"XRANGE", key, "-", "+"}));
+        CHECK(other.call({"XINFO", "STREAM", key}) == ref.call({"XINFO", "STREAM", key}));
+        // Delivery and seen times are absolute: loaded, they are equal.
+        CHECK(other.call({"XINFO", "STREAM", key, "FULL", "COUNT", "0"}) ==
+              ref.call({"XINFO", "STREAM", key, "FULL", "COUNT", "0"}));
+        CHECK(other.call({"XINFO", "GROUPS", key}) == ref.call({"XINFO", "GROUPS", key}));
       } else {
         FAIL("unexpected type " << type);
       }

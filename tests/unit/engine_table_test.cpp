@@ -69,9 +69,9 @@ std::string incomplete(const CommandSpec& c, const CommandSpec* parent) {
   const KeyRange& k = c.keys;
   if (k.first < 0 || (k.first == 0 && (k.last != 0 || k.step != 0))) return "key range";
   if (k.first > 0 && k.step <= 0) return "key step";
-  // Counted keys, or keys a proc finds by keyword, are what makes a row's
-  // keys movable; a proc is what finds the keys of "unknown" key specs.
-  if (c.has(kMovableKeys) != (c.keynum.index > 0 || c.get_keys != nullptr))
+  // Counted keys, keys after a keyword, or keys a proc finds are what makes
+  // a row's keys movable; a proc is what finds the keys of "unknown" key specs.
+  if (c.has(kMovableKeys) != (c.keynum.index > 0 || c.get_keys != nullptr || !c.keyword.word.empty()))
     return "movablekeys and keynum (or get_keys) go together";
   if ((c.unknown_key_specs > 0) != (c.get_keys != nullptr)) return "unknown key specs and get_keys go together";
   if (c.keynum.index > 0 && (c.keynum.firstkey <= 0 || c.keynum.keystep <= 0)) return "keynum";

@@ -1,0 +1,66 @@
+#pragma once
+// What the stream command families share (streams_family.cpp: entries;
+// streams_groups_family.cpp: consumer groups): typed lookups, the node
+// limits from the configuration, stream IDs as Redis parses and writes
+// them, and the reply of a list of entries.
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "engine/context.hpp"
+#include "types/stream.hpp"
+
+namespace lawnkv {
+
+// A key looked up as a stream: s is null when the key is missing or holds
+// another type (then wrong_type, nothing replied).
+struct StreamRef {
+  types::Stream* s = nullptr;
+  bool wrong_type = false;
+};
+StreamRef stream_for_read(DbContext& call, std::string_view key);
+StreamRef stream_for_write(DbContext& call, std::string_view key);
+// The stream at key, created empty (with a `new` event, as Redis's dbAdd)
+// when absent; nullptr after WRONGTYPE.
+types::Stream* stream_or_create(Call& call, std::string_view key);
+
+// stream-node-max-bytes and stream-node-max-entries.
+types::StreamLimits stream_limits(const Call& call);
+
+inline constexpr std::string_view kInvalidStreamId = "ERR Invalid stream ID specified as stream command argument";
+
+// Redis's streamGenericParseIDOrReply: "-", "+" (refused when strict),
+// "<ms>", "<ms>-<seq>" (each as string2ull reads it), "<ms>-*" when
+// seq_given is not null (*seq_given then false). A missing seq is
+// missing_seq. False with kInvalidStreamId replied.
+bool parse_stream_id(std::string_view arg, uint64_t missing_seq, bool strict, bool* seq_given, types::StreamId* out);
+bool stream_id_or_reply(Call& call, std::string_view arg, uint64_t missing_seq, bool strict, bool* seq_given,
+                        types::StreamId* out);
+
+// "ms-seq" as a bulk string.
+void reply_stream_id(resp::Writer& r, types::StreamId id);
+// [id, [name, value, ...]] for each entry.
+void reply_stream_entries(resp::Writer& r, const std::vector<types::StreamEntry>& entries);
+
+// The entries with start <= id <= end (reverse: from end down), at most count
+// (0: all).
+std::vector<types::StreamEntry> stream_range(const types::Stream& s, types::StreamId start, types::StreamId end,
+                                             bool reverse, size_t count);
+
+// The consumer named so in g, created (with `xgroup-createconsumer`) when
+// absent, else seen now; *created says which.
+types::StreamConsumer* stream_consumer_or_create(Call& call, types::StreamGroup* g, std::string_view key,
+                                                 std::string_view name, bool* created = nullptr);
+
+// Redis's streamPropagateXCLAIM: the delivery or claim of id as a replayable
+// "XCLAIM key group consumer 0 id TIME t RETRYCOUNT n FORCE JUSTID LASTID
+// <group's last ID>" record.
+void record_stream_claim(Call& call, std::string_view key, std::string_view group, const types::StreamGroup& g,
+                         types::StreamId id, const types::StreamNack& nack);
+// Redis's streamPropagateGroupID: "XGROUP SETID key group <last ID>
+// ENTRIESREAD <n>".
+void record_stream_group_id(Call& call, std::string_view key, std::string_view group, const types::StreamGroup& g);
+
+}  // namespace lawnkv

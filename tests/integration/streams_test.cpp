@@ -1,0 +1,102 @@
+// Streams with blocking reads against the running server, over real
+// sockets: XREAD BLOCK with "$" served by the next XADD (clients in the
+// order they blocked), an XADD inside MULTI waking a client after EXEC,
+// XREADGROUP BLOCK ">" served and its delivery pending, and a blocked
+// XREADGROUP answered as Redis when its group is destroyed or its key
+// deleted; CLIENT UNBLOCK. Nothing sleeps: clients wait on replies and on
+// INFO blocked_clients.
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+
+#include "../support/poll_until.hpp"
+#include "../support/server_process.hpp"
+#include "itest.hpp"
+
+namespace lawnkv::itest {
+namespace {
+
+using namespace std::chrono_literals;
+using test::ServerProcess;
+
+bool blocked_clients(Client& c, long long n) {
+  return test::poll_until(std::chrono::steady_clock::now() + 5s, [&] {
+    return info_int(c.call({"INFO", "clients"}).text, "blocked_clients") == n;
+  });
+}
+
+void send(Client& c, std::initializer_list<std::string_view> argv) {
+  c.append(argv);
+  redisContext* ctx = c.context();
+  int done = 0;
+  while (!done) REQUIRE(redisBufferWrite(ctx, &done) == REDIS_OK);
+}
+
+}  // namespace
+
+TEST_CASE("XREAD BLOCK on $: the next XADD serves every waiter the new entry, in blocking order") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client control(server.port());
+  CHECK(control.wire({"XADD", "s", "1-1", "old", "x"}) == "$3\r\n1-1\r\n");
+  Client a(server.port()), b(server.port());
+  send(a, {"XREAD", "BLOCK", "0", "STREAMS", "s", "$"});
+  REQUIRE(blocked_clients(control, 1));
+  send(b, {"XREAD", "BLOCK", "0", "STREAMS", "other", "s", "0", "$"});
+  REQUIRE(blocked_clients(control, 2));
+  CHECK(control.wire({"XADD", "s", "2-1", "f", "v"}) == "$3\r\n2-1\r\n");
+  const std::string want = "*1\r\n*2\r\n$1\r\ns\r\n*1\r\n*2\r\n$3\r\n2-1\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n";
+  CHECK(wire(a.read()) == want);
+  CHECK(wire(b.read()) == want);
+  CHECK(blocked_clients(control, 0));
+}
+
+TEST_CASE("an XADD inside MULTI wakes a blocked XREAD after EXEC; a timeout answers a null array") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client control(server.port());
+  Client waiter(server.port());
+  send(waiter, {"XREAD", "BLOCK", "0", "STREAMS", "s", "$"});
+  REQUIRE(blocked_clients(control, 1));
+  CHECK(control.wire({"MULTI"}) == "+OK\r\n");
+  CHECK(control.wire({"XADD", "s", "5-0", "a", "1"}) == "+QUEUED\r\n");
+  CHECK(control.wire({"XADD", "s", "6-0", "a", "2"}) == "+QUEUED\r\n");
+  CHECK(control.wire({"EXEC"}) == "*2\r\n$3\r\n5-0\r\n$3\r\n6-0\r\n");
+  CHECK(wire(waiter.read()) ==
+        "*1\r\n*2\r\n$1\r\ns\r\n*2\r\n*2\r\n$3\r\n5-0\r\n*2\r\n$1\r\na\r\n$1\r\n1\r\n"
+        "*2\r\n$3\r\n6-0\r\n*2\r\n$1\r\na\r\n$1\r\n2\r\n");
+  CHECK(waiter.call({"XREAD", "BLOCK", "1", "STREAMS", "s", "$"}).null);  // the timeout
+}
+
+TEST_CASE("XREADGROUP BLOCK >: served by XADD with the delivery pending; NOGROUP and UNBLOCKED as Redis") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client control(server.port());
+  CHECK(control.wire({"XGROUP", "CREATE", "s", "g", "$", "MKSTREAM"}) == "+OK\r\n");
+  Client waiter(server.port());
+  send(waiter, {"XREADGROUP", "GROUP", "g", "alice", "BLOCK", "0", "STREAMS", "s", ">"});
+  REQUIRE(blocked_clients(control, 1));
+  CHECK(control.wire({"XADD", "s", "1-0", "f", "v"}) == "$3\r\n1-0\r\n");
+  CHECK(wire(waiter.read()) == "*1\r\n*2\r\n$1\r\ns\r\n*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n");
+  CHECK(control.wire({"XPENDING", "s", "g"}) ==
+        "*4\r\n:1\r\n$3\r\n1-0\r\n$3\r\n1-0\r\n*1\r\n*2\r\n$5\r\nalice\r\n$1\r\n1\r\n");
+
+  send(waiter, {"XREADGROUP", "GROUP", "g", "alice", "BLOCK", "0", "STREAMS", "s", ">"});
+  REQUIRE(blocked_clients(control, 1));
+  CHECK(control.wire({"XGROUP", "DESTROY", "s", "g"}) == ":1\r\n");
+  CHECK(wire(waiter.read()) == "-NOGROUP the consumer group this client was blocked on no longer exists\r\n");
+
+  CHECK(control.wire({"XGROUP", "CREATE", "s", "g", "$"}) == "+OK\r\n");
+  send(waiter, {"XREADGROUP", "GROUP", "g", "alice", "BLOCK", "0", "STREAMS", "s", ">"});
+  REQUIRE(blocked_clients(control, 1));
+  CHECK(control.wire({"DEL", "s"}) == ":1\r\n");
+  CHECK(wire(waiter.read()) == "-UNBLOCKED the stream key no longer exists\r\n");
+
+  CHECK(control.wire({"XGROUP", "CREATE", "s", "g", "$", "MKSTREAM"}) == "+OK\r\n");
+  const long long id = waiter.integer({"CLIENT", "ID"});
+  send(waiter, {"XREADGROUP", "GROUP", "g", "alice", "BLOCK", "0", "STREAMS", "s", ">"});
+  REQUIRE(blocked_clients(control, 1));
+  CHECK(control.wire({"CLIENT", "UNBLOCK", std::to_string(id)}) == ":1\r\n");
+  CHECK(waiter.read().null);
+}
+
+}  // namespace lawnkv::itest

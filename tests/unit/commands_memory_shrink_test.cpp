@@ -64,6 +64,9 @@ TEST_CASE("a value that stays close to its buffer's size reuses it; APPEND growt
 }
 
 TEST_CASE("100 keys of 1 MB set to 1,000 bytes give back their memory (used_memory)") {
+  // The sanitizer builds use libc's malloc, whose figures ASan's allocator
+  // does not feed: used_memory does not move there.
+  if (allocator::name() == "libc") return;
   test::CommandServer s;
   const uint64_t before = allocator::used_bytes();
   for (int i = 0; i < 100; ++i) s.run({"set", "key:" + std::to_string(i), std::string(1 << 20, 'a')});

@@ -4,8 +4,8 @@
 // ACL key permissions and cluster slots next. One extractor for every row,
 // read from the row.
 //
-// A row gives its keys in two parts, and its key_flags has one entry per
-// key spec they make (as Redis 7.0's key specs):
+// A row gives its keys in up to four parts, and its key_flags has one entry
+// per key spec they make (as Redis 7.0's key specs):
 //   keys   (first, last, step): fixed positions, Redis's legacy triple.
 //          With one key spec it is one range (MSET k1 v1 k2 v2: {1, -1, 2};
 //          LCS k1 k2: {1, 2, 1}); with two and an open end, the first key is
@@ -14,6 +14,8 @@
 //   keynum (index, firstkey, keystep): the number of keys is the argument
 //          at index, the keys start firstkey after it (the movable keys of
 //          ZUNION, LMPOP, EVAL...); one more key spec, the last.
+//   keyword (word, startfrom): the keys are the first half of the
+//          arguments after the word (XREAD ... STREAMS k1 k2 id1 id2).
 //   unknown_key_specs: specs whose keys are found by the row's get_keys
 //          (begin_search and find_keys "unknown", as SORT's STORE and
 //          BY/GET); with get_keys every key of a call comes from it.

@@ -53,7 +53,10 @@ TEST_CASE("dump/restore: every type round trips, with its deadline") {
       {"str", {"get"}},       {"int", {"get"}},          {"long", {"get"}},
       {"list", {"lrange", "0", "-1"}}, {"ints", {"smembers"}}, {"strs", {"sort_not_used"}},
       {"z", {"zrange", "0", "-1", "withscores"}}, {"h", {"hget", "f"}}, {"hf", {"hpttl", "FIELDS", "2", "f", "g"}}};
-  for (const auto& [key, read] : reads) {
+  for (const auto& entry : reads) {
+    // Not a structured binding: clang 14 cannot capture one (CAPTURE does).
+    const std::string& key = entry.first;
+    const std::vector<std::string>& read = entry.second;
     CAPTURE(key);
     const std::string payload = bulk(s.run({"dump", key}));
     CHECK(s.run({"restore", key + ":copy", "0", payload}) == "+OK\r\n");

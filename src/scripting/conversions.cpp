@@ -271,15 +271,21 @@ bool to_verbatim(lua_State* L, resp::Writer& w, int) {
   return done;
 }
 
-bool to_map(lua_State* L, resp::Writer& w, int proto) {
-  if (!field_of(L, "map", LUA_TTABLE)) return false;
+// The number of keys of the table on top of the stack (a map's or a set's
+// RESP3 length).
+size_t entries_of_top(lua_State* L) {
   size_t n = 0;
   lua_pushnil(L);
   while (lua_next(L, -2)) {
     lua_pop(L, 1);
     ++n;
   }
-  w.map(n);
+  return n;
+}
+
+bool to_map(lua_State* L, resp::Writer& w, int proto) {
+  if (!field_of(L, "map", LUA_TTABLE)) return false;
+  w.map(entries_of_top(L));
   lua_pushnil(L);
   while (lua_next(L, -2)) {
     lua_pushvalue(L, -2);
@@ -292,13 +298,7 @@ bool to_map(lua_State* L, resp::Writer& w, int proto) {
 
 bool to_set(lua_State* L, resp::Writer& w, int proto) {
   if (!field_of(L, "set", LUA_TTABLE)) return false;
-  size_t n = 0;
-  lua_pushnil(L);
-  while (lua_next(L, -2)) {
-    lua_pop(L, 1);
-    ++n;
-  }
-  w.set(n);
+  w.set(entries_of_top(L));
   lua_pushnil(L);
   while (lua_next(L, -2)) {
     lua_pop(L, 1);

@@ -3,7 +3,7 @@
 //
 //   expiry-drain --port N [--host 127.0.0.1] [--keys 1000000] [--spread-ms 1000]
 //                [--lead-ms 3000] [--poll-ms 2] [--probe-us 1000]
-//                [--timeout-ms 60000] [--seed 1] [--series FILE]
+//                [--timeout-ms 60000] [--tail-ms 200] [--seed 1] [--series FILE]
 //                [--hashes H [--events 1]]
 //
 // With --hashes, the --keys items are hash fields instead of keys (Redis
@@ -32,7 +32,8 @@
 //    and records the count; it stops at the first reply of 0 (or timeout-ms
 //    after the last deadline).
 // 3. Meanwhile a second connection (the probe) sends GET of a missing key
-//    every probe-us and times each reply.
+//    every probe-us and times each reply, until tail-ms after the drain's
+//    end: the memory of the reaped keys goes back to the system around then.
 //
 // Output on stdout, one "name=value" a line:
 //   drain_ms       first DBSIZE reply of 0, received, minus the last deadline
@@ -40,7 +41,9 @@
 //                  plus poll-ms); -1 if timed out
 //   left_at_last   DBSIZE at the last poll before the last deadline passed
 //   probe_*        probe GET latencies (us) sent between the first deadline
-//                  and the drain's end: n, p50, p99, p999, max
+//                  and tail-ms after the drain's end: n, p50, p99, p999, max
+//   probe_worst    the five slowest of those, "latency_us@ms" with ms the
+//                  send time minus the last deadline
 //   base_probe_*   the same for probes sent in the 300 ms before the first
 //                  deadline (the idle reference)
 //   load_ms, lead_ms, attempts, keys, first_deadline, last_deadline
@@ -74,6 +77,7 @@ struct Options {
   long poll_ms = 2;
   long probe_us = 1000;
   long timeout_ms = 60000;
+  long tail_ms = 200;
   unsigned seed = 1;
   std::string series;
   long hashes = 0;  // > 0: items are fields of this many hashes
@@ -295,6 +299,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--poll-ms") o.poll_ms = std::atol(v);
     else if (a == "--probe-us") o.probe_us = std::atol(v);
     else if (a == "--timeout-ms") o.timeout_ms = std::atol(v);
+    else if (a == "--tail-ms") o.tail_ms = std::atol(v);
     else if (a == "--seed") o.seed = static_cast<unsigned>(std::atol(v));
     else if (a == "--series") o.series = v;
     else if (a == "--hashes") o.hashes = std::atol(v);
@@ -377,6 +382,7 @@ int main(int argc, char** argv) {
     timespec ts{static_cast<time_t>(next / 1'000'000'000), static_cast<long>(next % 1'000'000'000)};
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
   }
+  if (drain_end > 0) sleep_until_wall(drain_end + static_cast<double>(o.tail_ms));
   stop = true;
   prober.join();
   if (o.events) {
@@ -388,27 +394,37 @@ int main(int argc, char** argv) {
     events_stop = true;
     listener.join();
   }
-  const double window_end = drain_end > 0 ? drain_end : wall_ms();
+  const double window_end = drain_end > 0 ? drain_end + static_cast<double>(o.tail_ms) : wall_ms();
 
   std::vector<double> during;
   std::vector<double> before;
+  std::vector<Probe> worst;
   for (const Probe& p : probes) {
     if (p.sent_wall_ms >= static_cast<double>(first_deadline) && p.sent_wall_ms <= window_end) {
       during.push_back(p.latency_us);
+      worst.push_back(p);
     } else if (p.sent_wall_ms < static_cast<double>(first_deadline) &&
                p.sent_wall_ms >= static_cast<double>(first_deadline) - 300) {
       before.push_back(p.latency_us);
     }
   }
 
-  std::printf("keys=%ld\nspread_ms=%ld\npoll_ms=%ld\nprobe_us=%ld\nattempts=%d\nlead_ms=%ld\nload_ms=%.0f\n", o.keys,
-              o.spread_ms, o.poll_ms, o.probe_us, attempt + 1, o.lead_ms, load_ms);
+  std::printf("keys=%ld\nspread_ms=%ld\npoll_ms=%ld\nprobe_us=%ld\ntail_ms=%ld\nattempts=%d\nlead_ms=%ld\nload_ms=%.0f\n",
+              o.keys, o.spread_ms, o.poll_ms, o.probe_us, o.tail_ms, attempt + 1, o.lead_ms, load_ms);
   std::printf("first_deadline=%lld\nlast_deadline=%lld\n", static_cast<long long>(first_deadline),
               static_cast<long long>(last_deadline));
   std::printf("drain_ms=%.1f\nleft_at_last=%lld\n",
               drain_end > 0 ? drain_end - static_cast<double>(last_deadline) : -1.0, left_at_last);
   print_latencies("probe_", during);
   print_latencies("base_probe_", before);
+  const size_t shown = std::min<size_t>(5, worst.size());
+  std::partial_sort(worst.begin(), worst.begin() + static_cast<long>(shown), worst.end(),
+                    [](const Probe& a, const Probe& b) { return a.latency_us > b.latency_us; });
+  std::printf("probe_worst=");
+  for (size_t i = 0; i < shown; ++i)
+    std::printf("%s%.0f@%+.0f", i ? "," : "", worst[i].latency_us,
+                worst[i].sent_wall_ms - static_cast<double>(last_deadline));
+  std::printf("\n");
   if (o.events) {
     std::vector<double> lags = event_lags(o, deadlines, events);
     std::sort(lags.begin(), lags.end());

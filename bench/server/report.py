@@ -472,11 +472,12 @@ def expiry(raw, out, md):
               f"a probe client sends GET every {int(any_run['probe_us']) / 1000:g} ms. "
               "*Drain* = first DBSIZE reply of 0 minus the last deadline (an upper bound). "
               "*Left* = keys still there at the last deadline. Probe latencies are of the GETs sent "
-              "between the first deadline and the drain's end. Median over rounds (min–max); "
+              f"between the first deadline and {any_run.get('tail_ms', '0')} ms after the drain's end "
+              "(when the reaped keys' memory goes back to the system). Median over rounds (min–max); "
               "each round uses a fresh server.\n")
     fields = [("drain_ms", "drain ms", 1.0, "≤ 50"), ("left_at_last", "left at last deadline", 1.0, ""),
               ("probe_p99_us", "probe p99 ms", 1e-3, "≤ 1"), ("probe_p999_us", "probe p99.9 ms", 1e-3, "≤ 2"),
-              ("probe_max_us", "probe max ms", 1e-3, "≤ 5"), ("probe_p50_us", "probe p50 ms", 1e-3, ""),
+              ("probe_max_us", "probe max ms", 1e-3, "≤ 2"), ("probe_p50_us", "probe p50 ms", 1e-3, ""),
               ("base_probe_p99_us", "probe p99 ms before the deadlines", 1e-3, ""),
               ("probe_n", "probe GETs measured", 1.0, "")]
     md.append("| | lawnkv | Redis | lawnkv/Redis | target (lawnkv) |")
@@ -512,6 +513,12 @@ def expiry(raw, out, md):
             ok = med(l) * scale <= lim
             t = f"{target}: {'met' if ok else 'not met'}"
         md.append(f"| {label} | {cell(l, scale)} | {cell(r, scale)} | {ratio} | {t} |")
+    md.append("")
+    md.append("The probe's five slowest GETs of each round (µs @ ms after the last deadline):\n")
+    for server in ("lawnkv", "redis"):
+        for rnd in sorted(runs[server]):
+            if "probe_worst" in runs[server][rnd]:
+                md.append(f"- {server} round {rnd}: {runs[server][rnd]['probe_worst'].replace(',', ', ')}")
     md.append("")
 
     # Chart: the median round (by drain time) of each server.

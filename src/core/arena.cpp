@@ -50,17 +50,21 @@ struct ChunkInfo {
   uint32_t end = 0;   // kTiled: blocks tile [first_offset, end) of the chunk
   uint32_t span = 0;  // kHuge, first chunk of the block: chunks it covers
   State state = State::kFree;
-  bool kept = false;  // kTiled, no live block: in Heap::empty, still resident
+  bool kept = false;  // kTiled, no live block: on Heap's empty list, still resident
+  // Links of the empty list (chunk indexes, kNoChunk at its ends).
+  uint32_t empty_prev = kNoChunk, empty_next = kNoChunk;
 };
 
 struct Heap {
   size_t reserved = 0;  // bytes of address space
   std::vector<ChunkInfo> chunks;  // every chunk ever used, by index
   std::set<uint32_t> given_back;  // kFree chunks below chunks.size(), lowest first
-  // Chunks with no live block whose memory is still there, oldest first, at
-  // most kKeptEmptyChunks: a workload that frees and refills around a chunk
-  // boundary does not return and fault 2 MiB each time.
-  std::vector<uint32_t> empty;
+  // Chunks with no live block whose memory is still there, oldest first
+  // (linked through ChunkInfo): the newest kKeptEmptyChunks stay, so that a
+  // workload that frees and refills around a chunk boundary does not return
+  // and fault 2 MiB each time; the older ones wait for release_step().
+  uint32_t empty_first = kNoChunk, empty_last = kNoChunk;
+  size_t empty_count = 0;
   uint32_t bump = kNoChunk;  // the kBump chunk, if any
   size_t cur = 0, limit = 0;  // its next block and its end (offsets from the base)
   uint64_t in_use = 0;
@@ -179,21 +183,28 @@ struct Heap {
     limit = (size_t{c} + 1) << kChunkShift;
   }
 
-  // Chunk c (kTiled) has just lost its last live block.
+  // Chunk c (kTiled) has just lost its last live block: it joins the empty
+  // list. Giving it back walks its blocks, so that waits for release_step()
+  // (a free stays O(1) when a flood of frees empties chunk after chunk).
   void keep_empty(uint32_t c) {
-    chunks[c].kept = true;
-    empty.push_back(c);
-    if (empty.size() > kKeptEmptyChunks) {
-      const uint32_t oldest = empty.front();
-      empty.erase(empty.begin());
-      give_back(oldest);
-    }
+    ChunkInfo& ci = chunks[c];
+    ci.kept = true;
+    ci.empty_prev = empty_last;
+    ci.empty_next = kNoChunk;
+    (empty_last == kNoChunk ? empty_first : chunks[empty_last].empty_next) = c;
+    empty_last = c;
+    ++empty_count;
   }
 
-  // Chunk c, kept empty, is about to get a live block again.
+  // Chunk c leaves the empty list: it is about to get a live block again,
+  // or to be given back.
   void unkeep(uint32_t c) {
-    chunks[c].kept = false;
-    empty.erase(std::find(empty.begin(), empty.end(), c));
+    ChunkInfo& ci = chunks[c];
+    ci.kept = false;
+    (ci.empty_prev == kNoChunk ? empty_first : chunks[ci.empty_prev].empty_next) = ci.empty_next;
+    (ci.empty_next == kNoChunk ? empty_last : chunks[ci.empty_next].empty_prev) = ci.empty_prev;
+    ci.empty_prev = ci.empty_next = kNoChunk;
+    --empty_count;
   }
 
   // Takes every block of chunk c (kTiled or kBump, no live block) off its
@@ -294,12 +305,24 @@ void deallocate(void* p, size_t bytes) {
 size_t release_free() {
   Heap& hp = heap();
   const uint64_t before = hp.returned;
-  for (uint32_t c : hp.empty) {
-    hp.chunks[c].kept = false;
+  while (hp.empty_first != kNoChunk) {
+    const uint32_t c = hp.empty_first;
+    hp.unkeep(c);
     hp.give_back(c);
   }
-  hp.empty.clear();
   if (hp.bump != kNoChunk && hp.chunks[hp.bump].live == 0) hp.give_back(hp.bump);
+  return hp.returned - before;
+}
+
+bool release_pending() { return heap().empty_count > kKeptEmptyChunks; }
+
+size_t release_step() {
+  Heap& hp = heap();
+  if (hp.empty_count <= kKeptEmptyChunks) return 0;
+  const uint64_t before = hp.returned;
+  const uint32_t c = hp.empty_first;
+  hp.unkeep(c);
+  hp.give_back(c);
   return hp.returned - before;
 }
 
@@ -346,7 +369,6 @@ std::string check() {
     if (ci.kept) {
       ++kept;
       if (ci.state != State::kTiled || ci.live != 0) return "a kept chunk is not empty";
-      if (std::find(hp.empty.begin(), hp.empty.end(), c) == hp.empty.end()) return "a kept chunk is not in the list";
     }
     if (ci.state == State::kTiled && ci.live == 0 && !ci.kept) return "an empty chunk is neither kept nor given back";
     if (ci.state == State::kTiled || ci.state == State::kBump) {
@@ -360,8 +382,14 @@ std::string check() {
       touched += kChunkBytes;
     }
   }
-  if (kept != hp.empty.size()) return "the kept list holds a chunk that is not kept";
-  if (hp.empty.size() > kKeptEmptyChunks) return "more empty chunks kept than allowed";
+  size_t listed = 0;
+  for (uint32_t c = hp.empty_first, prev = kNoChunk; c != kNoChunk; prev = c, c = hp.chunks[c].empty_next) {
+    if (++listed > chunks) return "the empty list loops";
+    if (!hp.chunks[c].kept) return "the empty list holds a chunk that is not kept";
+    if (hp.chunks[c].empty_prev != prev) return "a chunk's empty_prev link is wrong";
+    if (hp.chunks[c].empty_next == kNoChunk && hp.empty_last != c) return "the empty list's last chunk is wrong";
+  }
+  if (listed != kept || listed != hp.empty_count) return "a kept chunk is not on the empty list";
   if (touched != hp.touched) return "bytes_touched disagrees with the chunks";
   if (live > hp.in_use) return "bytes_in_use is below the chunks' live bytes";
   return "";

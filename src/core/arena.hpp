@@ -25,11 +25,18 @@
 // start and unlinked one by one: O(blocks in the chunk), no search of the
 // lists. The chunk's memory then goes back to the system
 // (madvise(MADV_DONTNEED) of the whole huge page) and the chunk is carved
-// again later, before any new one. The last kKeptEmptyChunks chunks that
-// emptied stay resident (a workload that frees and refills around one chunk
-// does not fault 2 MiB each time); release_free() gives them back too (after
-// FLUSHDB and FLUSHALL, and MEMORY PURGE). Blocks larger than kHugeBytes take
-// whole chunks of their own and go back as soon as they are freed.
+// again later, before any new one. That walk is not done by the free that
+// empties the chunk: the chunk joins a list of empty ones, and
+// release_step() gives back the oldest, one chunk a call, which the server
+// calls between loop iterations. So a flood of frees (a mass expiry, a
+// large DEL) costs O(1) each, and no client waits behind a run of chunks
+// given back at once. The last kKeptEmptyChunks chunks that emptied are
+// never given back by a step (a workload that frees and refills around one
+// chunk does not fault 2 MiB each time); release_free() gives back every
+// empty chunk at once (after FLUSHDB and FLUSHALL, and MEMORY PURGE), and
+// an empty chunk that gets a block again leaves the list. Blocks larger
+// than kHugeBytes take whole chunks of their own and go back as soon as
+// they are freed.
 //
 // So RSS follows the live bytes where keys die together (a flush, keys that
 // expire in the order they were written), not the high-water mark. What
@@ -38,9 +45,9 @@
 //
 // Work: allocate and deallocate are O(1); a free also writes the previous
 // head of its list (the last block of that size freed, usually in cache).
-// Giving a chunk back is one pass over its blocks (at most 131072, of 16
-// bytes) and one madvise: about 0.2 ms for the 24k blocks of 88 bytes of a
-// chunk freed in random order, where each block's list neighbours are cold.
+// Giving a chunk back (one release_step) is one pass over its blocks (at
+// most 131072, of 16 bytes) and one madvise; where the blocks were freed in
+// random order, each block's list neighbours are cold.
 //
 // Not thread-safe: the server has one loop, and tests run single-threaded.
 
@@ -82,6 +89,12 @@ void deallocate(void* p, size_t bytes);
 // Returns to the system every chunk that holds no live block, the kept ones
 // included. Returns how many bytes that gave back.
 size_t release_free();
+// Whether chunks beyond the kept ones wait to be given back.
+bool release_pending();
+// Gives back the oldest chunk that emptied, if more than kKeptEmptyChunks
+// wait: one chunk's walk and one madvise. Returns the bytes given back (0
+// when nothing waits).
+size_t release_step();
 
 // Live bytes (block sizes); bytes of the chunks holding blocks now, up to
 // where each is carved (about what RSS sees of the arena; with huge pages a

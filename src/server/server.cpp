@@ -7,6 +7,7 @@
 
 #include "core/address.hpp"
 #include "core/allocator.hpp"
+#include "core/arena.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "engine/dispatch.hpp"
@@ -34,6 +35,8 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   prepare_.data = this;
   uv_idle_init(&loop_, &evict_idle_);
   evict_idle_.data = this;
+  uv_idle_init(&loop_, &release_idle_);
+  release_idle_.data = this;
   uv_signal_init(&loop_, &sigterm_);
   uv_signal_init(&loop_, &sigint_);
   sigterm_.data = this;
@@ -207,6 +210,7 @@ void Server::on_prepare(uv_prepare_t* h) {
   st.aof().flush();
   self->flush_pending();
   if (st.data.eviction.pending() && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
+  if (arena::release_pending() && !self->stopping_) uv_idle_start(&self->release_idle_, on_release_idle);
   st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
   if (st.shutdown_requested && !self->stopping_) self->shut_down();
   if (!self->stopping_) {
@@ -230,6 +234,11 @@ void Server::on_snapshot_timer(uv_timer_t* h) {
   auto* self = static_cast<Server*>(h->data);
   self->state_.snapshots().cron(self->state_);
   self->state_.aof().cron(self->state_);
+}
+
+void Server::on_release_idle(uv_idle_t* h) {
+  arena::release_step();
+  if (!arena::release_pending()) uv_idle_stop(h);
 }
 
 void Server::on_evict_idle(uv_idle_t* h) {
@@ -269,6 +278,7 @@ void Server::shut_down() {
   clients_cron_->close();
   uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&evict_idle_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&release_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigchld_), nullptr);

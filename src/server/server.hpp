@@ -60,6 +60,7 @@ class Server final : public ServerHost {
   static void on_snapshot_timer(uv_timer_t* h);
   // Evicts the next slice while an eviction is pending (engine/evictor.hpp).
   static void on_evict_idle(uv_idle_t* h);
+  static void on_release_idle(uv_idle_t* h);
 
   bool listen();
   void accept(uv_stream_t* listener);
@@ -70,6 +71,9 @@ class Server final : public ServerHost {
   std::vector<std::unique_ptr<uv_tcp_t>> listeners_;
   uv_prepare_t prepare_;
   uv_idle_t evict_idle_;  // active while an eviction is pending: poll does not block
+  // Active while the arena has emptied chunks to give back: one a loop
+  // iteration, between the clients' events.
+  uv_idle_t release_idle_;
   uv_signal_t sigterm_;
   uv_signal_t sigint_;
   uv_signal_t sigchld_;

@@ -20,9 +20,6 @@
 
 namespace lawnkv::bitops {
 
-using strings::OpResult;
-using strings::OpStatus;
-
 // What a write did to the key beyond `created`: changed is Redis's test for
 // signalling WATCH and publishing `setbit` (the value grew, or a bit
 // changed, or the key was created).

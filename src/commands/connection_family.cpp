@@ -4,6 +4,7 @@
 
 #include "commands/client_list.hpp"
 #include "commands/families.hpp"
+#include "commands/server_family.hpp"
 #include "core/error_format.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
@@ -230,33 +231,29 @@ void client_unblock_command(Call& call) {
 
 /* CLIENT HELP */
 void client_help_command(Call& call) {
-  static constexpr std::string_view kLines[] = {
-      "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-      "GETNAME",
-      "    Return the name of the current connection.",
-      "ID",
-      "    Return the ID of the current connection.",
-      "INFO",
-      "    Return information about the current client connection.",
-      "KILL <ip:port>",
-      "    Kill connection made from <ip:port>.",
-      "KILL <option> <value> [<option> <value> [...]]",
-      "    Kill connections. Options are: ID, TYPE, USER, ADDR, LADDR, SKIPME.",
-      "LIST [options ...]",
-      "    Return information about client connections. Options: TYPE, ID.",
-      "NO-EVICT (ON|OFF)",
-      "    Accepted for compatibility; lawnkv does not evict clients.",
-      "REPLY (ON|OFF|SKIP)",
-      "    Control the replies sent to the current connection.",
-      "SETNAME <name>",
-      "    Assign the name <name> to the current connection.",
-      "UNBLOCK <clientid> [TIMEOUT|ERROR]",
-      "    Unblock the specified blocked client.",
-      "HELP",
-      "    Print this help.",
-  };
-  call.reply.array(std::size(kLines));
-  for (auto line : kLines) call.reply.simple(line);
+  reply_help(call, "CLIENT",
+             {
+                 "GETNAME",
+                 "    Return the name of the current connection.",
+                 "ID",
+                 "    Return the ID of the current connection.",
+                 "INFO",
+                 "    Return information about the current client connection.",
+                 "KILL <ip:port>",
+                 "    Kill connection made from <ip:port>.",
+                 "KILL <option> <value> [<option> <value> [...]]",
+                 "    Kill connections. Options are: ID, TYPE, USER, ADDR, LADDR, SKIPME.",
+                 "LIST [options ...]",
+                 "    Return information about client connections. Options: TYPE, ID.",
+                 "NO-EVICT (ON|OFF)",
+                 "    Accepted for compatibility; lawnkv does not evict clients.",
+                 "REPLY (ON|OFF|SKIP)",
+                 "    Control the replies sent to the current connection.",
+                 "SETNAME <name>",
+                 "    Assign the name <name> to the current connection.",
+                 "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+                 "    Unblock the specified blocked client.",
+             });
 }
 
 /* RESET */

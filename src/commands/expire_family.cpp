@@ -34,16 +34,14 @@ void expire_generic(Call& call, int64_t base_ms, Unit unit) {
   if (!deadline) return reply_invalid_expire_time(call);
   const int64_t ttl_ms = base_ms == 0 ? 0 : *ms;  // relative forms only
 
-  switch (op_expire(call, call.argv[1], *deadline, ttl_ms, conditions)) {
-    case ExpireStatus::kSet:
-      if (call.data.effects.active()) call.data.effects.replace_own({"PEXPIREAT", call.argv[1], ll_to_string(*deadline)});
-      return call.reply.integer(1);
-    case ExpireStatus::kDeleted:
-      call.data.effects.replace_own({"DEL", call.argv[1]});
-      return call.reply.integer(1);
-    case ExpireStatus::kNoKey:
-    case ExpireStatus::kSkipped: return call.reply.integer(0);
+  const OpResult<bool> r = op_expire(call, call.argv[1], *deadline, ttl_ms, conditions);
+  if (!r.ok()) return call.reply.integer(0);  // no key, or a condition did not hold
+  if (r.value) {
+    call.data.effects.replace_own({"DEL", call.argv[1]});
+  } else if (call.data.effects.active()) {
+    call.data.effects.replace_own({"PEXPIREAT", call.argv[1], ll_to_string(*deadline)});
   }
+  call.reply.integer(1);
 }
 
 /* EXPIRE key seconds [NX | XX | GT | LT] */
@@ -87,7 +85,7 @@ void pexpiretime_command(Call& call) { ttl_generic(call, Unit::kMilliseconds, tr
 
 /* PERSIST key */
 void persist_command(Call& call) {
-  call.reply.integer(op_persist(call, call.argv[1]) == PersistStatus::kPersisted ? 1 : 0);
+  call.reply.integer(op_persist(call, call.argv[1]) == OpStatus::kOk ? 1 : 0);
 }
 
 }  // namespace

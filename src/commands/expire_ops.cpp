@@ -61,32 +61,32 @@ bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> op
   return true;
 }
 
-ExpireStatus op_expire(DbContext& call, std::string_view key, int64_t deadline_ms, int64_t ttl_ms,
+OpResult<bool> op_expire(DbContext& call, std::string_view key, int64_t deadline_ms, int64_t ttl_ms,
                        unsigned conditions) {
   store::Entry* e = lookup_write(call, key);
-  if (e == nullptr) return ExpireStatus::kNoKey;
+  if (e == nullptr) return {OpStatus::kNoKey};
   const int64_t current = e->has_ttl() ? e->deadline() : -1;
-  if (!conditions_hold(conditions, current, deadline_ms)) return ExpireStatus::kSkipped;
+  if (!conditions_hold(conditions, current, deadline_ms)) return {OpStatus::kSkipped};
   if (deadline_ms <= call.now_ms) {
     call.db().remove(key);
     call.modified(key);
     call.notify(pubsub::kGeneric, "del", key);
-    return ExpireStatus::kDeleted;
+    return {OpStatus::kOk, true};
   }
   call.db().set_deadline(*e, deadline_ms, ttl_ms);
   call.modified(key);
   call.notify(pubsub::kGeneric, "expire", key);
-  return ExpireStatus::kSet;
+  return {OpStatus::kOk, false};
 }
 
-PersistStatus op_persist(DbContext& call, std::string_view key) {
+OpStatus op_persist(DbContext& call, std::string_view key) {
   store::Entry* e = lookup_write(call, key);
-  if (e == nullptr) return PersistStatus::kNoKey;
-  if (!e->has_ttl()) return PersistStatus::kNoTtl;
+  if (e == nullptr) return OpStatus::kNoKey;
+  if (!e->has_ttl()) return OpStatus::kSkipped;
   call.db().clear_deadline(*e);
   call.modified(key);
   call.notify(pubsub::kGeneric, "persist", key);
-  return PersistStatus::kPersisted;
+  return OpStatus::kOk;
 }
 
 }  // namespace lawnkv

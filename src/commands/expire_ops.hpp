@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "engine/context.hpp"
+#include "engine/op_status.hpp"
 
 namespace lawnkv {
 
@@ -23,22 +24,18 @@ enum ExpireCondition : unsigned {
 bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> opts,
                                 unsigned* conditions);
 
-enum class ExpireStatus {
-  kSet,      // the deadline was set (`expire` emitted)
-  kDeleted,  // deadline_ms was not in the future: the key was deleted (`del`)
-  kNoKey,    // no live key
-  kSkipped,  // a condition did not hold
-};
-
 // EXPIRE, PEXPIRE, EXPIREAT and PEXPIREAT on key in the selected db.
 // deadline_ms is absolute Unix ms; ttl_ms is the relative TTL it came from
 // (EXPIRE, PEXPIRE) or 0 (the *AT forms), which lets the expiry index queue
 // keys of the same TTL together. As Redis: a deadline <= now deletes the key.
-ExpireStatus op_expire(DbContext& call, std::string_view key, int64_t deadline_ms, int64_t ttl_ms,
+// kOk with value false: the deadline was set (`expire` emitted); with value
+// true: deadline_ms was not in the future and the key was deleted (`del`).
+// kNoKey; kSkipped when a condition did not hold.
+OpResult<bool> op_expire(DbContext& call, std::string_view key, int64_t deadline_ms, int64_t ttl_ms,
                        unsigned conditions);
 
-enum class PersistStatus { kPersisted, kNoTtl, kNoKey };
-// PERSIST: removes key's TTL (`persist` emitted).
-PersistStatus op_persist(DbContext& call, std::string_view key);
+// PERSIST: removes key's TTL (`persist` emitted). kOk, kNoKey, kSkipped
+// (the key has no TTL).
+OpStatus op_persist(DbContext& call, std::string_view key);
 
 }  // namespace lawnkv

@@ -67,13 +67,12 @@ void randomkey_command(Call& call) {
 
 // RENAME and RENAMENX.
 void rename_generic(Call& call, bool nx) {
-  switch (op_rename(call, call.argv[1], call.argv[2], nx)) {
-    case RenameStatus::kNoSuchKey: return call.error(err::kNoSuchKey);
-    case RenameStatus::kTargetExists: return call.reply.integer(0);
-    // Renaming a key onto itself changes nothing: RENAMENX answers 0.
-    case RenameStatus::kSameKey: return nx ? call.reply.integer(0) : call.reply.simple("OK");
-    case RenameStatus::kRenamed: return nx ? call.reply.integer(1) : call.reply.simple("OK");
-  }
+  const OpStatus st = op_rename(call, call.argv[1], call.argv[2], nx);
+  if (st == OpStatus::kNoKey) return call.error(err::kNoSuchKey);
+  // RENAMENX answers 0 when the target exists, and for a key renamed onto
+  // itself (nothing changes).
+  if (nx) return call.reply.integer(st == OpStatus::kOk ? 1 : 0);
+  call.reply.simple("OK");
 }
 
 /* RENAME key newkey */
@@ -96,8 +95,7 @@ void copy_command(Call& call) {
     }
   }
   if (dst_db == call.session.db && call.argv[1] == call.argv[2]) return call.error(err::kSameObject);
-  const CopyStatus status = op_copy(call, call.argv[1], dst_db, call.argv[2], replace);
-  call.reply.integer(status == CopyStatus::kCopied ? 1 : 0);
+  call.reply.integer(op_copy(call, call.argv[1], dst_db, call.argv[2], replace) == OpStatus::kOk ? 1 : 0);
 }
 
 /* MOVE key db */
@@ -105,7 +103,7 @@ void move_command(Call& call) {
   int dst_db;
   if (!db_index_or_reply(call, call.argv[2], &dst_db)) return;
   if (dst_db == call.session.db) return call.error(err::kSameObject);
-  call.reply.integer(op_move(call, call.argv[1], dst_db) == MoveStatus::kMoved ? 1 : 0);
+  call.reply.integer(op_move(call, call.argv[1], dst_db) == OpStatus::kOk ? 1 : 0);
 }
 
 /* SWAPDB index1 index2 */

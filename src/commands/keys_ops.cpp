@@ -63,14 +63,14 @@ bool op_delete(DbContext& call, std::string_view key) {
   return true;
 }
 
-RenameStatus op_rename(DbContext& call, std::string_view from, std::string_view to, bool nx) {
+OpStatus op_rename(DbContext& call, std::string_view from, std::string_view to, bool nx) {
   store::Entry* src = lookup_write(call, from);
-  if (src == nullptr) return RenameStatus::kNoSuchKey;
-  if (from == to) return RenameStatus::kSameKey;
+  if (src == nullptr) return OpStatus::kNoKey;
+  if (from == to) return OpStatus::kSkipped;
   const int64_t deadline = deadline_of(*src);
   store::Db& db = call.db();
   if (lookup_write(call, to) != nullptr) {
-    if (nx) return RenameStatus::kTargetExists;
+    if (nx) return OpStatus::kKeyExists;
     db.remove(to);
   }
   store::EntryPtr moving = db.detach(from);
@@ -80,16 +80,16 @@ RenameStatus op_rename(DbContext& call, std::string_view from, std::string_view 
   call.modified(to);
   call.notify(pubsub::kGeneric, "rename_from", from);
   call.notify(pubsub::kGeneric, "rename_to", to);
-  return RenameStatus::kRenamed;
+  return OpStatus::kOk;
 }
 
-CopyStatus op_copy(DbContext& call, std::string_view from, int dst_db, std::string_view to,
+OpStatus op_copy(DbContext& call, std::string_view from, int dst_db, std::string_view to,
                    bool replace) {
   const store::Entry* src = lookup_read(call, from);
-  if (src == nullptr) return CopyStatus::kNoSuchKey;
+  if (src == nullptr) return OpStatus::kNoKey;
   store::Db& dst = call.data.keyspace.db(dst_db);
   const bool target_exists = dst.lookup(to, call.now_ms) != nullptr;
-  if (target_exists && !replace) return CopyStatus::kTargetExists;
+  if (target_exists && !replace) return OpStatus::kKeyExists;
   const int64_t deadline = deadline_of(*src);
   store::EntryPtr copy = store::Entry::make_copy(*src, to, deadline >= 0);
   if (target_exists) dst.remove(to);
@@ -97,22 +97,22 @@ CopyStatus op_copy(DbContext& call, std::string_view from, int dst_db, std::stri
   notify_in(call, dst_db, pubsub::kNew, "new", to);
   call.data.modified(dst_db, to);
   notify_in(call, dst_db, pubsub::kGeneric, "copy_to", to);
-  return CopyStatus::kCopied;
+  return OpStatus::kOk;
 }
 
-MoveStatus op_move(DbContext& call, std::string_view key, int dst_db) {
+OpStatus op_move(DbContext& call, std::string_view key, int dst_db) {
   store::Entry* src = lookup_write(call, key);
-  if (src == nullptr) return MoveStatus::kNoSuchKey;
+  if (src == nullptr) return OpStatus::kNoKey;
   const int64_t deadline = deadline_of(*src);
   store::Db& dst = call.data.keyspace.db(dst_db);
-  if (dst.lookup(key, call.now_ms) != nullptr) return MoveStatus::kTargetExists;
+  if (dst.lookup(key, call.now_ms) != nullptr) return OpStatus::kKeyExists;
   dst.attach(call.db().detach(key), deadline);
   notify_in(call, dst_db, pubsub::kNew, "new", key);
   call.modified(key);
   call.data.modified(dst_db, key);
   call.notify(pubsub::kGeneric, "move_from", key);
   notify_in(call, dst_db, pubsub::kGeneric, "move_to", key);
-  return MoveStatus::kMoved;
+  return OpStatus::kOk;
 }
 
 void op_swap_dbs(DbContext& call, int a, int b) {

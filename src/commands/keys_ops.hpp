@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/context.hpp"
+#include "engine/op_status.hpp"
 
 namespace lawnkv {
 
@@ -20,24 +21,19 @@ std::string_view type_name(const store::Entry* e);
 // DEL / UNLINK of one key: true if a live key was deleted (`del` emitted).
 bool op_delete(DbContext& call, std::string_view key);
 
-enum class RenameStatus {
-  kRenamed,
-  kNoSuchKey,     // "ERR no such key"
-  kSameKey,       // from == to and the key exists: nothing to do
-  kTargetExists,  // RENAMENX only
-};
 // RENAME / RENAMENX within the selected db. The TTL moves with the value.
-RenameStatus op_rename(DbContext& call, std::string_view from, std::string_view to, bool nx);
+// kOk; kNoKey ("ERR no such key"); kSkipped when from == to and the key
+// exists (nothing to do); kKeyExists (RENAMENX only).
+OpStatus op_rename(DbContext& call, std::string_view from, std::string_view to, bool nx);
 
-enum class CopyStatus { kCopied, kNoSuchKey, kTargetExists };
 // COPY from the selected db to dst_db (which may be the same db, with a
-// different key). The copy gets the source's TTL.
-CopyStatus op_copy(DbContext& call, std::string_view from, int dst_db, std::string_view to,
+// different key). The copy gets the source's TTL. kOk, kNoKey, kKeyExists.
+OpStatus op_copy(DbContext& call, std::string_view from, int dst_db, std::string_view to,
                    bool replace);
 
-enum class MoveStatus { kMoved, kNoSuchKey, kTargetExists };
-// MOVE key from the selected db to dst_db (a different db). TTL kept.
-MoveStatus op_move(DbContext& call, std::string_view key, int dst_db);
+// MOVE key from the selected db to dst_db (a different db). TTL kept. kOk,
+// kNoKey, kKeyExists.
+OpStatus op_move(DbContext& call, std::string_view key, int dst_db);
 
 // SWAPDB on valid, distinct indexes: dirties the WATCHes of both dbs as
 // Redis does, then swaps their contents.

@@ -10,8 +10,8 @@ namespace lawnkv {
 
 ScriptingMemory scripting_memory(const ServerState& server) {
   // No runtime yet (no script, function or INFO has needed one): nothing held.
-  if (!server.scripting) return {};
-  const auto& rt = static_cast<const scripting::Runtime&>(*server.scripting);
+  if (!server.scripting()) return {};
+  const auto& rt = static_cast<const scripting::Runtime&>(*server.scripting());
   const scripting::Functions& fs = rt.functions();
   return {.vm_eval = rt.lua_bytes(),
           .scripts_eval = rt.scripts_bytes(),

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commands/families.hpp"
+#include "commands/server_family.hpp"
 #include "core/error_format.hpp"
 #include "engine/context.hpp"
 #include "pubsub/hub.hpp"
@@ -129,20 +130,16 @@ void pubsub_numpat_command(Call& call) { call.reply.integer(static_cast<int64_t>
 void pubsub_help_command(Call& call) {
   // Redis 7.0's text without the SHARDCHANNELS and SHARDNUMSUB entries,
   // which lawnkv does not serve.
-  static constexpr std::string_view kLines[] = {
-      "PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-      "CHANNELS [<pattern>]",
-      "    Return the currently active channels matching a <pattern> (default: '*').",
-      "NUMPAT",
-      "    Return number of subscriptions to patterns.",
-      "NUMSUB [<channel> ...]",
-      "    Return the number of subscribers for the specified channels, excluding",
-      "    pattern subscriptions(default: no channels).",
-      "HELP",
-      "    Prints this help.",
-  };
-  call.reply.array(std::size(kLines));
-  for (auto line : kLines) call.reply.simple(line);
+  reply_help(call, "PUBSUB",
+             {
+                 "CHANNELS [<pattern>]",
+                 "    Return the currently active channels matching a <pattern> (default: '*').",
+                 "NUMPAT",
+                 "    Return number of subscriptions to patterns.",
+                 "NUMSUB [<channel> ...]",
+                 "    Return the number of subscribers for the specified channels, excluding",
+                 "    pattern subscriptions(default: no channels).",
+             });
 }
 
 }  // namespace

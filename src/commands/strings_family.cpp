@@ -29,8 +29,6 @@ namespace lawnkv {
 
 namespace {
 
-using strings::OpStatus;
-
 constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
 constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 constexpr std::string_view kNanOrInfinity = "ERR increment would produce NaN or Infinity";
@@ -45,7 +43,10 @@ void reply_op_error(Call& call, OpStatus status) {
     case OpStatus::kNanOrInfinity: return call.error(kNanOrInfinity);
     case OpStatus::kTooLong: return call.error(err::kStringTooLong);
     case OpStatus::kInvalidExpire: return reply_invalid_expire_time(call);
-    case OpStatus::kOk: break;
+    case OpStatus::kOk:
+    case OpStatus::kNoKey:
+    case OpStatus::kKeyExists:
+    case OpStatus::kSkipped: break;  // not failures of the string ops
   }
 }
 

@@ -5,37 +5,17 @@
 // key up (lookup_read or lookup_write, with their counters and lazy expiry),
 // passes the live entry in (`found`, nullptr when the key is absent), and
 // turns the result into the reply and the keyspace events (strings_family.cpp).
-//
-// `created` in a result tells the command that the op added the key, the
-// moment Redis's dbAdd publishes the `new` event.
+// Each op returns an OpResult (engine/op_status.hpp).
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "engine/op_status.hpp"
 #include "store/keyspace.hpp"
 
 namespace lawnkv::strings {
-
-enum class OpStatus {
-  kOk,
-  kWrongType,      // found holds another type
-  kNotInteger,     // the stored value is not a 64-bit integer (INCR...)
-  kNotFloat,       // the stored value is not a long double (INCRBYFLOAT)
-  kOverflow,       // the integer result leaves [LLONG_MIN, LLONG_MAX]
-  kNanOrInfinity,  // the float result is NaN or infinite
-  kTooLong,        // the string would exceed proto-max-bulk-len
-  kInvalidExpire,  // an expire time <= 0, or one whose ms or deadline overflows
-};
-
-template <class T>
-struct OpResult {
-  OpStatus status = OpStatus::kOk;
-  T value{};
-  bool created = false;
-  bool ok() const { return status == OpStatus::kOk; }
-};
 
 // A deadline for Db::set_deadline: at_ms absolute Unix ms; ttl_ms the relative
 // TTL it came from (EX, PX, SETEX, PSETEX), 0 for an absolute one (EXAT, PXAT).

@@ -33,6 +33,10 @@ void Dataset::key_evicted(int db, std::string_view key) {
 
 ServerState::ServerState(config::Config cfg) : config(std::move(cfg)), data(config) {}
 
+ServerState::~ServerState() {
+  while (!services_.empty()) services_.pop_back();
+}
+
 void start_server_state(ServerState& state) {
   state.data.eviction.configure(state.config.values(), state.data.keyspace);
   state.facts.start_ms = state.clock.now_ms();

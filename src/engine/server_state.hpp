@@ -7,9 +7,9 @@
 //   Clients      the connected clients (clients.hpp);
 //   ServerFacts  server-wide facts and counters for INFO, and debug switches.
 // The services above the engine that commands reach (the RDB snapshots and
-// the append-only file, src/durability/) are held as Services this state
-// owns, through pointers to their own types: the engine never includes
-// them. make_server_state() (src/commands/server_factory.hpp) builds and
+// the append-only file of src/durability/, the Lua runtime of
+// src/scripting/) are Services this state owns, reached through pointers to
+// their own types: the engine never includes them. make_server_state() (src/commands/server_factory.hpp) builds and
 // wires everything; main and every test fixture build their server with it.
 
 #include <cstdint>
@@ -38,7 +38,8 @@ namespace lawnkv {
 class Snapshots;   // durability/snapshots.hpp
 class AppendOnly;  // durability/append_only.hpp
 
-// A server-wide part that lives above the engine, owned by ServerState.
+// A server-wide part that lives above the engine, owned by ServerState
+// (ServerState::adopt), the one kind of owned part for every room above.
 class Service {
  public:
   virtual ~Service() = default;
@@ -103,20 +104,23 @@ struct ServerFacts {
   uint64_t used_memory_peak = 0;     // the most seen (each loop iteration, INFO)
 };
 
-// A part of the server that a room above the engine builds and the engine
-// only owns (the Lua runtime of src/scripting). FUNCTION libraries are
-// data kept there: dump.rdb saves their code and loading a file replaces
-// them, through the two calls below.
-class Extension {
+// What dump.rdb keeps of the scripting service: its FUNCTION libraries.
+// Saving a file reads them and loading one replaces them, through the two
+// calls below. Not an owner: the service that implements it is owned as a
+// Service.
+class FunctionLibraries {
  public:
-  virtual ~Extension() = default;
   virtual std::vector<std::string> function_libraries() const = 0;
   // Replaces every library with these; "" or why one failed to load.
   virtual std::string replace_function_libraries(const std::vector<std::string>& codes) = 0;
+
+ protected:
+  ~FunctionLibraries() = default;
 };
 
 struct ServerState {
   explicit ServerState(config::Config cfg);
+  ~ServerState();
   // Parts refer to each other (the notifier reads the live config): never moved.
   ServerState(const ServerState&) = delete;
   ServerState& operator=(const ServerState&) = delete;
@@ -131,19 +135,17 @@ struct ServerState {
   LatencyMonitor latency;   // LATENCY, fed by dispatch
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
   const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
-  // The Lua runtime (scripting/runtime.hpp), built by the first script.
-  std::unique_ptr<Extension> scripting;
   // Libraries a loaded file held while no runtime existed: the runtime
   // loads them when it is built.
   std::vector<std::string> pending_functions;
 
   // The FUNCTION libraries' code, for dump.rdb.
   std::vector<std::string> function_libraries() const {
-    return scripting ? scripting->function_libraries() : pending_functions;
+    return scripting_ ? scripting_->function_libraries() : pending_functions;
   }
   // A loaded file's libraries replace the current ones; "" or an error.
   std::string replace_function_libraries(std::vector<std::string> codes) {
-    if (scripting) return scripting->replace_function_libraries(codes);
+    if (scripting_) return scripting_->replace_function_libraries(codes);
     pending_functions = std::move(codes);
     return {};
   }
@@ -151,22 +153,34 @@ struct ServerState {
   // The durability services, set once by make_server_state.
   Snapshots& snapshots() const { return *snapshots_; }
   AppendOnly& aof() const { return *aof_; }  // the append-only file, when appendonly is on
-  // Takes ownership of service; the services go before the rest of the state.
+  // The Lua runtime (scripting/runtime.hpp), set by the first script; null
+  // before.
+  FunctionLibraries* scripting() const { return scripting_; }
+
   bool child_running() const {
     for (const auto& s : services_)
       if (s->has_child()) return true;
     return false;
   }
-  void adopt(std::unique_ptr<Service> service) { services_.push_back(std::move(service)); }
+  // Takes ownership of service and returns it. Services go before the rest
+  // of the state, the last adopted first.
+  template <class T>
+  T& adopt(std::unique_ptr<T> service) {
+    T& kept = *service;
+    services_.push_back(std::move(service));
+    return kept;
+  }
   void set_durability(Snapshots* snapshots, AppendOnly* aof) {
     snapshots_ = snapshots;
     aof_ = aof;
   }
+  void set_scripting(FunctionLibraries* runtime) { scripting_ = runtime; }
 
  private:
   Snapshots* snapshots_ = nullptr;
   AppendOnly* aof_ = nullptr;
-  std::vector<std::unique_ptr<Service>> services_;  // last: destroyed first
+  FunctionLibraries* scripting_ = nullptr;
+  std::vector<std::unique_ptr<Service>> services_;
 };
 
 // Wires a state's parts to each other (notifications to the hub, expiries

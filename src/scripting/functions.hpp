@@ -7,7 +7,7 @@
 //
 // Libraries are data: FUNCTION LOAD, DELETE, FLUSH and RESTORE are write
 // commands (the AOF records and replays them), and dump.rdb keeps their
-// code (Runtime's Extension calls). A library's top-level redis.log
+// code (Runtime's FunctionLibraries calls). A library's top-level redis.log
 // writes nothing (no server is at hand while it loads).
 
 #include <cstddef>

@@ -98,18 +98,19 @@ void Runtime::set_heap_limit(size_t bytes) {
 }
 
 Runtime& Runtime::of(ServerState& server) {
-  if (!server.scripting) {
-    server.scripting = std::make_unique<Runtime>();
+  if (!server.scripting()) {
+    Runtime& runtime = server.adopt(std::make_unique<Runtime>());
+    server.set_scripting(&runtime);
     // Libraries a file loaded before any script ran.
     if (!server.pending_functions.empty()) {
       const std::vector<std::string> codes = std::move(server.pending_functions);
       server.pending_functions.clear();
-      if (std::string error = server.scripting->replace_function_libraries(codes); !error.empty() && server.log) {
+      if (std::string error = runtime.replace_function_libraries(codes); !error.empty() && server.log) {
         server.log->log(LogLevel::kWarning, "Failed loading a function library: " + error);
       }
     }
   }
-  return static_cast<Runtime&>(*server.scripting);
+  return static_cast<Runtime&>(*server.scripting());
 }
 
 std::vector<std::string> Runtime::function_libraries() const {

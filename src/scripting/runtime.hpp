@@ -33,7 +33,7 @@
 
 namespace lawnkv::scripting {
 
-class Runtime final : public Extension {
+class Runtime final : public Service, public FunctionLibraries {
  public:
   Runtime();
 
@@ -61,7 +61,7 @@ class Runtime final : public Extension {
   // SCRIPT FLUSH: forgets every script and starts a fresh interpreter.
   void flush();
 
-  // Extension: FUNCTION libraries as dump.rdb keeps them.
+  // FunctionLibraries: as dump.rdb keeps them.
   std::vector<std::string> function_libraries() const override;
   std::string replace_function_libraries(const std::vector<std::string>& codes) override;
 

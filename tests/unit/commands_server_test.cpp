@@ -256,4 +256,19 @@ TEST_CASE("bytes_to_human as Redis's bytesToHuman") {
   CHECK(bytes_to_human(25276502016ULL) == "23.54G");
 }
 
+// Every HELP goes through reply_help: Redis's header line and its closing
+// "HELP" / "    Prints this help." pair (redis-server 7.0.15's CLIENT HELP and
+// PUBSUB HELP end so too).
+TEST_CASE("HELP replies share one shape") {
+  Server s;
+  for (const char* name : {"CLIENT", "PUBSUB", "OBJECT", "CONFIG"}) {
+    CAPTURE(name);
+    const std::string out = s.run({name, "help"});
+    REQUIRE(out.starts_with("*"));
+    CHECK(out.find("\r\n+" + std::string(name) + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n") !=
+          std::string::npos);
+    CHECK(out.ends_with("\r\n+HELP\r\n+    Prints this help.\r\n"));
+  }
+}
+
 }  // namespace lawnkv

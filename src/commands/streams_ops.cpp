@@ -53,6 +53,13 @@ types::Stream* stream_or_create(Call& call, std::string_view key) {
   return s;
 }
 
+size_t stream_ready_index(const Call& call, std::span<const std::string_view> keys) {
+  if (!call.retry || call.retry->ready_key.empty()) return keys.size();
+  for (size_t k = 0; k < keys.size(); k++)
+    if (keys[k] == call.retry->ready_key) return k;
+  return keys.size();
+}
+
 types::StreamLimits stream_limits(const Call& call) {
   return {.node_max_bytes = static_cast<size_t>(call.cfg().stream_node_max_bytes),
           .node_max_entries = call.cfg().stream_node_max_entries};

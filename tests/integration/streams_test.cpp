@@ -3,7 +3,9 @@
 // order they blocked), an XADD inside MULTI waking a client after EXEC,
 // XREADGROUP BLOCK ">" served and its delivery pending, and a blocked
 // XREADGROUP answered as Redis when its group is destroyed or its key
-// deleted; CLIENT UNBLOCK. Nothing sleeps: clients wait on replies and on
+// deleted; CLIENT UNBLOCK; a woken reader answered from the key that woke
+// it alone, as Redis 7.0's serveClientsBlockedOnStreamKey (checked on both
+// servers). Nothing sleeps: clients wait on replies and on
 // INFO blocked_clients.
 
 #include <doctest/doctest.h>
@@ -97,6 +99,65 @@ TEST_CASE("XREADGROUP BLOCK >: served by XADD with the delivery pending; NOGROUP
   REQUIRE(blocked_clients(control, 1));
   CHECK(control.wire({"CLIENT", "UNBLOCK", std::to_string(id)}) == ":1\r\n");
   CHECK(waiter.read().null);
+}
+
+TEST_CASE("a woken XREAD/XREADGROUP answers from the key that woke it alone, as Redis 7.0") {
+  for (auto start : {&ServerProcess::lawnkv, &ServerProcess::redis}) {
+    ServerProcess server = start({});
+    CAPTURE(server.port());
+    Client control(server.port());
+    Client waiter(server.port());
+
+    // Two streams get entries in one EXEC: only the first signalled answers.
+    send(waiter, {"XREAD", "BLOCK", "0", "STREAMS", "a", "b", "$", "$"});
+    REQUIRE(blocked_clients(control, 1));
+    CHECK(control.wire({"MULTI"}) == "+OK\r\n");
+    control.wire({"XADD", "a", "1-0", "f", "v"});
+    control.wire({"XADD", "b", "1-0", "f", "v"});
+    CHECK(control.wire({"EXEC"}) == "*2\r\n$3\r\n1-0\r\n$3\r\n1-0\r\n");
+    CHECK(wire(waiter.read()) == "*1\r\n*2\r\n$1\r\na\r\n*1\r\n*2\r\n$3\r\n1-0\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n");
+
+    // The same for a group reader: b woke it, a's new entry stays undelivered.
+    CHECK(control.wire({"XGROUP", "CREATE", "a", "g", "$"}) == "+OK\r\n");
+    CHECK(control.wire({"XGROUP", "CREATE", "b", "g", "$"}) == "+OK\r\n");
+    send(waiter, {"XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "a", "b", ">", ">"});
+    REQUIRE(blocked_clients(control, 1));
+    CHECK(control.wire({"MULTI"}) == "+OK\r\n");
+    control.wire({"XADD", "b", "2-0", "f", "v"});
+    control.wire({"XADD", "a", "2-0", "f", "v"});
+    control.wire({"EXEC"});
+    CHECK(wire(waiter.read()) == "*1\r\n*2\r\n$1\r\nb\r\n*1\r\n*2\r\n$3\r\n2-0\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n");
+    CHECK(control.wire({"XPENDING", "a", "g"}) == "*4\r\n:0\r\n$-1\r\n$-1\r\n$-1\r\n");
+
+    // Another key of a blocked XREAD turning into a string leaves it blocked.
+    send(waiter, {"XREAD", "BLOCK", "0", "STREAMS", "a", "str", "$", "$"});
+    REQUIRE(blocked_clients(control, 1));
+    CHECK(control.wire({"SET", "str", "x"}) == "+OK\r\n");
+    CHECK(control.wire({"XADD", "a", "3-0", "f", "v"}) == "$3\r\n3-0\r\n");
+    CHECK(wire(waiter.read()) == "*1\r\n*2\r\n$1\r\na\r\n*1\r\n*2\r\n$3\r\n3-0\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n");
+
+    // Served once the stream's last ID passes the one waited after, even
+    // when the new entry is gone again: an empty list of entries.
+    send(waiter, {"XREAD", "BLOCK", "0", "STREAMS", "a", "$"});
+    REQUIRE(blocked_clients(control, 1));
+    CHECK(control.wire({"MULTI"}) == "+OK\r\n");
+    control.wire({"XADD", "a", "4-0", "f", "v"});
+    control.wire({"XDEL", "a", "4-0"});
+    control.wire({"EXEC"});
+    CHECK(wire(waiter.read()) == "*1\r\n*2\r\n$1\r\na\r\n*0\r\n");
+
+    // Without COUNT a woken reader gets at most 1000 entries.
+    send(waiter, {"XREAD", "BLOCK", "0", "STREAMS", "many", "0"});
+    REQUIRE(blocked_clients(control, 1));
+    control.append({"MULTI"});
+    for (int i = 1; i <= 1001; i++) control.append({"XADD", "many", std::to_string(i) + "-0", "f", "v"});
+    control.append({"EXEC"});
+    for (int i = 0; i < 1003; i++) control.read();
+    const Reply many = waiter.read();
+    REQUIRE(many.elements.size() == 1);
+    REQUIRE(many.elements[0].elements.size() == 2);
+    CHECK(many.elements[0].elements[1].elements.size() == 1000);
+  }
 }
 
 }  // namespace lawnkv::itest

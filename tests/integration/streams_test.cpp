@@ -10,11 +10,15 @@
 
 #include <doctest/doctest.h>
 
+#include <signal.h>
+
 #include <chrono>
+#include <map>
 #include <string>
 
 #include "../support/poll_until.hpp"
 #include "../support/server_process.hpp"
+#include "../support/temp_dir.hpp"
 #include "itest.hpp"
 
 namespace lawnkv::itest {
@@ -34,6 +38,25 @@ void send(Client& c, std::initializer_list<std::string_view> argv) {
   redisContext* ctx = c.context();
   int done = 0;
   while (!done) REQUIRE(redisBufferWrite(ctx, &done) == REDIS_OK);
+}
+
+// Each consumer's seen-time in an XINFO STREAM FULL reply (its consumers
+// are [name N seen-time T ...] arrays).
+void collect_seen(const Reply& r, std::map<std::string, long long>* out) {
+  const auto& e = r.elements;
+  if (e.size() >= 4 && e[0].text == "name" && e[2].text == "seen-time") (*out)[e[1].text] = std::stoll(e[3].text);
+  for (const Reply& child : e) collect_seen(child, out);
+}
+
+std::map<std::string, long long> seen_times(Client& c, std::string_view key) {
+  std::map<std::string, long long> out;
+  collect_seen(c.call({"XINFO", "STREAM", key, "FULL"}), &out);
+  return out;
+}
+
+long long wall_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace
@@ -157,6 +180,46 @@ TEST_CASE("a woken XREAD/XREADGROUP answers from the key that woke it alone, as 
     REQUIRE(many.elements.size() == 1);
     REQUIRE(many.elements[0].elements.size() == 2);
     CHECK(many.elements[0].elements[1].elements.size() == 1000);
+  }
+}
+
+TEST_CASE("a consumer's seen-time: as saved after loading dump.rdb; the load's after an AOF replay, as Redis 7.0") {
+  for (auto start : {&ServerProcess::lawnkv, &ServerProcess::redis}) {
+    test::TempDir dir;
+    const std::vector<std::string> args{"--dir", dir.path.string(), "--appendonly", "yes",
+                                        "--aof-use-rdb-preamble", "no"};
+    {
+      ServerProcess a = start(args);
+      CAPTURE(a.label());
+      Client c(a.port());
+      c.call({"XADD", "s", "1-0", "f", "v"});
+      c.call({"XADD", "s", "2-0", "f", "v"});
+      CHECK(c.wire({"XGROUP", "CREATE", "s", "g", "0"}) == "+OK\r\n");
+      c.call({"XREADGROUP", "GROUP", "g", "alice", "COUNT", "1", "STREAMS", "s", ">"});
+      CHECK(c.wire({"XGROUP", "CREATECONSUMER", "s", "g", "carol"}) == ":1\r\n");
+      // Recorded with TIME 1000: a delivery time, not a seen time.
+      c.call({"XCLAIM", "s", "g", "bob", "0", "1-0", "TIME", "1000", "JUSTID"});
+      a.signal(SIGKILL);
+      REQUIRE(a.wait_exit(10s).has_value());
+    }
+    const long long before_load = wall_ms();
+    ServerProcess b = start(args);
+    CAPTURE(b.label());
+    Client c(b.port());
+    // Redis answers -LOADING until its AOF is replayed.
+    REQUIRE(test::poll_until(std::chrono::steady_clock::now() + 10s,
+                             [&] { return c.call({"PING"}) == status("PONG"); }));
+    const auto replayed = seen_times(c, "s");
+    CHECK(replayed.size() == 3);  // alice, bob, carol
+    for (const auto& [name, seen] : replayed) {
+      CAPTURE(name);
+      CHECK(seen >= before_load);
+      CHECK(seen <= wall_ms());
+    }
+    // dump.rdb keeps them as they are.
+    const Reply full = c.call({"XINFO", "STREAM", "s", "FULL"});
+    REQUIRE(c.call({"DEBUG", "RELOAD"}) == status("OK"));
+    CHECK(wire(c.call({"XINFO", "STREAM", "s", "FULL"})) == wire(full));
   }
 }
 

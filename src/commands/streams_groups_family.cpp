@@ -380,6 +380,9 @@ void xreadgroup_command(Call& call) {
       ids[k] = StreamId::max();
     } else if (!stream_id_or_reply(call, arg, 0, true, nullptr, &ids[k])) {
       return;
+    } else {
+      // Redis stands for ">" with the greatest ID: written out, it is ">".
+      fresh[k] = ids[k] == StreamId::max();
     }
   }
   call.data.effects.drop_own();

@@ -18,6 +18,11 @@
 #               after FLUSHALL and the fill it needs, alternated with Redis and
 #               the ceiling server as the throughput part runs, BENCH_ROUNDS
 #               rounds of BENCH_N requests
+#   streams     INFO used_memory per entry of BENCH_STREAM_ENTRIES (default
+#               1,000,000) entries of two short fields; server CPU per request
+#               at -P 16 of XADD, XRANGE COUNT 10, XREADGROUP COUNT 10 + XACK
+#               (bench/streams/group_read.cpp), and XPENDING / XAUTOCLAIM of 10
+#               entries from a group with all the entries pending
 #   expiry      bench/server/expiry_drain.cpp: BENCH_EXPIRY_KEYS keys due within
 #               one second (SET ... PXAT): time from the last deadline to
 #               DBSIZE 0, and a probe client's GET latency meanwhile
@@ -44,7 +49,7 @@
 #               callgrind (instructions per request)
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
-#   BENCH_PARTS="throughput memory types expiry fields aof eviction index notify dehydrator"
+#   BENCH_PARTS="throughput memory types streams expiry fields aof eviction index notify dehydrator"
 #                        (arguments win)
 #   BENCH_QUICK=1        100k requests/keys, one round, a short index bench,
 #                        the types part's smaller shapes (shapes.py --quick)
@@ -82,7 +87,7 @@ ROOT=$(pwd)
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
-PARTS=${BENCH_PARTS:-"throughput memory types expiry fields aof eviction index notify dehydrator"}
+PARTS=${BENCH_PARTS:-"throughput memory types streams expiry fields aof eviction index notify dehydrator"}
 [ $# -gt 0 ] && PARTS="$*"
 ROUNDS=${BENCH_ROUNDS:-$d_rounds}
 N=${BENCH_N:-$d_n}
@@ -494,6 +499,122 @@ types_throughput() {
   throughput_rounds "$RAW/types-throughput.tsv" types 16 "$TYPES_TESTS" types_fill "${KINDS[@]}"
 }
 
+# ------------------------------------------------------------------- streams
+# Streams beside Redis: INFO used_memory per entry of STREAM_ENTRIES entries
+# of two short fields, then the server's CPU time per request at -P 16
+# (/proc/PID/stat around the run), BENCH_ROUNDS rounds, the two servers
+# alternating:
+#   xadd            redis-benchmark XADD s * f1 val0000001 f2 val0000002, after FLUSHALL
+#   xrange_10       redis-benchmark XRANGE s - + COUNT 10 on STREAM_ENTRIES entries
+#   xreadgroup_ack  bench/streams/group_read.cpp: XREADGROUP COUNT 10, then XACK
+#                   of the 10 IDs, pairs pipelined 16 requests deep, over
+#                   STREAM_ENTRIES entries 1-1, 2-1, ... (every entry read once)
+#   xpending_10     redis-benchmark XPENDING s g - + 10 and
+#   xautoclaim_10   XAUTOCLAIM s g c2 0 0-0 COUNT 10, with the STREAM_ENTRIES
+#                   entries pending (one XREADGROUP delivered them all): each
+#                   request returns 10 entries whatever the number pending
+STREAM_ENTRIES=${BENCH_STREAM_ENTRIES:-$d_keys}
+STREAM_TESTS=${BENCH_STREAM_TESTS:-"xadd xrange_10 xreadgroup_ack xpending_10 xautoclaim_10"}
+
+# RESP of COUNT XADDs to "s" of two fields (f1, f2: 10-byte values), with
+# IDs "*" or, when EXPLICIT is 1, 1-1, 2-1, ...
+gen_stream() {  # gen_stream COUNT EXPLICIT FILE
+  awk -v n="$1" -v explicit="$2" 'BEGIN {
+    for (i = 1; i <= n; i++) {
+      id = explicit ? i "-1" : "*"
+      printf "*7\r\n$4\r\nXADD\r\n$1\r\ns\r\n$%d\r\n%s\r\n$2\r\nf1\r\n$10\r\nval%07d\r\n$2\r\nf2\r\n$10\r\nval%07d\r\n", length(id), id, i, i + 1
+    } }' >"$3"
+}
+
+# FLUSHALL, then the stream a test needs (see above).
+streams_fill() {  # streams_fill PORT TEST
+  local port=$1 file
+  note_cmd streams redis-cli -p PORT flushall
+  redis-cli -p "$port" flushall >/dev/null
+  case $2 in
+    xadd) return 0 ;;
+    xrange_10) file=stream-auto.resp ;;
+    *) file=stream-explicit.resp ;;
+  esac
+  note_line streams "redis-cli -p PORT --pipe < $file"
+  redis-cli -p "$port" --pipe <"$WORK/$file" >"$WORK/pipe.out"
+  [ "$(redis-cli -p "$port" xlen s)" = "$STREAM_ENTRIES" ] || { echo "bench: stream fill failed" >&2; cat "$WORK/pipe.out" >&2; exit 1; }
+  case $2 in
+    xreadgroup_ack|xpending_10|xautoclaim_10)
+      note_cmd streams redis-cli -p PORT xgroup create s g 0
+      redis-cli -p "$port" xgroup create s g 0 >/dev/null ;;
+  esac
+  case $2 in
+    xpending_10|xautoclaim_10)
+      note_cmd streams redis-cli -p PORT xreadgroup group g c count "$STREAM_ENTRIES" streams s '>'
+      redis-cli -p "$port" xreadgroup group g c count "$STREAM_ENTRIES" streams s '>' >/dev/null ;;
+  esac
+}
+
+part_streams() {
+  local group_read=$ROOT/build/bench/group-read f=$RAW/streams-cpu.tsv m=$RAW/streams-memory.tsv
+  rm -f "$RAW"/streams-* "$RAW/streams.cmds"
+  build_tool "$group_read" bench/streams/group_read.cpp -lhiredis
+  gen_stream "$STREAM_ENTRIES" 0 "$WORK/stream-auto.resp"
+  gen_stream "$STREAM_ENTRIES" 1 "$WORK/stream-explicit.resp"
+  note_line streams "# stream-auto.resp, stream-explicit.resp: $STREAM_ENTRIES x XADD s <* or i-1> f1 val%07d f2 val%07d as RESP (gen_stream in scripts/bench.sh)"
+  local kinds=(lawnkv redis) k round t i u0 s0 u1 s1 w0 w1 hz
+  hz=$(getconf CLK_TCK)
+  declare -A srv_pid srv_port
+  for k in "${kinds[@]}"; do
+    start_server "$k" streams
+    srv_pid[$k]=$SRV_PID srv_port[$k]=$SRV_PORT
+  done
+  printf 'server\tentries\tused_empty\tused_full\trss_empty_kb\trss_full_kb\n' >"$m"
+  for k in "${kinds[@]}"; do
+    local ue ur re rr
+    redis-cli -p "${srv_port[$k]}" flushall >/dev/null
+    sleep 0.5
+    ue=$(info_field "${srv_port[$k]}" memory used_memory)
+    re=$(rss_kb "${srv_pid[$k]}")
+    streams_fill "${srv_port[$k]}" xrange_10
+    sleep 1
+    ur=$(info_field "${srv_port[$k]}" memory used_memory)
+    rr=$(rss_kb "${srv_pid[$k]}")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$STREAM_ENTRIES" "$ue" "$ur" "$re" "$rr" >>"$m"
+    log "streams memory $k: used_memory $ue -> $ur," \
+      "$(awk -v a="$ue" -v b="$ur" -v n="$STREAM_ENTRIES" 'BEGIN { printf "%.1f", (b - a) / n }') B/entry"
+  done
+  printf 'round\ttest\tserver\trequests\tper_request\tcpu_ticks\tclk_tck\twall_s\n' >"$f"
+  for round in $(seq "$ROUNDS"); do
+    for t in $STREAM_TESTS; do
+      for i in 0 1; do
+        k=${kinds[$(((i + round - 1) % 2))]}
+        local port=${srv_port[$k]} pid=${srv_pid[$k]} n=$N per=1 args=()
+        streams_fill "$port" "$t"
+        case $t in
+          xadd) args=(XADD s '*' f1 val0000001 f2 val0000002) ;;
+          xrange_10) args=(XRANGE s - + COUNT 10) per=10 ;;
+          xpending_10) args=(XPENDING s g - + 10) per=10 ;;
+          xautoclaim_10) args=(XAUTOCLAIM s g c2 0 0-0 COUNT 10) per=10 ;;
+          xreadgroup_ack) n=$((STREAM_ENTRIES / 10 * 2)) per=10 ;;
+        esac
+        read -r u0 s0 <<<"$(cpu_ticks "$pid")"
+        w0=$(date +%s.%N)
+        if [ "$t" = xreadgroup_ack ]; then
+          note_cmd streams build/bench/group-read --port PORT --entries "$STREAM_ENTRIES" --count 10 --pipeline 16
+          "$group_read" --port "$port" --entries "$STREAM_ENTRIES" --count 10 --pipeline 16 >"$WORK/group-read.out"
+        else
+          note_cmd streams redis-benchmark -p PORT -n "$n" -c 50 -P 16 -q "${args[@]}"
+          redis-benchmark -p "$port" -n "$n" -c 50 -P 16 -q "${args[@]}" >/dev/null
+        fi
+        w1=$(date +%s.%N)
+        read -r u1 s1 <<<"$(cpu_ticks "$pid")"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\n' "$round" "$t" "$k" "$n" "$per" "$((u1 + s1 - u0 - s0))" "$hz" \
+          "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')" >>"$f"
+        log "streams round $round $t $k: $n requests, cpu $((u1 + s1 - u0 - s0)) ticks," \
+          "$(awk -v c="$((u1 + s1 - u0 - s0))" -v h="$hz" -v n="$n" 'BEGIN { printf "%.2f", c / h / n * 1e6 }') us/request"
+      done
+    done
+  done
+  for k in "${kinds[@]}"; do stop_server "${srv_pid[$k]}"; done
+}
+
 # -------------------------------------------------------------------- expiry
 part_expiry() {
   local drain=$ROOT/build/bench/expiry-drain round i k
@@ -887,7 +1008,7 @@ machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|types|expiry|fields|aof|eviction|index|notify|dehydrator|profile|baseline)
+    throughput|memory|types|streams|expiry|fields|aof|eviction|index|notify|dehydrator|profile|baseline)
       log "== $part"
       {
         date -u '+%Y-%m-%d %H:%M UTC'
@@ -898,7 +1019,7 @@ for part in $PARTS; do
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory types expiry fields aof eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory types streams expiry fields aof eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
   esac
 done
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"

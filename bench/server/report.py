@@ -4,7 +4,7 @@
     python3 bench/server/report.py --raw bench/results/raw --out bench/results
 
 Reads whatever parts are present in --raw (throughput.tsv, memory.tsv,
-types-*.tsv, expiry-*.txt/.dat, fields-*.txt/.dat, eviction-*, index.txt, profile.tsv, baseline-*, notify.md,
+types-*.tsv, streams-*.tsv, expiry-*.txt/.dat, fields-*.txt/.dat, eviction-*, index.txt, profile.tsv, baseline-*, notify.md,
 each with its .cmds and .when) and writes --out/latest.md plus
 throughput.png, cpu.png, memory.png, expiry-drain.png and eviction-drain.png
 (gnuplot). Ratios are lawnkv/Redis. For throughput, each
@@ -452,6 +452,68 @@ def types(raw, out, md):
     types_memory(raw, md)
     types_throughput(raw, md)
     md.append(cmds_block(raw, "types"))
+
+
+# --------------------------------------------------------------------- streams
+STREAM_TESTS = {"xadd": "XADD s * f1 v f2 v", "xrange_10": "XRANGE s - + COUNT 10",
+                "xreadgroup_ack": "XREADGROUP COUNT 10 + XACK of its 10 IDs",
+                "xpending_10": "XPENDING s g - + 10 (all entries pending)",
+                "xautoclaim_10": "XAUTOCLAIM s g c2 0 0-0 COUNT 10 (all entries pending)"}
+STREAM_TARGETS = {"xadd", "xrange_10", "xreadgroup_ack"}
+
+
+def streams(raw, out, md):
+    mpath, cpath = os.path.join(raw, "streams-memory.tsv"), os.path.join(raw, "streams-cpu.tsv")
+    if not os.path.exists(mpath) and not os.path.exists(cpath):
+        return
+    md.append(f"## Streams{when(raw, 'streams')}\n")
+    if os.path.exists(mpath):
+        rows = {r["server"]: r for r in read_tsv(mpath)}
+        per = {k: (int(r["used_full"]) - int(r["used_empty"])) / int(r["entries"]) for k, r in rows.items()}
+        rss = {k: (int(r["rss_full_kb"]) - int(r["rss_empty_kb"])) * 1024 / int(r["entries"]) for k, r in rows.items()}
+        n = int(next(iter(rows.values()))["entries"])
+        md.append("### Memory per entry\n")
+        md.append(f"{n:,} entries `XADD s * f1 val0000001 f2 val0000002` (two fields of 10-byte values, IDs "
+                  "generated) through `redis-cli --pipe`; INFO used_memory (and RSS) after − before, per entry.\n")
+        md.append("| | lawnkv | Redis | lawnkv/Redis |")
+        md.append("|---|---|---|---|")
+        if "lawnkv" in per and "redis" in per:
+            md.append(f"| used_memory B/entry | {per['lawnkv']:.1f} | {per['redis']:.1f} | "
+                      f"{per['lawnkv'] / per['redis']:.2f} |")
+            md.append(f"| RSS B/entry | {rss['lawnkv']:.1f} | {rss['redis']:.1f} | "
+                      f"{rss['lawnkv'] / rss['redis']:.2f} |")
+        md.append("")
+    if os.path.exists(cpath):
+        rows = read_tsv(cpath)
+        rounds = sorted({int(r["round"]) for r in rows})
+        by = {}
+        for r in rows:
+            r["cpu_us"] = int(r["cpu_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
+            by[(r["test"], r["server"], int(r["round"]))] = r
+        series = lambda t, s: [by[(t, s, k)]["cpu_us"] for k in rounds if (t, s, k) in by]
+        ratios = [lambda t: [by[(t, "lawnkv", k)]["cpu_us"] / by[(t, "redis", k)]["cpu_us"] for k in rounds
+                             if (t, "lawnkv", k) in by and (t, "redis", k) in by and by[(t, "redis", k)]["cpu_us"] > 0]][0]
+        md.append("### Server CPU per request, -P 16\n")
+        md.append(f"{len(rounds)} round(s), the servers alternating; CPU: the server's utime + stime "
+                  "(/proc/PID/stat) around the run, per request; cells: median over rounds (min–max). Each test "
+                  "starts from FLUSHALL and the stream it needs (commands below). XREADGROUP + XACK counts both "
+                  "requests (bench/streams/group_read.cpp sends 8 pairs per pipeline of 16). XPENDING and XAUTOCLAIM "
+                  "run with every entry of the stream pending and return 10 entries a request: *per entry "
+                  "returned* is the cost per request / 10.\n")
+        md.append("| test | lawnkv µs/req | Redis µs/req | lawnkv/Redis | target ≤ 0.5 | "
+                  "lawnkv µs/entry returned | Redis µs/entry returned |")
+        md.append("|---|---|---|---|---|---|---|")
+        f2 = lambda x: f"{x:.2f}"
+        for t in dict.fromkeys(r["test"] for r in rows):
+            per = int(next(r for r in rows if r["test"] == t)["per_request"])
+            rl = ratios(t)
+            md.append(f"| {STREAM_TESTS.get(t, t)} | {cell_mr(series(t, 'lawnkv'), f2)} | "
+                      f"{cell_mr(series(t, 'redis'), f2)} | {fmt_ratio(rl)} | "
+                      f"{verdict(rl, 0.5, False) if t in STREAM_TARGETS else '–'} | "
+                      f"{cell_mr([x / per for x in series(t, 'lawnkv')], f2)} | "
+                      f"{cell_mr([x / per for x in series(t, 'redis')], f2)} |")
+        md.append("")
+    md.append(cmds_block(raw, "streams"))
 
 
 # ---------------------------------------------------------------------- expiry
@@ -1096,7 +1158,7 @@ def main():
           f"| client | {m.get('redis_benchmark', '?')} |",
           f"| mode | {'BENCH_QUICK=1 (smoke run: not for comparison)' if m.get('quick') == '1' else 'full'} |",
           ""]
-    for part in (throughput, memory, types, expiry, fields, aof, eviction, index, profile, baseline,
+    for part in (throughput, memory, types, streams, expiry, fields, aof, eviction, index, profile, baseline,
                  external("notify", "Keyspace-notification lag"),
                  external("dehydrator", "Dehydrator")):
         part(a.raw, a.out, md)

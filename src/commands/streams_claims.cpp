@@ -44,7 +44,7 @@ void xclaim_command(Call& call) {
     if (!parse_stream_id(argv[j], 0, true, nullptr, &id)) break;
     ids.push_back(id);
   }
-  const int64_t now = call.now_ms;
+  const int64_t now = stream_command_now(call);
   long long retrycount = -1, deliverytime = -1;
   bool force = false, justid = false;
   StreamId last_id;
@@ -76,9 +76,7 @@ void xclaim_command(Call& call) {
     propagate_last_id = true;
   }
   if (deliverytime != -1) {
-    // A replay (the AOF loader) runs with its clock at 0: the recorded TIME
-    // stands as it is.
-    if (deliverytime < 0 || (deliverytime > now && !call.session.detached)) deliverytime = now;
+    if (deliverytime < 0 || deliverytime > now) deliverytime = now;
   } else {
     deliverytime = now;
   }
@@ -103,7 +101,6 @@ void xclaim_command(Call& call) {
     if (!consumer) consumer = stream_consumer_or_create(call, g, argv[1], argv[3]);
     StreamNack& nack = g->claim(id, consumer);
     nack.delivery_time = deliverytime;
-    if (call.session.detached && consumer->seen_time < deliverytime) consumer->seen_time = deliverytime;
     if (retrycount >= 0) {
       nack.delivery_count = static_cast<uint64_t>(retrycount);
     } else if (!justid) {

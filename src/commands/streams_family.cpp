@@ -307,10 +307,15 @@ void xread_command(Call& call) {
   }
   if (streams_arg == 0) return call.error(err::kSyntax);
   const size_t n = (argv.size() - streams_arg) / 2;
+  // Woken by a key (blocked, its "$" already made IDs): that key alone is read,
+  // and only a stream whose last ID is past the one waited after serves it.
+  const size_t ready = stream_ready_index(call, argv.subspan(streams_arg, n));
+  const bool woken = ready < n;
   std::vector<StreamId> ids(n);
   for (size_t k = 0; k < n; k++) {
+    if (woken && k != ready) continue;
     const StreamRef ref = stream_for_read(call, argv[streams_arg + k]);
-    if (ref.wrong_type) return call.error(err::kWrongType);
+    if (ref.wrong_type && !woken) return call.error(err::kWrongType);
     const std::string_view arg = argv[streams_arg + n + k];
     if (arg == "$") {
       ids[k] = ref.s ? ref.s->last_id() : StreamId{};
@@ -322,14 +327,19 @@ void xread_command(Call& call) {
   }
   std::vector<std::pair<std::string_view, std::vector<types::StreamEntry>>> out;
   for (size_t k = 0; k < n; k++) {
+    if (woken && k != ready) continue;
     const StreamRef ref = stream_for_read(call, argv[streams_arg + k]);
-    if (!ref.s || !ref.s->length()) continue;
-    StreamId last;
-    ref.s->edge_id(false, false, &last);
-    if (!(last > ids[k])) continue;
+    if (!ref.s) continue;
+    if (woken) {
+      if (!(ref.s->last_id() > ids[k])) continue;
+    } else {
+      StreamId last;
+      if (!ref.s->length() || !ref.s->edge_id(false, false, &last) || !(last > ids[k])) continue;
+    }
     StreamId start = ids[k];
     start.incr();
-    out.emplace_back(argv[streams_arg + k], stream_range(*ref.s, start, StreamId::max(), false, count));
+    const long long limit = woken && count == 0 ? kBlockedReadDefaultCount : count;
+    out.emplace_back(argv[streams_arg + k], stream_range(*ref.s, start, StreamId::max(), false, limit));
   }
   if (out.empty()) {
     if (block_ms < 0) return call.reply.null_array();

@@ -354,16 +354,22 @@ void xreadgroup_command(Call& call) {
   if (streams_arg == 0) return call.error(err::kSyntax);
   if (!has_group) return call.error(kMissingGroup);
   const size_t n = (argv.size() - streams_arg) / 2;
+  // Woken by a key (blocked, every ID ">"): that key alone is read, and only
+  // a stream whose last ID is past the group's serves it.
+  const size_t ready = stream_ready_index(call, argv.subspan(streams_arg, n));
+  const bool woken = ready < n;
   std::vector<StreamId> ids(n);
   std::vector<bool> fresh(n);  // ">"
   std::vector<StreamGroup*> groups(n);
   for (size_t k = 0; k < n; k++) {
+    if (woken && k != ready) continue;
     const std::string_view key = argv[streams_arg + k];
     const StreamRef ref = stream_for_read(call, key);
+    if (woken && !ref.s) return call.error(kKeyGone);  // deleted, or now another type
     if (ref.wrong_type) return call.error(err::kWrongType);
     groups[k] = ref.s ? ref.s->group(group_name) : nullptr;
     if (!groups[k]) {
-      if (call.retry) return call.error(ref.s ? kGroupGone : kKeyGone);
+      if (woken) return call.error(kGroupGone);
       return call.error(format_error(
           "NOGROUP No such key '%s' or consumer group '%s' in XREADGROUP with GROUP option", {key, group_name}));
     }
@@ -374,6 +380,9 @@ void xreadgroup_command(Call& call) {
       ids[k] = StreamId::max();
     } else if (!stream_id_or_reply(call, arg, 0, true, nullptr, &ids[k])) {
       return;
+    } else {
+      // Redis stands for ">" with the greatest ID: written out, it is ">".
+      fresh[k] = ids[k] == StreamId::max();
     }
   }
   call.data.effects.drop_own();
@@ -384,12 +393,15 @@ void xreadgroup_command(Call& call) {
   };
   std::vector<Served> out;
   for (size_t k = 0; k < n; k++) {
+    if (woken && k != ready) continue;
     const std::string_view key = argv[streams_arg + k];
     Stream* s = stream_for_read(call, key).s;
     StreamGroup* g = groups[k];
     if (!s) continue;
     const bool history = !fresh[k];
-    if (!history) {
+    if (woken) {
+      if (!(s->last_id() > g->last_id)) continue;
+    } else if (!history) {
       StreamId top;
       if (!s->length() || !s->edge_id(false, false, &top) || !(top > g->last_id)) continue;
     }
@@ -420,7 +432,8 @@ void xreadgroup_command(Call& call) {
     } else {
       StreamId start = g->last_id;
       start.incr();
-      sv.entries = stream_range(*s, start, StreamId::max(), false, static_cast<size_t>(count));
+      const long long limit = woken && count == 0 ? kBlockedReadDefaultCount : count;
+      sv.entries = stream_range(*s, start, StreamId::max(), false, static_cast<size_t>(limit));
       sv.missing.assign(sv.entries.size(), false);
       bool moved = false;
       for (const auto& e : sv.entries) {

@@ -8,6 +8,7 @@
 #include "core/numbers.hpp"
 #include "engine/errors.hpp"
 #include "engine/lookup.hpp"
+#include "engine/server_state.hpp"
 #include "pubsub/event_class.hpp"
 
 namespace lawnkv {
@@ -51,6 +52,17 @@ types::Stream* stream_or_create(Call& call, std::string_view key) {
   auto* s = static_cast<types::Stream*>(call.db().add_object(key, std::make_unique<types::Stream>()).obj());
   call.notify(pubsub::kNew, "new", key);
   return s;
+}
+
+size_t stream_ready_index(const Call& call, std::span<const std::string_view> keys) {
+  if (!call.retry || call.retry->ready_key.empty()) return keys.size();
+  for (size_t k = 0; k < keys.size(); k++)
+    if (keys[k] == call.retry->ready_key) return k;
+  return keys.size();
+}
+
+int64_t stream_command_now(const Call& call) {
+  return call.server.facts.loading ? call.server.clock.now_ms() : call.now_ms;
 }
 
 types::StreamLimits stream_limits(const Call& call) {
@@ -120,11 +132,12 @@ std::vector<types::StreamEntry> stream_range(const types::Stream& s, types::Stre
 types::StreamConsumer* stream_consumer_or_create(Call& call, types::StreamGroup* g, std::string_view key,
                                                  std::string_view name, bool* created) {
   bool made;
-  types::StreamConsumer* c = g->consumer_or_create(name, call.now_ms, &made);
+  const int64_t now = stream_command_now(call);
+  types::StreamConsumer* c = g->consumer_or_create(name, now, &made);
   if (made) {
     call.notify(pubsub::kStream, "xgroup-createconsumer", key);
   } else {
-    c->seen_time = call.now_ms;
+    c->seen_time = now;
   }
   if (created) *created = made;
   return c;

@@ -26,6 +26,22 @@ StreamRef stream_for_write(DbContext& call, std::string_view key);
 // when absent; nullptr after WRONGTYPE.
 types::Stream* stream_or_create(Call& call, std::string_view key);
 
+// A blocked XREAD or XREADGROUP run again because a key changed: Redis 7.0
+// (serveClientsBlockedOnStreamKey) answers it from that key alone, the first
+// of its STREAMS keys named so, with the entries after the ID it waited
+// after (a group's last ID), while the stream's last ID is past it, and with
+// COUNT or at most kBlockedReadDefaultCount entries. The index of that key
+// among keys; keys.size() when the command is not such a retry.
+size_t stream_ready_index(const Call& call, std::span<const std::string_view> keys);
+inline constexpr long long kBlockedReadDefaultCount = 1000;  // Redis's XREAD_BLOCKED_DEFAULT_COUNT
+
+// The time a stream command acts at (a consumer's seen time, XCLAIM's now):
+// the command's time, or while a file loads (the AOF replay runs with its
+// clock at 0, so that nothing expires) the server clock, as Redis reads
+// mstime() there: after a restart from the AOF, the consumers that replayed
+// records touched were seen at the load, as in Redis.
+int64_t stream_command_now(const Call& call);
+
 // stream-node-max-bytes and stream-node-max-entries.
 types::StreamLimits stream_limits(const Call& call);
 

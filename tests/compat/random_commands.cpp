@@ -336,6 +336,29 @@ RandomStep RandomCommands::hashes_command() {
   }
 }
 
+RandomStep RandomCommands::streams_command() {
+  if (chance(30)) ++stream_top_;
+  auto id = [&] { return std::to_string(stream_top_ - static_cast<int64_t>(below(4))) + "-" + std::to_string(below(2)); };
+  const std::string k = key();
+  switch (below(10)) {
+    case 0:
+    case 1:
+    case 2: {
+      std::vector<std::string> argv{"XADD", k};
+      if (chance(20)) argv.insert(argv.end(), {"MAXLEN", std::to_string(below(5))});
+      argv.insert(argv.end(), {id(), "f", value()});
+      return make(argv);
+    }
+    case 3: return make({"XLEN", k});
+    case 4: return make({chance(50) ? "XRANGE" : "XREVRANGE", k, chance(50) ? "-" : id(), chance(50) ? "+" : id()});
+    case 5: return make({"XDEL", k, id()});
+    case 6: return make({"XGROUP", "CREATE", k, "g", "0", "MKSTREAM"});
+    case 7: return make({"XREADGROUP", "GROUP", "g", chance(50) ? "c1" : "c2", "COUNT", "2", "STREAMS", k, ">"});
+    case 8: return make({"XACK", k, "g", id()});
+    default: return make({"XPENDING", k, "g"});
+  }
+}
+
 RandomStep RandomCommands::command() {
   uint64_t roll = below(100);
   if (roll < 10) return set_command();
@@ -350,6 +373,7 @@ RandomStep RandomCommands::command() {
   if (roll < 60) return bits_command();
   if (roll < 68) return sets_command();
   if (roll < 76) return hashes_command();
+  if (roll < 79) return streams_command();
   switch (below(18)) {
     case 0: return make({"SETEX", key(), relative_seconds(), value()});
     case 1: return make({"PSETEX", key(), relative_millis(), value()});
@@ -441,6 +465,8 @@ std::vector<RandomStep> RandomCommands::final_state_checks() const {
       checks.push_back(make({"GET", k}));
       checks.push_back(make({"SMEMBERS", k}, Compare::kSorted));
       checks.push_back(time_query("PEXPIRETIME", k));
+      checks.push_back(make({"XRANGE", k, "-", "+"}));
+      checks.push_back(make({"XPENDING", k, "g"}));
     }
     for (const auto& k : hash_keys_) {
       checks.push_back(make({"HGETALL", k}, Compare::kSorted));

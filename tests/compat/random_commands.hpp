@@ -1,6 +1,8 @@
 #pragma once
 // A seeded generator of random commands for the differential test: strings
-// (the bit commands and LCS too), hashes, sets, keyspace, expiry and transactions
+// (the bit commands and LCS too), hashes, sets, streams (explicit IDs only;
+// tests/compat/streams_random_test.cpp covers them in depth), keyspace,
+// expiry and transactions
 // over ~20 keys (binary names included) in databases 0-2, with the
 // comparison each reply needs; some commands carry CR, LF, NUL or long
 // arguments into error texts that quote them.
@@ -64,6 +66,7 @@ class RandomCommands {
   RandomStep bits_command();
   RandomStep sets_command();
   RandomStep hashes_command();
+  RandomStep streams_command();
   std::vector<RandomStep> multi_block();
 
   std::mt19937_64 rng_;
@@ -71,6 +74,7 @@ class RandomCommands {
   std::vector<std::string> keys_;
   std::vector<std::string> set_keys_;   // only ever sets: OBJECT ENCODING is compared
   std::vector<std::string> hash_keys_;  // only ever hashes, likewise
+  int64_t stream_top_ = 1;              // the ms part of the IDs XADD gives, creeping up
 };
 
 }  // namespace lawnkv::test

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <optional>
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -114,8 +115,22 @@ std::vector<std::string> sorted(std::vector<Reply> elements) {
   return out;
 }
 
-// Every key of every db of `ref` answers the same on `other`.
-void compare(RawClient& ref, RawClient& other, const std::string& label) {
+// XINFO STREAM key FULL COUNT 0 with each consumer's seen-time as 0.
+std::string full_without_seen(RawClient& c, const std::string& key) {
+  Reply r = parse_reply(c.call({"XINFO", "STREAM", key, "FULL", "COUNT", "0"}));
+  std::function<void(Reply&)> zero = [&](Reply& x) {
+    for (size_t i = 0; i + 1 < x.elements.size(); ++i)
+      if (x.elements[i].text == "seen-time") x.elements[i + 1] = Reply{':', false, "0", {}};
+    for (Reply& child : x.elements) zero(child);
+  };
+  zero(r);
+  return write_reply(r);
+}
+
+// Every key of every db of `ref` answers the same on `other`. Consumers'
+// seen times are compared unless replayed: an AOF replay makes the
+// consumers it touches seen at the load (in Redis 7.0 too).
+void compare(RawClient& ref, RawClient& other, const std::string& label, bool replayed = false) {
   size_t keys = 0;
   for (int db = 0; db < 16; ++db) {
     const std::string n = std::to_string(db);
@@ -153,8 +168,12 @@ void compare(RawClient& ref, RawClient& other, const std::string& label) {
         CHECK(other.call({"XRANGE", key, "-", "+"}) == ref.call({"XRANGE", key, "-", "+"}));
         CHECK(other.call({"XINFO", "STREAM", key}) == ref.call({"XINFO", "STREAM", key}));
         // Delivery and seen times are absolute: loaded, they are equal.
-        CHECK(other.call({"XINFO", "STREAM", key, "FULL", "COUNT", "0"}) ==
-              ref.call({"XINFO", "STREAM", key, "FULL", "COUNT", "0"}));
+        if (replayed) {
+          CHECK(full_without_seen(other, key) == full_without_seen(ref, key));
+        } else {
+          CHECK(other.call({"XINFO", "STREAM", key, "FULL", "COUNT", "0"}) ==
+                ref.call({"XINFO", "STREAM", key, "FULL", "COUNT", "0"}));
+        }
         CHECK(other.call({"XINFO", "GROUPS", key}) == ref.call({"XINFO", "GROUPS", key}));
       } else {
         FAIL("unexpected type " << type);
@@ -315,13 +334,39 @@ TEST_CASE("compat: redis-server's append-only directory loads in lawnkv") {
   must(r, {"EXEC"});
   must(r, {"GETEX", "ttl", "PERSIST"});
   must(r, {"DEL", "hash_large"});
-  TempDir copy;
+  // Streams as Redis logs them: XADD with its ID and explicit trims,
+  // deliveries and claims as XCLAIMs, NOACK reads as SETID, deletions.
+  must(r, {"SELECT", "0"});
+  must(r, {"XADD", "stream", "MAXLEN", "~", "20", "*", "f", "new"});
+  must(r, {"XADD", "stream_empty", "*", "f", "v"});
+  must(r, {"XREADGROUP", "GROUP", "g1", "dora", "COUNT", "3", "STREAMS", "stream", ">"});
+  must(r, {"XREADGROUP", "GROUP", "g2", "ed", "NOACK", "STREAMS", "stream", ">"});
+  must(r, {"XREADGROUP", "GROUP", "g", "fay", "STREAMS", "stream_empty", ">"});
+  must(r, {"XACK", "stream", "g1", "7-1"});
+  must(r, {"XCLAIM", "stream", "g1", "dora", "0", "8-2", "9-0", "RETRYCOUNT", "4"});
+  must(r, {"XAUTOCLAIM", "stream", "g1", "gus", "0", "0", "COUNT", "3"});
+  must(r, {"XDEL", "stream", "15-0"});
+  must(r, {"XGROUP", "SETID", "stream", "g3", "12", "ENTRIESREAD", "9"});
+  must(r, {"XGROUP", "CREATECONSUMER", "stream", "g3", "hal"});
+  must(r, {"XGROUP", "DELCONSUMER", "stream", "g1", "idle"});
+  must(r, {"XTRIM", "stream", "MAXLEN", "12"});
+  must(r, {"XSETID", "stream_meta", "10-0", "ENTRIESADDED", "31"});
+  TempDir copy, copy2;
   std::filesystem::copy(dir.path / "appendonlydir", copy.path / "appendonlydir");
+  std::filesystem::copy(dir.path / "appendonlydir", copy2.path / "appendonlydir");
   std::vector<std::string> largs = in_dir(copy);
   largs.insert(largs.end(), {"--appendonly", "yes"});
   ServerProcess lawnkv = ServerProcess::lawnkv(largs);
   RawClient l(lawnkv.port());
-  compare(r, l, "redis-server's AOF in lawnkv");
+  // The reference is redis-server replaying the same files: what Redis logs
+  // does not carry everything (a group's read counter after XREADGROUP).
+  std::vector<std::string> rargs = in_dir(copy2);
+  rargs.insert(rargs.end(), {"--appendonly", "yes"});
+  ServerProcess redis2 = ServerProcess::redis(rargs);
+  RawClient r2(redis2.port());
+  REQUIRE(poll_until(std::chrono::steady_clock::now() + std::chrono::seconds(30),
+                     [&] { return r2.call({"PING"}) == "+PONG\r\n"; }));
+  compare(r2, l, "redis-server's AOF in lawnkv", true);
 }
 
 }  // namespace lawnkv::test

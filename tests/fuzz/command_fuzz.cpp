@@ -27,6 +27,9 @@
 //     now > deadline), and a full reap leaves no key past its deadline;
 //   - a key expired lazily by a command (outside EXEC, whose commands may
 //     set a past deadline and read the key back) had a deadline before now;
+//   - every stream is consistent: its live entries in ID order, as many as
+//     its length, none past its last ID; each group's pending entries owned
+//     by a consumer that lists them, and no consumer listing one more;
 //   - every reply is whole RESP (one or more complete values, no trailing
 //     bytes), and so is every frame delivered to a client;
 //   - after FLUSHALL, no key is left and the arena holds what it held when
@@ -59,6 +62,8 @@
 #include "engine/dispatch.hpp"
 #include "engine/server_state.hpp"
 #include "expiry/lawn_queue.hpp"
+#include "types/stream.hpp"
+#include "types/stream_group.hpp"
 
 using namespace lawnkv;
 
@@ -101,6 +106,11 @@ const char* const kTokens[] = {
     "012345678901234567890123456789012345678901234",
     // SETRANGE offsets around the inline limit
     "255", "256", "300",
+    // streams: IDs, special IDs, options, groups and consumers
+    "1-1", "1-2", "2-0", "5-*", "0-1", "$", ">", "-", "+", "(1-1", "*", "18446744073709551615-18446744073709551615",
+    "MAXLEN", "MINID", "~", "=", "LIMIT", "NOMKSTREAM", "STREAMS", "GROUP", "NOACK", "MKSTREAM", "ENTRIESREAD",
+    "IDLE", "TIME", "RETRYCOUNT", "FORCE", "JUSTID", "LASTID", "FULL", "ENTRIESADDED", "MAXDELETEDID", "BLOCK",
+    "g", "g2", "c1", "c2", "s", "stream",
     // New tokens go here, at the end: an input picks a token by its index,
     // so inserting one earlier would change what the regression inputs of
     // tests/fuzz/corpus/command/ replay. Likewise the command table: an
@@ -426,6 +436,46 @@ class Harness : public store::ExpiryListener {
       }
     }
     check_expiry_index();
+    check_streams();
+  }
+
+  void check_streams() {
+    auto& ks = state_->data.keyspace;
+    for (int i = 0; i < ks.databases(); ++i) {
+      ks.db(i).dict().for_each([&](const store::Entry& e) {
+        if (e.type() != store::Type::kStream) return;
+        const auto& s = *static_cast<const types::Stream*>(e.obj());
+        const std::string where = "stream '" + std::string(e.key()) + "': ";
+        uint64_t live = 0;
+        types::StreamId prev;
+        s.range({}, types::StreamId::max(), false, [&](const types::StreamEntry& en) {
+          if (live > 0 && !(en.id > prev)) fail(where + "entries out of order at " + en.id.str());
+          if (en.id > s.last_id()) fail(where + "entry " + en.id.str() + " past the last ID " + s.last_id().str());
+          prev = en.id;
+          ++live;
+          return true;
+        });
+        if (live != s.length())
+          fail(where + std::to_string(live) + " live entries, length " + std::to_string(s.length()));
+        for (const auto& [gname, g] : s.groups()) {
+          size_t owned = 0;
+          for (const auto& [cname, c] : g->consumers) {
+            owned += c->pel.size();
+            for (const types::StreamId id : c->pel) {
+              const auto it = g->pel.find(id);
+              if (it == g->pel.end() || it->second.consumer != c.get())
+                fail(where + "group '" + gname + "': consumer '" + cname + "' lists " + id.str() +
+                     ", pending elsewhere or not at all");
+            }
+          }
+          for (const auto& [id, nack] : g->pel)
+            if (!nack.consumer) fail(where + "group '" + gname + "': " + id.str() + " pending without a consumer");
+          if (owned != g->pel.size())
+            fail(where + "group '" + gname + "': " + std::to_string(g->pel.size()) + " pending, consumers list " +
+                 std::to_string(owned));
+        }
+      });
+    }
   }
 
   void snapshot_deadlines() {

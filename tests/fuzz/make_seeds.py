@@ -244,6 +244,52 @@ SCENARIOS = {
         1: QUIT
         CLIENT KILL TYPE normal
     """,
+    # Blocked stream readers served from the key that woke them, a group
+    # destroyed and a key deleted or overwritten under them, claims and
+    # trims of pending entries, a stream with groups renamed and expired.
+    "streams-blocking": """
+        XGROUP CREATE s g $ MKSTREAM
+        XGROUP CREATE t g $ MKSTREAM
+        1: XREADGROUP GROUP g c1 BLOCK 0 STREAMS s t > >
+        2: XREAD BLOCK 100 STREAMS s t $ $
+        MULTI
+        XADD t 1-1 f v
+        XADD s 1-1 f v
+        EXEC
+        1: XREADGROUP GROUP g c1 BLOCK 0 STREAMS s >
+        2: XREADGROUP GROUP g c2 BLOCK 0 STREAMS t >
+        XGROUP DESTROY s g
+        SET t x
+        +101
+        XADD s MAXLEN 1 2-0 a b
+        XCLAIM s g c3 0 1-1 FORCE
+        XAUTOCLAIM t g c1 0 0
+        PEXPIRE s 50
+        RENAME s u
+        +60
+        XINFO STREAM u FULL
+    """,
+    "streams-groups": """
+        XADD s 1-1 f v
+        XADD s 1-2 f v g h
+        XADD s 2-0 f v
+        XGROUP CREATE s g 0
+        XREADGROUP GROUP g c1 COUNT 2 STREAMS s >
+        XREADGROUP GROUP g c2 NOACK STREAMS s >
+        XCLAIM s g c2 0 1-1 1-2 IDLE 5 RETRYCOUNT 3 JUSTID
+        XDEL s 1-1
+        XAUTOCLAIM s g c1 0 0 COUNT 1
+        XPENDING s g - + 10 c2
+        XTRIM s MINID = 2-0
+        XREADGROUP GROUP g c2 STREAMS s 0
+        XGROUP DELCONSUMER s g c2
+        XSETID s 5-0 ENTRIESADDED 10 MAXDELETEDID 3-0
+        XINFO GROUPS s
+        COPY s s2
+        XACK s2 g 1-2 2-0
+        DEBUG RELOAD
+        XINFO STREAM s2 FULL
+    """,
 }
 
 

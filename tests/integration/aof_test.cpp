@@ -26,6 +26,7 @@
 #include "../support/server_process.hpp"
 #include "../support/temp_dir.hpp"
 #include "itest.hpp"
+#include "stream_dataset.hpp"
 
 namespace lawnkv::itest {
 namespace {
@@ -71,6 +72,7 @@ void write_dataset(Client& c) {
   REQUIRE(c.call({"SELECT", "3"}) == status("QUEUED"));
   REQUIRE(c.call({"SET", "in3", "v"}) == status("QUEUED"));
   REQUIRE(c.call({"EXEC"}).elements.size() == 2);
+  write_stream_dataset(c);
 }
 
 }  // namespace
@@ -79,18 +81,20 @@ TEST_CASE("AOF: every write answered survives SIGKILL; the digest comes back") {
   for (const char* policy : {"always", "everysec", "no"}) {
     CAPTURE(policy);
     TempDir dir;
-    std::string digest;
+    std::string digest, streams;
     {
       ServerProcess a = start_aof(dir, {"--appendfsync", policy});
       Client c(a.port());
       write_dataset(c);
       digest = c.call({"DEBUG", "DIGEST"}).text;
+      streams = stream_dataset_state(c, true);
       crash(a);
     }
     CHECK(fs::exists(aof_dir(dir) / "appendonly.aof.manifest"));
     ServerProcess b = start_aof(dir);
     Client c(b.port());
     CHECK(c.call({"DEBUG", "DIGEST"}).text == digest);
+    CHECK(stream_dataset_state(c, true) == streams);
     CHECK(c.call({"INFO", "persistence"}).text.find("aof_enabled:1") != std::string::npos);
   }
 }
@@ -161,7 +165,7 @@ TEST_CASE("AOF: a last command cut by a crash is truncated with a warning; a cut
 
 TEST_CASE("AOF: BGREWRITEAOF makes a new base from the dataset and deletes the old files") {
   TempDir dir;
-  std::string digest;
+  std::string digest, streams;
   {
     ServerProcess a = start_aof(dir);
     Client c(a.port());
@@ -182,12 +186,15 @@ TEST_CASE("AOF: BGREWRITEAOF makes a new base from the dataset and deletes the o
     CHECK_FALSE(fs::exists(aof_dir(dir) / "appendonly.aof.1.base.rdb"));
     CHECK_FALSE(fs::exists(aof_dir(dir) / "appendonly.aof.1.incr.aof"));
     REQUIRE(c.call({"SET", "after", "v"}) == status("OK"));
+    REQUIRE(c.call({"XREADGROUP", "GROUP", "g1", "frank", "COUNT", "2", "STREAMS", "st", ">"}).elements.size() == 1);
     digest = c.call({"DEBUG", "DIGEST"}).text;
+    streams = stream_dataset_state(c, true);
     crash(a);
   }
   ServerProcess b = start_aof(dir);
   Client c(b.port());
   CHECK(c.call({"DEBUG", "DIGEST"}).text == digest);
+  CHECK(stream_dataset_state(c, true) == streams);
 }
 
 TEST_CASE("AOF: CONFIG SET appendonly yes writes a base from the dataset; no stops appending") {
@@ -273,6 +280,12 @@ struct Acked {
   std::set<std::string> polled;                  // elements REDE.POLL returned
   int unanswered = 0;                            // sent, no reply before the kill
   bool poll_unanswered = false;                  // a POLL went out without its reply
+  // Stream "cs", group "g": entries XADD answered with their ID, entries an
+  // answered XREADGROUP delivered, and those XACK answered as acknowledged
+  // (or that an XACK without reply may have acknowledged).
+  std::vector<std::string> xadded;
+  std::vector<std::string> delivered;
+  std::set<std::string> acked, maybe_acked;
 };
 
 Acked write_until_killed(ServerProcess& s, int round, std::chrono::milliseconds kill_after) {
@@ -285,6 +298,8 @@ Acked write_until_killed(ServerProcess& s, int round, std::chrono::milliseconds 
   });
   try {
     Client c(s.port(), 2s);
+    c.call({"XGROUP", "CREATE", "cs", "g", "$", "MKSTREAM"});  // BUSYGROUP after the first round
+    size_t next_ack = 0;  // a.delivered[next_ack] is the next to acknowledge
     for (int batch = 0; !killed; ++batch) {
       std::vector<std::function<void(const Reply&)>> expect;
       for (int i = 0; i < 16; ++i) {
@@ -316,6 +331,34 @@ Acked write_until_killed(ServerProcess& s, int round, std::chrono::milliseconds 
               a.poll_unanswered = false;
             });
             break;
+          case 3:
+            c.append({"XADD", "cs", "*", "id", id});
+            expect.push_back([&a](const Reply& r) {
+              if (r.type == '$' && !r.null) a.xadded.push_back(r.text);
+            });
+            break;
+          case 4:
+            c.append({"XREADGROUP", "GROUP", "g", "w" + std::to_string(batch % 3), "COUNT", "2", "STREAMS", "cs", ">"});
+            expect.push_back([&a](const Reply& r) {
+              if (r.elements.size() != 1) return;
+              for (const Reply& e : r.elements[0].elements[1].elements) a.delivered.push_back(e.elements[0].text);
+            });
+            break;
+          case 5: {
+            if (next_ack >= a.delivered.size()) {
+              c.append({"PING"});
+              expect.push_back([](const Reply&) {});
+              break;
+            }
+            const std::string entry = a.delivered[next_ack++];
+            c.append({"XACK", "cs", "g", entry});
+            a.maybe_acked.insert(entry);  // until its reply comes
+            expect.push_back([&a, entry](const Reply& r) {
+              a.maybe_acked.erase(entry);
+              if (r == integer(1)) a.acked.insert(entry);
+            });
+            break;
+          }
           default:
             c.append({"SET", "k:" + id, id});
             expect.push_back([&a, id](const Reply& r) {
@@ -365,6 +408,11 @@ TEST_CASE("AOF crash test: kill -9 at random moments under pipelined writes lose
       all.pushed.insert(all.pushed.end(), a.pushed.begin(), a.pushed.end());
       all.polled.insert(a.polled.begin(), a.polled.end());
       if (a.poll_unanswered) maybe_taken = all.pushed.size();
+      answered += a.xadded.size() + a.delivered.size() + a.acked.size();
+      all.xadded.insert(all.xadded.end(), a.xadded.begin(), a.xadded.end());
+      all.delivered.insert(all.delivered.end(), a.delivered.begin(), a.delivered.end());
+      all.acked.insert(a.acked.begin(), a.acked.end());
+      all.maybe_acked.insert(a.maybe_acked.begin(), a.maybe_acked.end());
     }
     ServerProcess s = start_aof(dir, {"--appendfsync", policy});
     Client c(s.port());
@@ -380,6 +428,22 @@ TEST_CASE("AOF crash test: kill -9 at random moments under pipelined writes lose
     // None returned by a POLL comes back.
     size_t back = 0;
     for (const Reply& e : c.call({"REDE.POLL", "q"}).elements) back += all.polled.count(e.text);
+    // Every entry XADD answered is in the stream; every delivered entry not
+    // acknowledged is pending, and none acknowledged is.
+    std::set<std::string> in_stream, pending;
+    for (const Reply& e : c.call({"XRANGE", "cs", "-", "+"}).elements) in_stream.insert(e.elements[0].text);
+    for (const Reply& e : c.call({"XPENDING", "cs", "g", "-", "+", "100000000"}).elements)
+      pending.insert(e.elements[0].text);
+    size_t lost_entries = 0, lost_pending = 0, acked_pending = 0;
+    for (const std::string& id : all.xadded) lost_entries += in_stream.count(id) == 0;
+    for (const std::string& id : all.delivered)
+      if (!all.acked.count(id) && !all.maybe_acked.count(id)) lost_pending += pending.count(id) == 0;
+    for (const std::string& id : all.acked) acked_pending += pending.count(id);
+    CHECK(lost_entries == 0);
+    CHECK(lost_pending == 0);
+    CHECK(acked_pending == 0);
+    CHECK(all.delivered.size() > 100);
+    CHECK(all.acked.size() > 50);
     CHECK(lost == 0);
     CHECK(lost_pairs == 0);
     CHECK(lost_pushes == 0);
@@ -387,7 +451,10 @@ TEST_CASE("AOF crash test: kill -9 at random moments under pipelined writes lose
     CHECK(answered > 1000);
     MESSAGE("appendfsync " << std::string(policy) << ": " << rounds << " kills, " << answered << " answered writes, " << lost
                            << " keys, " << lost_pairs << " transactions, " << lost_pushes << " pushes lost, " << back
-                           << " polled elements back");
+                           << " polled elements back; " << all.xadded.size() << " stream entries, "
+                           << all.delivered.size() << " delivered, " << all.acked.size() << " acknowledged: "
+                           << lost_entries << " entries, " << lost_pending << " pending entries lost, "
+                           << acked_pending << " acknowledged ones pending");
   }
 }
 

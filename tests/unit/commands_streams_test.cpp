@@ -123,10 +123,11 @@ TEST_CASE("streams effects: the records, replayed on an empty server, give the s
         case 8: a.run({"xadd", "s", "MAXLEN", "~", std::to_string(rng() % 30), "*", "f", "v"}); break;
       }
     }
-    // The AOF loader's replay: a detached session, the clock at 0.
+    // The AOF loader's replay: a detached session, the clock at 0, loading.
     CommandServer b;
     b.now = 0;
     b.session.detached = true;
+    b.state.facts.loading = true;
     for (const EffectRecord& r : a.sink.records) {
       const std::string reply = b.run(r.argv);
       CAPTURE(r.argv[0]);
@@ -134,6 +135,7 @@ TEST_CASE("streams effects: the records, replayed on an empty server, give the s
     }
     b.now = a.now;
     b.session.detached = false;
+    b.state.facts.loading = false;
     for (std::vector<std::string> cmd : std::vector<std::vector<std::string>>{
              {"xrange", "s", "-", "+"}, {"xpending", "s", "g"}, {"xpending", "s", "h"},
              {"xpending", "s", "g", "-", "+", "1000"}, {"xpending", "s", "h", "-", "+", "1000"},

@@ -32,6 +32,14 @@
 #               probe latency, and the lag of the `hexpired` events. Redis 7.0
 #               has no field TTLs: lawnkv runs alone, beside REDIS74_SERVER (a
 #               Redis 7.4 binary) when that is set
+#   scripting   Lua scripts (bench/scripting/, whose README says what each
+#               does and why): EVALSHA of a lock release, a rate limiter and
+#               a ten-command job-queue step at -P 16, alternated with Redis
+#               as the throughput part runs, BENCH_ROUNDS rounds: server CPU
+#               per call; one script of BENCH_SCRIPT_LOOP INCRs, timed;
+#               INFO used_memory, used_memory_lua and RSS per cached script
+#               for BENCH_SCRIPT_CACHE distinct scripts; instructions per call
+#               of the EVALSHA tests under callgrind (as the profile part)
 #   index       build/bench-expiry (Google Benchmark, the expiry index)
 #   notify      bench/notify_lag.sh or .py if present (keyspace-event lag)
 #   dehydrator  bench/dehydrator/run.sh if present (REDE.* benches)
@@ -49,7 +57,7 @@
 #               callgrind (instructions per request)
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
-#   BENCH_PARTS="throughput memory types streams expiry fields aof eviction index notify dehydrator"
+#   BENCH_PARTS="throughput memory types streams expiry fields aof eviction scripting index notify dehydrator"
 #                        (arguments win)
 #   BENCH_QUICK=1        100k requests/keys, one round, a short index bench,
 #                        the types part's smaller shapes (shapes.py --quick)
@@ -65,6 +73,9 @@
 #   BENCH_EVICT_POLICIES="allkeys-lru allkeys-lfu allkeys-random volatile-lru
 #                         volatile-lfu volatile-ttl"
 #   BENCH_EVICT_FILL_MB=1024 (probe)   BENCH_EVICT_PROBE_ROUNDS=1
+#   BENCH_SCRIPT_STEPS="throughput loop memory instr"
+#   BENCH_SCRIPT_TESTS="lock release ratelimit jobstep"
+#   BENCH_SCRIPT_LOOP=1000000   BENCH_SCRIPT_CACHE=10000
 #   LAWNKV_BASELINE      the earlier lawnkv binary for the baseline part
 #   REDIS74_SERVER       a Redis 7.4 binary for the fields part (optional)
 #   BENCH_BASELINE_PIPELINES=16
@@ -87,7 +98,7 @@ ROOT=$(pwd)
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
-PARTS=${BENCH_PARTS:-"throughput memory types streams expiry fields aof eviction index notify dehydrator"}
+PARTS=${BENCH_PARTS:-"throughput memory types streams expiry fields aof eviction scripting index notify dehydrator"}
 [ $# -gt 0 ] && PARTS="$*"
 ROUNDS=${BENCH_ROUNDS:-$d_rounds}
 N=${BENCH_N:-$d_n}
@@ -106,6 +117,11 @@ if [ "$QUICK" = 1 ]; then d_fill=128; else d_fill=1024; fi
 EVICT_FILL_MB=${BENCH_EVICT_FILL_MB:-$d_fill}
 EVICT_PROBE_ROUNDS=${BENCH_EVICT_PROBE_ROUNDS:-1}
 BASELINE_PIPELINES=${BENCH_BASELINE_PIPELINES:-16}
+SCRIPT_STEPS=${BENCH_SCRIPT_STEPS:-"throughput loop memory instr"}
+SCRIPT_TESTS=${BENCH_SCRIPT_TESTS:-"lock release ratelimit jobstep"}
+SCRIPT_LOOP=${BENCH_SCRIPT_LOOP:-1000000}
+if [ "$QUICK" = 1 ]; then d_cache=1000; else d_cache=10000; fi
+SCRIPT_CACHE=${BENCH_SCRIPT_CACHE:-$d_cache}
 OUT=${BENCH_OUT:-bench/results}
 RAW=$OUT/raw
 LAWNKV_SRC=${LAWNKV_SERVER:-build/lawnkv-server}
@@ -291,6 +307,13 @@ bench_args() {  # bench_args TEST -> the redis-benchmark arguments for a test
     zadd) echo "-r 100000 -t zadd" ;;
     zrangebyscore) echo "ZRANGEBYSCORE myzset 0 +inf LIMIT 0 10" ;;
     zpopmin) echo "-t zpopmin" ;;
+    # The scripting part's EVALSHA tests (bench/scripting/README.md), by the
+    # sha1 of each script file, which scripting_fill loads.
+    lock) echo "-r 1000000 EVALSHA $(script_sha lock_release) 1 lock:__rand_int__ token-0123456789" ;;
+    release) echo "-r 1000000 EVALSHA $(script_sha release_only) 1 lock:__rand_int__ token-0123456789" ;;
+    ratelimit) echo "-r 100000 EVALSHA $(script_sha rate_limit) 1 rate:__rand_int__ 60000" ;;
+    jobstep) echo "-r 10000 EVALSHA $(script_sha job_step) 7 q:wait q:active q:job:__rand_int__ q:lock:__rand_int__" \
+                  "q:started q:prioritized q:meta token-0123456789 1700000000000" ;;
     *) echo "bench: unknown test $1" >&2; exit 2 ;;
   esac
 }
@@ -849,6 +872,146 @@ evict_probe() {
   done
 }
 
+# ----------------------------------------------------------------- scripting
+# Lua scripts beside Redis (bench/scripting/README.md says what each does).
+SCRIPT_FILES="lock_release release_only rate_limit job_step incr_loop"
+
+script_sha() { sha1sum <"bench/scripting/$1.lua" | cut -c1-40; }
+
+part_scripting() {
+  local step
+  [ "$SCRIPT_STEPS" != "throughput loop memory instr" ] || rm -f "$RAW"/scripting-* "$RAW/scripting.cmds"
+  for step in $SCRIPT_STEPS; do
+    case $step in
+      throughput|loop|memory|instr) "script_$step" ;;
+      *) echo "bench: unknown scripting step '$step' (throughput loop memory instr)" >&2; exit 2 ;;
+    esac
+  done
+}
+
+# The keyspace of an EVALSHA test: FLUSHALL, the scripts loaded (each
+# file's bytes, so the sha1 is the file's), the job queue's meta hash.
+scripting_fill() {  # scripting_fill PART PORT [TEST]
+  local part=$1 port=$2 f sha
+  note_cmd "$part" redis-cli -p PORT flushall
+  redis-cli -p "$port" flushall >/dev/null
+  for f in $SCRIPT_FILES; do
+    note_line "$part" "redis-cli -p PORT -x script load < bench/scripting/$f.lua"
+    sha=$(redis-cli -p "$port" -x script load <"bench/scripting/$f.lua")
+    [ "$sha" = "$(script_sha "$f")" ] || { echo "bench: SCRIPT LOAD of $f answered '$sha'" >&2; exit 1; }
+  done
+  note_cmd "$part" redis-cli -p PORT hset q:meta concurrency 10
+  redis-cli -p "$port" hset q:meta concurrency 10 >/dev/null
+}
+
+script_throughput() {
+  throughput_rounds "$RAW/scripting-throughput.tsv" scripting 16 "$SCRIPT_TESTS" scripting_fill lawnkv redis
+}
+
+# One EVALSHA of incr_loop.lua (SCRIPT_LOOP INCRs of one key) per server and
+# round, alternated: wall time around redis-cli and the server's CPU time.
+# busy-reply-threshold 60000 on both: lawnkv stops a script past it.
+script_loop() {
+  local f=$RAW/scripting-loop.tsv round i k kinds=(lawnkv redis) hz sha
+  hz=$(getconf CLK_TCK)
+  sha=$(script_sha incr_loop)
+  printf 'round\tserver\tincrs\twall_s\tcpu_ticks\tclk_tck\treply\n' >"$f"
+  for round in $(seq "$ROUNDS"); do
+    for i in 0 1; do
+      k=${kinds[$(((i + round - 1) % 2))]}
+      start_server "$k" scripting --busy-reply-threshold 60000
+      scripting_fill scripting "$SRV_PORT"
+      local u0 s0 u1 s1 w0 w1 reply
+      note_cmd scripting redis-cli -p PORT evalsha "$sha" 1 counter "$SCRIPT_LOOP"
+      read -r u0 s0 <<<"$(cpu_ticks "$SRV_PID")"
+      w0=$(date +%s.%N)
+      reply=$(redis-cli -p "$SRV_PORT" evalsha "$sha" 1 counter "$SCRIPT_LOOP")
+      w1=$(date +%s.%N)
+      read -r u1 s1 <<<"$(cpu_ticks "$SRV_PID")"
+      [ "$reply" = "$SCRIPT_LOOP" ] || log "scripting loop $k: the script answered '$reply'"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$k" "$SCRIPT_LOOP" \
+        "$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')" "$((u1 + s1 - u0 - s0))" "$hz" "$reply" >>"$f"
+      log "scripting loop round $round $k: $(tail -1 "$f" | cut -f4) s"
+      stop_server "$SRV_PID"
+    done
+  done
+}
+
+# SCRIPT_CACHE distinct scripts (the release with its own number in the else
+# branch) as RESP for redis-cli --pipe.
+gen_scripts() {  # gen_scripts COUNT FILE
+  awk -v n="$1" -v q="'" 'BEGIN {
+    for (i = 0; i < n; i++) {
+      body = sprintf("if redis.call(%sget%s,KEYS[1]) == ARGV[1] then return redis.call(%sdel%s,KEYS[1]) else return %d end",
+                     q, q, q, q, i + 1000000)
+      printf "*3\r\n$6\r\nSCRIPT\r\n$4\r\nLOAD\r\n$%d\r\n%s\r\n", length(body), body
+    } }' >"$2"
+}
+
+# INFO memory and RSS of a fresh server before and after loading the scripts.
+script_memory() {
+  local f=$RAW/scripting-memory.tsv k
+  gen_scripts "$SCRIPT_CACHE" "$WORK/scripts.resp"
+  note_line scripting "# scripts.resp: $SCRIPT_CACHE x SCRIPT LOAD of \"if redis.call('get',KEYS[1]) == ARGV[1] then return redis.call('del',KEYS[1]) else return N end\", N = 1000000 + i (gen_scripts in scripts/bench.sh)"
+  printf 'server\tscripts\trss_empty_kb\trss_full_kb\tused_empty\tused_full\tlua_empty\tlua_full\tscripts_bytes\tcached\n' >"$f"
+  for k in lawnkv redis; do
+    start_server "$k" scripting
+    sleep 0.5
+    local r0 u0 l0 r1 u1 l1 n sb
+    r0=$(rss_kb "$SRV_PID")
+    u0=$(info_field "$SRV_PORT" memory used_memory)
+    l0=$(info_field "$SRV_PORT" memory used_memory_lua)
+    note_line scripting "redis-cli -p PORT --pipe < scripts.resp"
+    redis-cli -p "$SRV_PORT" --pipe <"$WORK/scripts.resp" >"$WORK/pipe.out"
+    n=$(info_field "$SRV_PORT" memory number_of_cached_scripts)
+    [ "$n" = "$SCRIPT_CACHE" ] || { echo "bench: $k caches $n scripts, not $SCRIPT_CACHE" >&2; cat "$WORK/pipe.out" >&2; exit 1; }
+    sleep 1
+    r1=$(rss_kb "$SRV_PID")
+    u1=$(info_field "$SRV_PORT" memory used_memory)
+    l1=$(info_field "$SRV_PORT" memory used_memory_lua)
+    sb=$(info_field "$SRV_PORT" memory used_memory_scripts_eval)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$SCRIPT_CACHE" "$r0" "$r1" "$u0" "$u1" "$l0" "$l1" "$sb" "$n" >>"$f"
+    log "scripting memory $k: RSS $r0 -> $r1 kB, used_memory $u0 -> $u1, used_memory_lua $l0 -> $l1"
+    stop_server "$SRV_PID"
+  done
+}
+
+# Instructions per call of the EVALSHA tests under callgrind (user space),
+# each server filled as for the timed runs; then per INCR of the INCR loop
+# (busy-reply-threshold 0 there: under callgrind the loop runs past 5 s).
+script_instr() {
+  command -v valgrind >/dev/null || { log "scripting instr: valgrind not installed; skipped"; return 0; }
+  local f=$RAW/scripting-instr.tsv k t n=${BENCH_PROFILE_N:-$((N / 20))}
+  printf 'server\ttest\trequests\tinstructions\n' >"$f"
+  for k in lawnkv redis; do
+    start_callgrind "$k" scripting
+    for t in $SCRIPT_TESTS; do
+      local args dump
+      # shellcheck disable=SC2207
+      args=($(bench_args "$t"))
+      scripting_fill scripting "$CG_PORT"
+      callgrind_control -z "$CG_PID" >/dev/null 2>&1
+      note_cmd scripting redis-benchmark -p PORT -n "$n" -c 50 -P 16 -q "${args[@]}"
+      redis-benchmark -p "$CG_PORT" -n "$n" -c 50 -P 16 -q "${args[@]}" >/dev/null
+      dump=$(callgrind_dump "$k" "$CG_PID")
+      printf '%s\t%s\t%s\t%s\n' "$k" "$t" "$n" "$(awk '/^summary:/ { print $2 }' "$dump")" >>"$f"
+      log "scripting instr $k $t: $(tail -1 "$f" | cut -f4) instructions for $n calls"
+    done
+    # The INCR loop: one call of SCRIPT_LOOP INCRs, "requests" counting the INCRs.
+    local sha dump
+    sha=$(script_sha incr_loop)
+    redis-cli -p "$CG_PORT" config set busy-reply-threshold 0 >/dev/null
+    callgrind_control -z "$CG_PID" >/dev/null 2>&1
+    note_cmd scripting redis-cli -p PORT evalsha "$sha" 1 counter "$SCRIPT_LOOP"
+    redis-cli -p "$CG_PORT" evalsha "$sha" 1 counter "$SCRIPT_LOOP" >/dev/null
+    dump=$(callgrind_dump "$k" "$CG_PID")
+    printf '%s\t%s\t%s\t%s\n' "$k" loop "$SCRIPT_LOOP" "$(awk '/^summary:/ { print $2 }' "$dump")" >>"$f"
+    log "scripting instr $k loop: $(tail -1 "$f" | cut -f4) instructions for $SCRIPT_LOOP INCRs"
+    stop_server "$CG_PID"
+  done
+  note_line scripting "callgrind_control -z PID (before each run), callgrind_control -d PID (after it)"
+}
+
 # --------------------------------------------------------------------- index
 part_index() {
   local bin=${BENCH_EXPIRY_BIN:-build/bench-expiry} args=()
@@ -1008,7 +1171,7 @@ machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|types|streams|expiry|fields|aof|eviction|index|notify|dehydrator|profile|baseline)
+    throughput|memory|types|streams|expiry|fields|aof|eviction|scripting|index|notify|dehydrator|profile|baseline)
       log "== $part"
       {
         date -u '+%Y-%m-%d %H:%M UTC'
@@ -1019,7 +1182,7 @@ for part in $PARTS; do
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory types streams expiry fields aof eviction index notify dehydrator profile baseline)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory types streams expiry fields aof eviction scripting index notify dehydrator profile baseline)" >&2; exit 2 ;;
   esac
 done
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"

@@ -4,7 +4,8 @@
     python3 bench/server/report.py --raw bench/results/raw --out bench/results
 
 Reads whatever parts are present in --raw (throughput.tsv, memory.tsv,
-types-*.tsv, streams-*.tsv, expiry-*.txt/.dat, fields-*.txt/.dat, eviction-*, index.txt, profile.tsv, baseline-*, notify.md,
+types-*.tsv, streams-*.tsv, expiry-*.txt/.dat, fields-*.txt/.dat, eviction-*, scripting-* (report_scripting.py),
+index.txt, profile.tsv, baseline-*, notify.md,
 each with its .cmds and .when) and writes --out/latest.md plus
 throughput.png, cpu.png, memory.png, expiry-drain.png and eviction-drain.png
 (gnuplot). Ratios are lawnkv/Redis. For throughput, each
@@ -20,6 +21,8 @@ import os
 import statistics
 import subprocess
 import sys
+
+import report_scripting
 
 TEST_NAMES = {"set": "SET", "get": "GET", "setex": "SET … EX 100"}
 SERVER_NAMES = {"lawnkv": "lawnkv", "redis": "Redis", "ceiling": "ceiling"}
@@ -1158,7 +1161,8 @@ def main():
           f"| client | {m.get('redis_benchmark', '?')} |",
           f"| mode | {'BENCH_QUICK=1 (smoke run: not for comparison)' if m.get('quick') == '1' else 'full'} |",
           ""]
-    for part in (throughput, memory, types, streams, expiry, fields, aof, eviction, index, profile, baseline,
+    scripting_section = lambda raw, out, md: report_scripting.scripting(raw, out, md, sys.modules[__name__])
+    for part in (throughput, memory, types, streams, expiry, fields, aof, eviction, scripting_section, index, profile, baseline,
                  external("notify", "Keyspace-notification lag"),
                  external("dehydrator", "Dehydrator")):
         part(a.raw, a.out, md)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 
 #include "core/numbers.hpp"
@@ -311,15 +312,38 @@ bool to_set(lua_State* L, resp::Writer& w, int proto) {
 
 constexpr ToResp kToResp[] = {to_error, to_status, to_double, to_big_number, to_verbatim, to_map, to_set};
 
-void write_array(lua_State* L, resp::Writer& w, int proto) {
+// The length of the array on top: its items 1, 2, ... up to the first nil.
+size_t array_length(lua_State* L) {
   size_t n = 0;
   for (;;) {
     lua_rawgeti(L, -1, static_cast<int>(n + 1));
     const bool nil = lua_isnil(L, -1);
     lua_pop(L, 1);
-    if (nil) break;
+    if (nil) return n;
     ++n;
   }
+}
+
+// Up to this many items, an array is checked for other keys by counting
+// its keys (just_items) rather than by looking up each field of kToResp.
+constexpr size_t kCountedArray = 8;
+
+// Whether the table on top, whose items 1..n are not nil, has no other key
+// (so none of the fields kToResp looks for).
+bool just_items(lua_State* L, size_t n) {
+  size_t count = 0;
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    lua_pop(L, 1);
+    if (++count > n) {
+      lua_pop(L, 1);
+      return false;
+    }
+  }
+  return true;
+}
+
+void write_items(lua_State* L, resp::Writer& w, int proto, size_t n) {
   w.array(n);
   for (size_t i = 1; i <= n; ++i) {
     lua_rawgeti(L, -1, static_cast<int>(i));
@@ -359,11 +383,11 @@ void write_top(lua_State* L, resp::Writer& w, int proto) {
       w.integer(truncate(lua_tonumber(L, -1)));
       break;
     case LUA_TTABLE: {
-      bool done = false;
-      for (ToResp convert : kToResp) {
-        if ((done = convert(L, w, proto))) break;
-      }
-      if (!done) write_array(L, w, proto);
+      const size_t n = array_length(L);
+      bool done = n <= kCountedArray && just_items(L, n);
+      if (done) write_items(L, w, proto, n);
+      for (size_t i = 0; !done && i < std::size(kToResp); ++i) done = kToResp[i](L, w, proto);
+      if (!done) write_items(L, w, proto, n);
       break;
     }
     default:

@@ -8,6 +8,7 @@ extern "C" {
 }
 
 #include "scripting/function_api.hpp"
+#include "scripting/interpreter.hpp"
 #include "scripting/lua_libs.hpp"
 #include "scripting/lua_random.hpp"
 #include "scripting/redis_api.hpp"
@@ -70,7 +71,9 @@ void build_environment(lua_State* L, bool functions) {
   luaL_loadbuffer(L, kErrorHandler, sizeof kErrorHandler - 1, "@err_handler_def");
   lua_call(L, 0, 1);
   lua_pushvalue(L, -1);
+  lua_pushvalue(L, -1);
   lua_setfield(L, LUA_REGISTRYINDEX, kErrorHandlerKey);
+  Interpreter::of(L).error_handler = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_setglobal(L, "__redis__err__handler");
   if (functions) register_library_api(L);
   install_sandbox(L);

@@ -6,6 +6,12 @@
 // hit: past kHeapLimit an allocation fails and Lua raises "not enough
 // memory", which ends that script, never the server.
 //
+// Garbage is left to Lua's own collector, incremental in 5.1 and paced by
+// what is allocated. Redis also forces a step every 50 scripts
+// (LUA_GC_CYCLE_PERIOD): a fixed amount of marking and sweeping whatever
+// the scripts left, which costs short scripts more than the garbage they
+// make (bench/results/scripting.md).
+//
 // Lua errors unwind with longjmp. The rule every C function registered here
 // follows: no C++ object with a destructor is alive in a frame that
 // lua_error (or a Lua API call that may raise) can jump over. C++ work is
@@ -17,6 +23,7 @@
 #include <cstdint>
 
 extern "C" {
+#include <lauxlib.h>
 #include <lua.h>
 }
 
@@ -51,6 +58,9 @@ class Interpreter {
   // Set while script code runs: the heap ceiling applies.
   bool limit_active = false;
   size_t heap_limit = kHeapLimit;
+  // The error handler scripts run under (environment.cpp), as a registry
+  // reference: cheaper to fetch before each run than by its string key.
+  int error_handler = LUA_NOREF;
   // math.random's generator (lua_random.hpp), as Redis seeds it at start.
   uint64_t random_state = 0x1234ABCD330Eull;
 

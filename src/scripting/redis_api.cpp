@@ -1,5 +1,6 @@
 #include "scripting/redis_api.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -11,6 +12,7 @@ extern "C" {
 #include "engine/errors.hpp"
 #include "engine/server_state.hpp"
 #include "core/log.hpp"
+#include "core/numbers.hpp"
 #include "core/sha1.hpp"
 #include "scripting/conversions.hpp"
 #include "scripting/interpreter.hpp"
@@ -33,9 +35,19 @@ int raise(lua_State* L, const char* text) {
   return lua_error(L);
 }
 
-// The arguments of a redis.* call as strings, numbers written "%.17g" (as
-// Redis, which would lose precision with Lua's own "%.14g"), into
-// run.argv. Returns the error text, or nullptr.
+// A number argument's text as Redis writes it, "%.17g" (Lua's own "%.14g"
+// would lose precision). An integer below 1e15 in magnitude is its digits in
+// that format, written without printf (the usual case: counts, TTLs); -0
+// keeps printf's "-0".
+size_t number_text(lua_Number d, char (&buf)[64]) {
+  if (d > -1e15 && d < 1e15 && d == std::trunc(d) && !(d == 0 && std::signbit(d))) {
+    return ll_to_chars(buf, static_cast<long long>(d));
+  }
+  return static_cast<size_t>(std::snprintf(buf, sizeof buf, "%.17g", static_cast<double>(d)));
+}
+
+// The arguments of a redis.* call as strings (numbers as number_text
+// writes them) into run.argv. Returns the error text, or nullptr.
 const char* collect_args(lua_State* L, RunContext& run) {
   const int argc = lua_gettop(L);
   if (argc == 0) return "Please specify at least one argument for this redis lib call";
@@ -43,8 +55,7 @@ const char* collect_args(lua_State* L, RunContext& run) {
   for (int i = 1; i <= argc; ++i) {
     if (lua_type(L, i) == LUA_TNUMBER) {
       char buf[64];
-      const int n = std::snprintf(buf, sizeof buf, "%.17g", static_cast<double>(lua_tonumber(L, i)));
-      lua_pushlstring(L, buf, static_cast<size_t>(n));
+      lua_pushlstring(L, buf, number_text(lua_tonumber(L, i), buf));
       lua_replace(L, i);
     } else if (lua_type(L, i) != LUA_TSTRING) {
       lua_settop(L, 0);

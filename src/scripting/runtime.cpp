@@ -14,6 +14,7 @@ extern "C" {
 #include "scripting/function_dump.hpp"
 #include "scripting/run_context.hpp"
 #include "scripting/sandbox.hpp"
+#include "scripting/script_globals.hpp"
 #include "scripting/shebang.hpp"
 
 // Design note: what Redis does past busy-reply-threshold and lawnkv does
@@ -37,7 +38,6 @@ namespace {
 constexpr char kTimedOut[] =
     "Script killed: it ran longer than busy-reply-threshold (lua-time-limit) milliseconds";
 constexpr char kNoScript[] = "NOSCRIPT No matching script. Please use EVAL.";
-constexpr int kGcPeriod = 50;  // runs between incremental GC steps, as Redis
 
 // The count hook: every 100000 VM instructions, the time since the script
 // started against busy-reply-threshold. Once past it, it fires on every
@@ -71,15 +71,6 @@ bool returns_error(lua_State* L) {
   const bool yes = lua_type(L, -1) == LUA_TSTRING;
   lua_pop(L, 1);
   return yes;
-}
-
-// KEYS or ARGV: a fresh array of strings.
-void push_array(lua_State* L, std::span<const std::string_view> items) {
-  lua_createtable(L, static_cast<int>(items.size()), 0);
-  for (size_t i = 0; i < items.size(); ++i) {
-    lua_pushlstring(L, items[i].data(), items[i].size());
-    lua_rawseti(L, -2, static_cast<int>(i + 1));
-  }
 }
 
 // Over maxmemory, after evicting what can go.
@@ -164,20 +155,25 @@ void Runtime::flush() {
 
 void Runtime::eval(Call& call, const Request& req) {
   std::string sha;
+  char lower[40];  // EVALSHA's sha, lowercased here rather than in a new string
+  std::string_view name;
   const Script* script = nullptr;
   if (req.by_sha) {
-    sha = to_lower(req.script);
-    auto it = sha.size() == 40 ? scripts_.find(sha) : scripts_.end();
+    if (req.script.size() != sizeof lower) return call.error(kNoScript);
+    for (size_t i = 0; i < sizeof lower; ++i) lower[i] = ascii_lower(req.script[i]);
+    name = std::string_view(lower, sizeof lower);
+    auto it = scripts_.find(name);
     if (it == scripts_.end()) return call.error(kNoScript);
     script = &it->second;
   } else {
     sha = sha1_hex(req.script);
+    name = sha;
     std::string error;
     script = compile(req.script, sha, &error);
     if (script == nullptr) return call.error(error);
   }
   if (!(script->flags & kCompatMode) && !may_start(call, script->flags, req.read_only)) return;
-  run(call, req, Target{*lua_, script->function, sha, script->flags, false});
+  run(call, req, Target{*lua_, script->function, name, script->flags, false});
 }
 
 void Runtime::fcall(Call& call, const Request& req) {
@@ -211,16 +207,13 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
   client_.protocol = 2;  // scripts start in RESP2; redis.setresp changes it
 
   lua_checkstack(L, 6);
-  lua_getfield(L, LUA_REGISTRYINDEX, kErrorHandlerKey);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, lua.error_handler);
   lua_rawgeti(L, LUA_REGISTRYINDEX, target.function);
   if (target.keys_as_args) {
-    push_array(L, req.keys);
-    push_array(L, req.args);
+    push_string_array(L, req.keys);
+    push_string_array(L, req.args);
   } else {
-    push_array(L, req.keys);
-    lua_setfield(L, LUA_GLOBALSINDEX, "KEYS");  // the real globals have no __newindex: a plain set
-    push_array(L, req.args);
-    lua_setfield(L, LUA_GLOBALSINDEX, "ARGV");
+    set_keys_and_argv(L, req.keys, req.args);
   }
 
   lua.run = &ctx;
@@ -231,10 +224,6 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
   lua_sethook(L, nullptr, 0, 0);
   lua.run = nullptr;
 
-  if (++runs_since_gc_ == kGcPeriod) {
-    lua_gc(L, LUA_GCSTEP, kGcPeriod);
-    runs_since_gc_ = 0;
-  }
   // commandstats: the script's call failed when it replies an error, or
   // when a command it ran did (as Redis counts every error reply made
   // during the call).

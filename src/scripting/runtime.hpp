@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -96,10 +97,14 @@ class Runtime final : public Service, public FunctionLibraries {
 
   std::unique_ptr<Interpreter> lua_;
   Functions functions_;
-  std::unordered_map<std::string, Script> scripts_;
+  // Looked up by a string_view too (EVALSHA's lowercased sha, on the stack).
+  struct ShaHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view sha) const { return std::hash<std::string_view>{}(sha); }
+  };
+  std::unordered_map<std::string, Script, ShaHash, std::equal_to<>> scripts_;
   size_t scripts_bytes_ = 0;
   DetachedSession client_;  // the scripts' client (Redis's lua_client)
-  uint32_t runs_since_gc_ = 0;
   size_t heap_limit_ = Interpreter::kHeapLimit;
 };
 

@@ -1,0 +1,65 @@
+#include "scripting/script_globals.hpp"
+
+namespace lawnkv::scripting {
+
+namespace {
+
+// Whether the table at idx holds exactly the keys 1..n, met in that order
+// by lua_next, and has no metatable.
+bool holds_just_indices(lua_State* L, int idx, size_t n) {
+  if (lua_getmetatable(L, idx)) {
+    lua_pop(L, 1);
+    return false;
+  }
+  size_t seen = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);  // the value
+    if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) != static_cast<lua_Number>(seen + 1) ||
+        ++seen > n) {
+      lua_pop(L, 1);  // the key
+      return false;
+    }
+  }
+  return seen == n;
+}
+
+// Sets global name (a literal) to an array of items, refilling its table
+// when holds_just_indices allows.
+void set_array(lua_State* L, const char* name, size_t name_len, std::span<const std::string_view> items) {
+  lua_pushlstring(L, name, name_len);
+  lua_pushvalue(L, -1);
+  lua_rawget(L, LUA_GLOBALSINDEX);
+  const int t = lua_gettop(L);
+  if (lua_istable(L, t) && holds_just_indices(L, t, items.size())) {
+    for (size_t i = 0; i < items.size(); ++i) {
+      lua_pushlstring(L, items[i].data(), items[i].size());
+      lua_rawseti(L, t, static_cast<int>(i + 1));
+    }
+    lua_pop(L, 2);
+    return;
+  }
+  lua_pop(L, 1);
+  push_string_array(L, items);
+  // The real globals have no __newindex: a plain set.
+  lua_rawset(L, LUA_GLOBALSINDEX);
+}
+
+}  // namespace
+
+void push_string_array(lua_State* L, std::span<const std::string_view> items) {
+  lua_createtable(L, static_cast<int>(items.size()), 0);
+  for (size_t i = 0; i < items.size(); ++i) {
+    lua_pushlstring(L, items[i].data(), items[i].size());
+    lua_rawseti(L, -2, static_cast<int>(i + 1));
+  }
+}
+
+void set_keys_and_argv(lua_State* L, std::span<const std::string_view> keys,
+                       std::span<const std::string_view> args) {
+  lua_checkstack(L, 6);
+  set_array(L, "KEYS", 4, keys);
+  set_array(L, "ARGV", 4, args);
+}
+
+}  // namespace lawnkv::scripting

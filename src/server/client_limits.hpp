@@ -18,6 +18,9 @@
 
 namespace lawnkv::server {
 
+// Whole Unix seconds (floor), as Redis's server.unixtime.
+inline int64_t unix_seconds(int64_t ms) { return ms / 1000 - (ms % 1000 < 0 ? 1 : 0); }
+
 // --- Idle clients (`timeout`, Redis's clientsCronHandleTimeout) ---------
 
 // Whether `timeout_s` (0: never) closes s at now_ms: idle (nothing read from

@@ -16,7 +16,8 @@ ClientsCron::ClientsCron(uv_loop_t* loop, ServerHost& server) : server_(server) 
 
 void ClientsCron::arm() {
   const ServerState& st = server_.state();
-  const bool work = (st.config.values().timeout > 0 && st.clients.size() > 0) || !soft_limited_.empty();
+  const bool work = (st.config.values().timeout > 0 && st.clients.size() > 0) || !soft_limited_.empty() ||
+                    server_.query_buffers_held() > 0;
   const bool active = uv_is_active(reinterpret_cast<uv_handle_t*>(&timer_));
   if (!work) {
     if (active) uv_timer_stop(&timer_);
@@ -36,19 +37,22 @@ void ClientsCron::on_timer(uv_timer_t* t) { static_cast<ClientsCron*>(t->data)->
 void ClientsCron::run() {
   ServerState& st = server_.state();
   const auto& cfg = st.config.values();
-  if (cfg.timeout > 0) close_idle(st.clock.now_ms(), cfg.timeout, cfg.hz);
+  visit_clients(st.clock.now_ms(), cfg.timeout, cfg.hz);
   if (!soft_limited_.empty()) check_soft_limits();
 }
 
-void ClientsCron::close_idle(int64_t now_ms, int64_t timeout_s, int64_t hz) {
+void ClientsCron::visit_clients(int64_t now_ms, int64_t timeout_s, int64_t hz) {
   const auto& all = server_.state().clients.all();
   size_t left = clients_per_tick(all.size(), hz);
   std::vector<Connection*> idle;
   auto it = all.lower_bound(cursor_);
   while (left-- > 0) {
     if (it == all.end()) it = all.begin();
-    if (idle_timed_out(*it->second, now_ms, timeout_s)) {
-      idle.push_back(static_cast<Connection*>(it->second));  // every registered client is a Connection
+    auto* c = static_cast<Connection*>(it->second);  // every registered client is a Connection
+    if (idle_timed_out(*c, now_ms, timeout_s)) {
+      idle.push_back(c);
+    } else {
+      c->resize_query_buffer(now_ms);
     }
     ++it;
   }

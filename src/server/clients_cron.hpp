@@ -1,17 +1,20 @@
 #pragma once
 // The periodic pass over the clients (Redis's clientsCron), paced by `hz`:
 // a libuv timer fires every 1000/hz ms while there is something for it to
-// do, and each tick
-//   - closes idle clients (`timeout`, client_limits.hpp: idle_timed_out),
-//     looking at clients_per_tick() of them from where the last tick
-//     stopped, in id order, so with 10,000 clients and hz 10 a tick looks at
-//     1,000 and every client is seen about once a second;
+// do, and each tick looks at clients_per_tick() clients from where the last
+// tick stopped, in id order (with 10,000 clients and hz 10 a tick looks at
+// 1,000, and every client is seen about once a second), and
+//   - closes those idle too long (`timeout`, client_limits.hpp:
+//     idle_timed_out);
+//   - resizes their query buffers (Connection::resize_query_buffer): an
+//     idle client's is released, one much larger than needed trimmed;
 //   - checks again the clients seen over their soft output limit, whose
 //     output may have stopped growing (a paused client sends nothing more):
 //     closes those over it for longer than its seconds, forgets those back
 //     under it.
-// With `timeout 0` and no client over a soft limit the timer is stopped: an
-// idle server still sleeps until its next key deadline.
+// With `timeout 0`, no client holding a query buffer and none over a soft
+// limit the timer is stopped: an idle server (its clients' buffers released)
+// still sleeps until its next key deadline.
 
 #include <uv.h>
 
@@ -37,7 +40,7 @@ class ClientsCron {
  private:
   static void on_timer(uv_timer_t* t);
   void run();
-  void close_idle(int64_t now_ms, int64_t timeout_s, int64_t hz);
+  void visit_clients(int64_t now_ms, int64_t timeout_s, int64_t hz);
   void check_soft_limits();
 
   ServerHost& server_;

@@ -63,6 +63,7 @@ void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
   size_t need = kReadChunk;
   if (wanted > c->in_.size() && wanted - c->in_.size() > need) need = wanted - c->in_.size();
   c->in_.reserve_free(need);
+  c->note_query_buffer();
   // No more than that per read, as Redis: the query buffer limit is checked
   // after each read, and small arguments leave the buffer as they are parsed.
   *buf = uv_buf_init(c->in_.tail(), static_cast<unsigned>(need));
@@ -143,6 +144,7 @@ void Connection::process_input() {
     }
   }
   in_.consume(start);
+  note_query_buffer();
   // The replies leave when the loop has read every client that was ready,
   // before it waits again (Server::on_prepare), as Redis writes them before
   // it sleeps: a write wakes the client, which on a busy machine takes the
@@ -273,9 +275,24 @@ void Connection::resume_reading() {
   reading_ = true;
 }
 
+void Connection::resize_query_buffer(int64_t now_ms) {
+  constexpr int64_t kIdleSeconds = 2;
+  const bool idle = unix_seconds(now_ms) - unix_seconds(last_interaction_ms) > kIdleSeconds;
+  in_.resize_from_cron(idle, parser_.bytes_wanted());
+  note_query_buffer();
+}
+
+void Connection::note_query_buffer() {
+  const bool holds = in_.capacity() > 0 && !closing_;
+  if (holds == holds_query_buffer_) return;
+  holds_query_buffer_ = holds;
+  server_.query_buffer_held(holds);
+}
+
 void Connection::close() {
   if (closing_) return;
   closing_ = true;
+  note_query_buffer();
   server_.connection_closed(this);
   ServerState& st = server_.state();
   st.data.keyspace.watches().unwatch_all(watcher);

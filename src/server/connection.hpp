@@ -44,6 +44,11 @@ class Connection final : public Session {
   // client_output_buffer_limit_disconnections, logged as Redis logs it);
   // true if it did. from_cron: the clients cron found it, not a reply.
   bool close_if_output_over_limit(int64_t now_ms, bool from_cron);
+  // The clients cron's visit to its query buffer (InputBuffer::
+  // resize_from_cron): idle means nothing read or written for more than 2
+  // whole seconds, as Redis's clientsCronResizeQueryBuffer.
+  void resize_query_buffer(int64_t now_ms);
+
   // Seen at or over its soft output limit when last checked.
   bool over_soft_limit() const { return soft_limit_since_ms_ >= 0; }
 
@@ -51,7 +56,9 @@ class Connection final : public Session {
   std::string peer_address() const override { return peer_; }
   std::string local_address() const override { return local_; }
   int fd() const override { return fd_; }
-  size_t query_buffer_bytes() const override { return in_.size(); }
+  // As Redis's qbuf: the complete arguments of a pending request have left
+  // Redis's query buffer (they are argv), so they do not count.
+  size_t query_buffer_bytes() const override { return in_.size() - parser_.parsed_bytes(); }
   size_t query_buffer_free() const override { return in_.free_bytes(); }
   size_t output_buffer_bytes() const override { return out_.size() + writing_.size() - writing_offset_; }
   void deliver(std::string_view frame) override;
@@ -74,6 +81,8 @@ class Connection final : public Session {
   const config::OutputLimit& output_limit() const;
   void pause_reading();
   void resume_reading();
+  // Tells the server whether this connection now holds a query buffer.
+  void note_query_buffer();
 
   ServerHost& server_;
   uv_tcp_t tcp_;
@@ -87,6 +96,7 @@ class Connection final : public Session {
   bool reading_ = false;
   bool closing_ = false;
   bool queued_for_flush_ = false;
+  bool holds_query_buffer_ = false;  // counted in ServerHost::query_buffers_held
   int64_t soft_limit_since_ms_ = -1;  // output over its soft limit since (-1: not)
   std::string peer_, local_;
   int fd_ = -1;

@@ -37,9 +37,15 @@ class ServerHost {
   virtual void watch_soft_limit(uint64_t id) = 0;
   virtual void connection_closed(Connection* conn) = 0;
 
+  // How many connections hold a query buffer: while any does, the clients
+  // cron runs, to release those of idle clients.
+  size_t query_buffers_held() const { return query_buffers_held_; }
+  void query_buffer_held(bool held) { held ? ++query_buffers_held_ : --query_buffers_held_; }
+
  protected:
   ServerState& state_;
   Logger& log_;
+  size_t query_buffers_held_ = 0;
 };
 
 }  // namespace lawnkv::server

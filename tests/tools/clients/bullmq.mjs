@@ -1,0 +1,180 @@
+// BullMQ against a running server, as a job-queue user drives it: a Queue
+// adds jobs, a Worker runs them, QueueEvents (XREAD BLOCK on the queue's
+// event stream) reports them.
+//   node bullmq.mjs <port>
+// NODE_CLIENTS_DIR: where install-node-clients.sh put node_modules (the
+// "queues" set: bullmq with ioredis).
+// Every wait is on a reply or an event, with a generous deadline: nothing
+// assumes a fast machine. Delays are small (hundreds of ms) and checked only
+// from below (a delayed job never runs before its time).
+import { createRequire } from 'node:module';
+import { step, eq, ok, withTimeout, finish } from './check.mjs';
+
+const require = createRequire(`${process.env.NODE_CLIENTS_DIR}/`);
+const { Queue, Worker, QueueEvents, Job } = require('bullmq');
+const Redis = require('ioredis');
+const version = require('bullmq/package.json').version;
+
+const port = Number(process.argv[2]);
+const label = `BullMQ ${version}`;
+const connection = { host: '127.0.0.1', port };
+const name = 'lawnkv-bullmq';
+// Long enough for a loaded 2-core machine; a step may wait twice.
+const WAIT_MS = 30000;
+const STEP_MS = 2 * WAIT_MS + 5000;
+
+const queue = new Queue(name, { connection });
+// From the stream's start, so no event is missed however late its first XREAD
+// BLOCK reaches the server (the default '$' would miss those before it).
+const events = new QueueEvents(name, { connection, lastEventId: '0-0' });
+const admin = new Redis({ ...connection, maxRetriesPerRequest: 0, retryStrategy: () => null });
+
+// Resolves with the QueueEvents payload of jobId's `event` ('completed' or
+// 'failed'); registered before the job can finish, so nothing is missed.
+function eventFor(event, jobId) {
+  return new Promise((resolve) => {
+    const listener = (args) => {
+      if (args.jobId !== jobId) return;
+      events.off(event, listener);
+      resolve(args);
+    };
+    events.on(event, listener);
+  });
+}
+
+// Collects `count` `completed` events, keyed by job id.
+function completions(count) {
+  const seen = new Map();
+  return new Promise((resolve) => {
+    const listener = (args) => {
+      seen.set(args.jobId, args.returnvalue);
+      if (seen.size === count) {
+        events.off('completed', listener);
+        resolve(seen);
+      }
+    };
+    events.on('completed', listener);
+  });
+}
+
+// A worker that is not running until run() is called (autorun: false), so
+// the jobs added before it are all waiting when it starts.
+function worker(processor, opts = {}) {
+  const w = new Worker(name, processor, { connection, autorun: false, ...opts });
+  w.on('error', (err) => console.log(`worker error: ${err.message}`));
+  w.run().catch((err) => console.log(`worker run: ${err.message}`));
+  return w;
+}
+
+await step('connect: Queue, QueueEvents (waitUntilReady)', async () => {
+  await queue.waitUntilReady();
+  await events.waitUntilReady();
+  await queue.obliterate({ force: true });
+  eq(await queue.getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed'),
+    { waiting: 0, active: 0, completed: 0, failed: 0, delayed: 0 }, 'counts of an empty queue');
+}, STEP_MS);
+
+await step('20 plain jobs: each return value through QueueEvents and Job', async () => {
+  const jobs = [];
+  for (let i = 0; i < 20; i++) jobs.push(await queue.add('sum', { a: i, b: 1000 }));
+  eq(await queue.getWaitingCount(), 20, 'waiting jobs before any worker');
+  eq(await jobs[0].getState(), 'waiting', 'state of a job with no worker');
+  const done = completions(20);
+  const w = worker(async (job) => job.data.a + job.data.b, { concurrency: 4 });
+  const seen = await withTimeout(done, WAIT_MS, '20 completed events');
+  await w.close();
+  for (let i = 0; i < 20; i++) {
+    eq(seen.get(jobs[i].id), i + 1000, `returnvalue of job ${jobs[i].id} in its completed event`);
+    const job = await Job.fromId(queue, jobs[i].id);
+    eq(job.returnvalue, i + 1000, `returnvalue of job ${jobs[i].id} read back`);
+    eq(await job.getState(), 'completed', `state of job ${jobs[i].id}`);
+    ok(job.finishedOn >= job.processedOn, `finishedOn ${job.finishedOn} >= processedOn ${job.processedOn}`);
+  }
+  eq(await queue.getJobCounts('waiting', 'active', 'completed'),
+    { waiting: 0, active: 0, completed: 20 }, 'counts after the run');
+}, STEP_MS);
+
+await step('priorities: one worker takes 6 jobs in priority order', async () => {
+  const order = [];
+  const priorities = [5, 1, 3, 2, 6, 4];
+  for (const p of priorities) await queue.add('prio', { p }, { priority: p });
+  eq(await queue.getPrioritizedCount(), 6, 'prioritized jobs waiting');
+  const done = completions(6);
+  const w = worker(async (job) => { order.push(job.data.p); return job.data.p; }, { concurrency: 1 });
+  await withTimeout(done, WAIT_MS, '6 completed events');
+  await w.close();
+  eq(order, [1, 2, 3, 4, 5, 6], 'processing order (lowest priority number first)');
+}, STEP_MS);
+
+await step('a delayed job waits in the delayed set, then runs no earlier than its delay', async () => {
+  const delay = 400;
+  const job = await queue.add('later', { x: 7 }, { delay });
+  eq(await job.getState(), 'delayed', 'state right after add');
+  eq(await queue.getDelayedCount(), 1, 'delayed count');
+  const w = worker(async (j) => j.data.x * 6);
+  const done = await withTimeout(eventFor('completed', job.id), WAIT_MS, 'completed event of the delayed job');
+  await w.close();
+  eq(done.returnvalue, 42, 'returnvalue in the event');
+  const back = await Job.fromId(queue, job.id);
+  ok(back.processedOn - back.timestamp >= delay,
+    `processed ${back.processedOn - back.timestamp} ms after it was added, want >= ${delay}`);
+  eq(await queue.getDelayedCount(), 0, 'delayed count after it ran');
+}, STEP_MS);
+
+await step('attempts with fixed backoff: fails twice, succeeds on the third attempt', async () => {
+  const job = await queue.add('flaky', {}, { attempts: 3, backoff: { type: 'fixed', delay: 100 } });
+  const w = worker(async (j) => {
+    if (j.attemptsMade < 2) throw new Error(`attempt ${j.attemptsMade + 1} fails`);
+    return 'third time';
+  });
+  const done = await withTimeout(eventFor('completed', job.id), WAIT_MS, 'completed event of the flaky job');
+  await w.close();
+  eq(done.returnvalue, 'third time', 'returnvalue in the event');
+  const back = await Job.fromId(queue, job.id);
+  eq(back.attemptsMade, 3, 'attemptsMade');
+  ok(back.processedOn - back.timestamp >= 200,
+    `third attempt ${back.processedOn - back.timestamp} ms after the add, want >= 2 backoffs of 100 ms`);
+  eq(back.stacktrace.length, 2, 'stack traces kept of the two failures');
+  ok(back.stacktrace[0].includes('attempt 1 fails'), `first stack trace: ${back.stacktrace[0]}`);
+}, STEP_MS);
+
+await step('a job that always fails ends in the failed set with its reason', async () => {
+  const job = await queue.add('doomed', {}, { attempts: 2, backoff: { type: 'fixed', delay: 50 } });
+  const w = worker(async () => { throw new Error('no luck'); });
+  const failed = await withTimeout(eventFor('failed', job.id), WAIT_MS, 'failed event');
+  await w.close();
+  eq(failed.failedReason, 'no luck', 'failedReason in the event');
+  const back = await Job.fromId(queue, job.id);
+  eq(await back.getState(), 'failed', 'state');
+  eq(back.attemptsMade, 2, 'attemptsMade');
+  eq(await queue.getFailedCount(), 1, 'failed count');
+  const [listed] = await queue.getFailed();
+  eq(listed.id, job.id, 'the job listed by getFailed');
+}, STEP_MS);
+
+await step('progress events and the final job counts', async () => {
+  const job = await queue.add('progress', {});
+  const progress = new Promise((resolve) => {
+    events.on('progress', (args) => { if (args.jobId === job.id) resolve(args.data); });
+  });
+  const w = worker(async (j) => { await j.updateProgress(50); return 'done'; });
+  eq(await withTimeout(progress, WAIT_MS, 'progress event'), 50, 'progress value');
+  await withTimeout(eventFor('completed', job.id), WAIT_MS, 'completed event');
+  await w.close();
+  // 20 plain + 6 prioritized + 1 delayed + 1 flaky + 1 progress completed
+  eq(await queue.getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized'),
+    { waiting: 0, active: 0, completed: 29, failed: 1, delayed: 0, prioritized: 0 }, 'final counts');
+}, STEP_MS);
+
+await step('obliterate removes every key of the queue', async () => {
+  await events.close();
+  await queue.obliterate({ force: true });
+  const left = await admin.keys(`bull:${name}:*`);
+  // The events stream may be recreated by a late event; nothing else.
+  eq(left.filter((k) => !k.endsWith(':events')), [], 'keys left after obliterate');
+}, STEP_MS);
+
+await queue.close();
+await events.close();
+admin.disconnect();
+finish(label);

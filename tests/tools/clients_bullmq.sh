@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# BullMQ (npm, on ioredis) against lawnkv, through its documented API: a Queue
+# adds plain jobs, prioritized jobs, a delayed job, a job with attempts and a
+# fixed backoff that fails twice then succeeds, and one that always fails; a
+# Worker runs them; QueueEvents (XREAD BLOCK on the queue's event stream)
+# reports completed, failed and progress events. Return values, processing
+# order, states, attempts, failure reasons and job counts are checked, and
+# obliterate leaves no key. BullMQ runs on Lua scripts (EVALSHA) and streams.
+# The client program is tests/tools/clients/bullmq.mjs; the library is
+# installed by tests/tools/clients/install-node-clients.sh under build/.
+cd "$(dirname "$0")/../.."
+source tests/tools/lib/server.bash
+
+NODE_CLIENTS_DIR=$(tests/tools/clients/install-node-clients.sh) || fail "installing the node clients"
+export NODE_CLIENTS_DIR
+
+start_server
+echo "server on port $port (pid ${pids[-1]})"
+timeout 90 node tests/tools/clients/bullmq.mjs "$port" ||
+  fail "BullMQ (see the FAIL lines above)"
+echo "BullMQ: all checks passed"

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { step, eq, ok, withTimeout, finish } from './check.mjs';
 
 const require = createRequire(`${process.env.NODE_CLIENTS_DIR}/`);
-const { Queue, Worker, QueueEvents, Job } = require('bullmq');
+const { Queue, Worker, QueueEvents, Job, FlowProducer } = require('bullmq');
 const Redis = require('ioredis');
 const version = require('bullmq/package.json').version;
 
@@ -23,52 +23,75 @@ const name = 'lawnkv-bullmq';
 const WAIT_MS = 30000;
 const STEP_MS = 2 * WAIT_MS + 5000;
 
-const queue = new Queue(name, { connection });
-// From the stream's start, so no event is missed however late its first XREAD
-// BLOCK reaches the server (the default '$' would miss those before it).
-const events = new QueueEvents(name, { connection, lastEventId: '0-0' });
+// A queue with its QueueEvents and the helpers that wait on them. The first
+// steps share one lane (the final counts add them up); each later step has
+// a lane of its own, so one failing leaves no jobs behind for the next.
+class Lane {
+  constructor(queueName) {
+    this.name = queueName;
+    this.queue = new Queue(queueName, { connection });
+    // From the stream's start, so no event is missed however late its first
+    // XREAD BLOCK reaches the server (the default '$' would miss those).
+    this.events = new QueueEvents(queueName, { connection, lastEventId: '0-0' });
+  }
+
+  async ready() {
+    await this.queue.waitUntilReady();
+    await this.events.waitUntilReady();
+  }
+
+  // Resolves with the QueueEvents payload of jobId's `event` ('completed'
+  // or 'failed'); registered before the job can finish, so nothing is missed.
+  eventFor(event, jobId) {
+    return new Promise((resolve) => {
+      const listener = (args) => {
+        if (args.jobId !== jobId) return;
+        this.events.off(event, listener);
+        resolve(args);
+      };
+      this.events.on(event, listener);
+    });
+  }
+
+  // Collects `count` `completed` events: job id -> returnvalue.
+  completions(count) {
+    const seen = new Map();
+    return new Promise((resolve) => {
+      const listener = (args) => {
+        seen.set(args.jobId, args.returnvalue);
+        if (seen.size === count) {
+          this.events.off('completed', listener);
+          resolve(seen);
+        }
+      };
+      this.events.on('completed', listener);
+    });
+  }
+
+  // A worker created with autorun: false and started here, after the jobs
+  // a step added before it are all waiting.
+  worker(processor, opts = {}) {
+    const w = new Worker(this.name, processor, { connection, autorun: false, ...opts });
+    w.on('error', (err) => console.log(`worker error: ${err.message}`));
+    w.run().catch((err) => console.log(`worker run: ${err.message}`));
+    return w;
+  }
+
+  async close() {
+    await this.events.close();
+    await this.queue.close();
+  }
+}
+
+const main = new Lane(name);
+const { queue, events } = main;
+const eventFor = (event, jobId) => main.eventFor(event, jobId);
+const completions = (count) => main.completions(count);
+const worker = (processor, opts) => main.worker(processor, opts);
 const admin = new Redis({ ...connection, maxRetriesPerRequest: 0, retryStrategy: () => null });
 
-// Resolves with the QueueEvents payload of jobId's `event` ('completed' or
-// 'failed'); registered before the job can finish, so nothing is missed.
-function eventFor(event, jobId) {
-  return new Promise((resolve) => {
-    const listener = (args) => {
-      if (args.jobId !== jobId) return;
-      events.off(event, listener);
-      resolve(args);
-    };
-    events.on(event, listener);
-  });
-}
-
-// Collects `count` `completed` events, keyed by job id.
-function completions(count) {
-  const seen = new Map();
-  return new Promise((resolve) => {
-    const listener = (args) => {
-      seen.set(args.jobId, args.returnvalue);
-      if (seen.size === count) {
-        events.off('completed', listener);
-        resolve(seen);
-      }
-    };
-    events.on('completed', listener);
-  });
-}
-
-// A worker that is not running until run() is called (autorun: false), so
-// the jobs added before it are all waiting when it starts.
-function worker(processor, opts = {}) {
-  const w = new Worker(name, processor, { connection, autorun: false, ...opts });
-  w.on('error', (err) => console.log(`worker error: ${err.message}`));
-  w.run().catch((err) => console.log(`worker run: ${err.message}`));
-  return w;
-}
-
 await step('connect: Queue, QueueEvents (waitUntilReady)', async () => {
-  await queue.waitUntilReady();
-  await events.waitUntilReady();
+  await main.ready();
   await queue.obliterate({ force: true });
   eq(await queue.getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed'),
     { waiting: 0, active: 0, completed: 0, failed: 0, delayed: 0 }, 'counts of an empty queue');
@@ -166,6 +189,114 @@ await step('progress events and the final job counts', async () => {
     { waiting: 0, active: 0, completed: 29, failed: 1, delayed: 0, prioritized: 0 }, 'final counts');
 }, STEP_MS);
 
+// Runs body(lane) on a lane of its own, closed (and its workers with it)
+// whatever the outcome.
+async function inLane(laneName, body) {
+  const lane = new Lane(`${name}-${laneName}`);
+  const workers = [];
+  const spawn = (processor, opts) => {
+    const w = lane.worker(processor, opts);
+    workers.push(w);
+    return w;
+  };
+  try {
+    await lane.ready();
+    await body(lane, spawn);
+  } finally {
+    await Promise.all(workers.map((w) => w.close()));
+    await lane.queue.obliterate({ force: true }).catch(() => {});
+    await lane.close();
+  }
+}
+
+await step('a flow: the parent waits for its 3 children, then sums their return values', () =>
+  inLane('flow', async (lane, spawn) => {
+    const flow = new FlowProducer({ connection });
+    try {
+      const tree = await flow.add({
+        name: 'parent', queueName: lane.name, data: {},
+        children: [1, 2, 3].map((x) => ({ name: 'child', queueName: lane.name, data: { x } })),
+      });
+      eq(await tree.job.getState(), 'waiting-children', 'state of the parent before its children ran');
+      const before = await tree.job.getDependenciesCount();
+      eq([before.processed, before.unprocessed], [0, 3], 'dependencies processed and unprocessed before');
+      const done = lane.eventFor('completed', tree.job.id);
+      spawn(async (job) => {
+        if (job.name === 'child') return job.data.x * 10;
+        const values = Object.values(await job.getChildrenValues());
+        return values.reduce((x, y) => x + y, 0);
+      });
+      eq((await withTimeout(done, WAIT_MS, 'completed event of the parent')).returnvalue, 60, "the parent's sum");
+      const after = await tree.job.getDependenciesCount();
+      eq([after.processed, after.unprocessed], [3, 0], 'dependencies processed and unprocessed after');
+    } finally {
+      await flow.close();
+    }
+  }), STEP_MS);
+
+await step('promote a job delayed by an hour; LIFO jobs run last-in first', () =>
+  inLane('promote', async (lane, spawn) => {
+    const late = await lane.queue.add('late', { v: 'promoted' }, { delay: 3600000 });
+    eq(await late.getState(), 'delayed', 'state of the delayed job');
+    await late.promote();
+    eq(await late.getState(), 'waiting', 'state after promote');
+    for (const n of [1, 2, 3]) await lane.queue.add('lifo', { v: n }, { lifo: true });
+    const order = [];
+    const done = lane.completions(4);
+    spawn(async (job) => { order.push(job.data.v); return 'ok'; }, { concurrency: 1 });
+    await withTimeout(done, WAIT_MS, '4 completed events');
+    eq(order, [3, 2, 1, 'promoted'], 'processing order');
+  }), STEP_MS);
+
+await step('deduplication: a second add with the same id is not a new job; remove', () =>
+  inLane('dedup', async (lane) => {
+    const first = await lane.queue.add('dedup', { n: 1 }, { deduplication: { id: 'same' } });
+    const second = await lane.queue.add('dedup', { n: 2 }, { deduplication: { id: 'same' } });
+    eq(second.id, first.id, 'id of the deduplicated add');
+    eq(await lane.queue.getWaitingCount(), 1, 'waiting jobs');
+    eq(await lane.queue.getDeduplicationJobId('same'), first.id, 'the job behind the deduplication id');
+    await first.remove();
+    eq(await Job.fromId(lane.queue, first.id), undefined, 'the removed job read back');
+    eq(await lane.queue.getWaitingCount(), 0, 'waiting jobs after remove');
+  }), STEP_MS);
+
+await step('retryJobs moves a failed job back; getJobs lists jobs; clean removes completed ones', () =>
+  inLane('retry', async (lane, spawn) => {
+    const doomed = await lane.queue.add('doomed', {});
+    const failed = lane.eventFor('failed', doomed.id);
+    let failing = true;
+    spawn(async (job) => {
+      if (failing) throw new Error('not yet');
+      return `retried ${job.name}`;
+    });
+    await withTimeout(failed, WAIT_MS, 'failed event');
+    eq(await lane.queue.getFailedCount(), 1, 'failed jobs before the retry');
+    failing = false;
+    const done = lane.completions(5);
+    for (let i = 0; i < 4; i++) await lane.queue.add('more', { i });
+    await lane.queue.retryJobs({ state: 'failed' });
+    const seen = await withTimeout(done, WAIT_MS, '5 completed events');
+    eq(seen.get(doomed.id), 'retried doomed', 'returnvalue of the retried job');
+    eq(await lane.queue.getFailedCount(), 0, 'failed jobs after the retry');
+    const listed = await lane.queue.getJobs(['completed'], 0, 2);
+    eq(listed.length, 3, 'getJobs completed 0..2');
+    const cleaned = await lane.queue.clean(0, 1000, 'completed');
+    eq(cleaned.length, 5, 'ids clean returned');
+    eq(await lane.queue.getCompletedCount(), 0, 'completed jobs after clean');
+  }), STEP_MS);
+
+await step('a job scheduler every 100 ms produces jobs until it is removed', () =>
+  inLane('scheduler', async (lane, spawn) => {
+    await lane.queue.upsertJobScheduler('ticker', { every: 100 }, { name: 'tick', data: { t: 1 } });
+    eq(await lane.queue.getJobSchedulersCount(), 1, 'schedulers');
+    const done = lane.completions(3);
+    spawn(async (job) => job.name);
+    const seen = await withTimeout(done, WAIT_MS, '3 ticks completed');
+    eq([...seen.values()], ['tick', 'tick', 'tick'], 'returnvalues of the ticks');
+    eq(await lane.queue.removeJobScheduler('ticker'), true, 'removeJobScheduler');
+    eq(await lane.queue.getJobSchedulersCount(), 0, 'schedulers after removal');
+  }), STEP_MS);
+
 await step('obliterate removes every key of the queue', async () => {
   await events.close();
   await queue.obliterate({ force: true });
@@ -174,7 +305,6 @@ await step('obliterate removes every key of the queue', async () => {
   eq(left.filter((k) => !k.endsWith(':events')), [], 'keys left after obliterate');
 }, STEP_MS);
 
-await queue.close();
-await events.close();
+await main.close();
 admin.disconnect();
 finish(label);

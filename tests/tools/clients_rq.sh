@@ -6,7 +6,10 @@
 # status (finished, failed, deferred before its parent ran), result and
 # return_value (RQ's result stream: XADD, XREVRANGE), the failed job's
 # exception in the failed registry, the retried job's second run, the
-# finished and started registries, and a job's deletion.
+# finished and started registries, and a job's deletion; then enqueue_many
+# with positions (LPOS), a job enqueued at a past time run by a burst worker
+# with the scheduler, an on_success callback, result_ttl's TTL, and a
+# canceled job that never runs.
 # The client program is tests/tools/clients/rq_jobs.py, its job functions
 # tests/tools/clients/rq_tasks.py, run by Debian's /usr/bin/python3.
 cd "$(dirname "$0")/../.."

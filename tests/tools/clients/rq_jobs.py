@@ -15,6 +15,7 @@ Prints "ok <step>" or "FAIL <step>: <why>" per step; exits 1 if any failed.
 import sys
 import time
 import traceback
+from datetime import datetime, timedelta, timezone
 
 # No __pycache__ beside the sources from importing rq_tasks.
 sys.dont_write_bytecode = True
@@ -24,7 +25,8 @@ import rq
 from rq import Queue, Retry, Worker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
-from rq.registry import FailedJobRegistry, FinishedJobRegistry, StartedJobRegistry
+from rq.registry import (CanceledJobRegistry, FailedJobRegistry, FinishedJobRegistry,
+                         ScheduledJobRegistry, StartedJobRegistry)
 from rq.results import Result
 
 import rq_tasks
@@ -170,6 +172,47 @@ def delete():
     except NoSuchJobError:
         pass
     eq(FinishedJobRegistry(queue=queue).count, 13, "finished registry count after the delete")
+
+
+extras = Queue("lawnkv-extras", connection=conn)
+
+
+@step
+def extras_enqueue():
+    """enqueue_many, positions, enqueue_at (due), on_success, result_ttl, cancel"""
+    prepared = [Queue.prepare_data(rq_tasks.add, (i, i), result_ttl=100) for i in range(3)]
+    jobs["many"] = extras.enqueue_many(prepared)
+    eq([extras.get_job_position(j) for j in jobs["many"]], [0, 1, 2], "positions in the queue (LPOS)")
+    jobs["callback"] = extras.enqueue(rq_tasks.add, 20, 22, on_success=rq_tasks.record_success)
+    jobs["cancel"] = extras.enqueue(rq_tasks.mark, "rq-test:canceled-ran")
+    jobs["cancel"].cancel()
+    eq(jobs["cancel"].get_status(), "canceled", "status of a canceled job")
+    eq(CanceledJobRegistry(queue=extras).get_job_ids(), [jobs["cancel"].id], "the canceled registry")
+    jobs["at"] = extras.enqueue_at(datetime.now(timezone.utc) - timedelta(seconds=1), rq_tasks.add, 5, 5)
+    eq(jobs["at"].get_status(), "scheduled", "status of a job enqueued at a time")
+    eq(ScheduledJobRegistry(queue=extras).get_job_ids(), [jobs["at"].id], "the scheduled registry")
+    eq(extras.count, 4, "jobs queued (not the canceled one, not the scheduled one)")
+
+
+@step
+def extras_work():
+    """a burst worker with the scheduler runs the due scheduled job and the rest"""
+    worker = Worker([extras], connection=conn)
+    eq(worker.work(burst=True, with_scheduler=True, logging_level="WARNING"), True, "work did work")
+    eq(extras.count, 0, "jobs left queued")
+    eq(ScheduledJobRegistry(queue=extras).count, 0, "scheduled registry after the burst")
+    at = jobs["at"]
+    at.refresh()
+    eq((at.get_status(), at.return_value()), ("finished", 10), "status and result of the scheduled job")
+    for i, job in enumerate(jobs["many"]):
+        job.refresh()
+        eq(job.return_value(), 2 * i, f"result of enqueue_many job {i}")
+        ttl = conn.ttl(job.key)
+        check(0 < ttl <= 100, f"TTL of a job with result_ttl=100: {ttl}")
+    eq(jobs["callback"].return_value(), 42, "result of the job with a callback")
+    eq(conn.get(f"rq-test:success:{jobs['callback'].id}"), b"42", "what on_success wrote")
+    eq(jobs["cancel"].get_status(), "canceled", "status of the canceled job after the burst")
+    eq(conn.exists("rq-test:canceled-ran"), 0, "the canceled job never ran")
 
 
 conn.close()

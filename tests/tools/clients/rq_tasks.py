@@ -34,3 +34,16 @@ def set_meta():
     job.meta["progress"] = 100
     job.save_meta()
     return job.id
+
+
+def record_success(job, connection, result, *args, **kwargs):
+    """An on_success callback: RQ calls it in the work horse with the job's
+    connection."""
+    connection.set(f"rq-test:success:{job.id}", str(result))
+
+
+def mark(key):
+    """A job whose run leaves a trace: a canceled one must leave none."""
+    from rq import get_current_job
+    get_current_job().connection.set(key, "ran")
+    return key

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# BullMQ (npm, on ioredis) against lawnkv, through its documented API: a Queue
+# BullMQ (npm) against lawnkv, on ioredis (RESP2) and on one node-redis client
+# (RESP3) through BullMQ's node-redis adapter, with its documented API: a Queue
 # adds plain jobs, prioritized jobs, a delayed job, a job with attempts and a
 # fixed backoff that fails twice then succeeds, and one that always fails; a
 # Worker runs them; QueueEvents (XREAD BLOCK on the queue's event stream)
@@ -16,8 +17,10 @@ source tests/tools/lib/server.bash
 NODE_CLIENTS_DIR=$(tests/tools/clients/install-node-clients.sh) || fail "installing the node clients"
 export NODE_CLIENTS_DIR
 
-start_server
-echo "server on port $port (pid ${pids[-1]})"
-timeout 90 node tests/tools/clients/bullmq.mjs "$port" ||
-  fail "BullMQ (see the FAIL lines above)"
+for driver in ioredis node-redis; do
+  start_server
+  echo "server on port $port (pid ${pids[-1]}), BullMQ on $driver"
+  timeout 90 node tests/tools/clients/bullmq.mjs "$port" "$driver" ||
+    fail "BullMQ on $driver (see the FAIL lines above)"
+done
 echo "BullMQ: all checks passed"

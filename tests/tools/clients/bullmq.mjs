@@ -1,9 +1,11 @@
 // BullMQ against a running server, as a job-queue user drives it: a Queue
 // adds jobs, a Worker runs them, QueueEvents (XREAD BLOCK on the queue's
 // event stream) reports them.
-//   node bullmq.mjs <port>
-// NODE_CLIENTS_DIR: where install-node-clients.sh put node_modules (the
-// "queues" set: bullmq with ioredis).
+//   node bullmq.mjs <port> [ioredis|node-redis]
+// ioredis (RESP2) by default; node-redis: one node-redis client handed to
+// BullMQ's node-redis adapter, speaking RESP3, so the scripts' replies and
+// the event stream's come as RESP3.
+// NODE_CLIENTS_DIR: where install-node-clients.sh put node_modules.
 // Every wait is on a reply or an event, with a generous deadline: nothing
 // assumes a fast machine. Delays are small (hundreds of ms) and checked only
 // from below (a delayed job never runs before its time).
@@ -16,8 +18,17 @@ const Redis = require('ioredis');
 const version = require('bullmq/package.json').version;
 
 const port = Number(process.argv[2]);
-const label = `BullMQ ${version}`;
-const connection = { host: '127.0.0.1', port };
+const driver = process.argv[3] || 'ioredis';
+const label = `BullMQ ${version} on ${driver}`;
+let connection = { host: '127.0.0.1', port };
+if (driver === 'node-redis') {
+  const { createClient } = require('redis');
+  connection = createClient({ socket: { host: '127.0.0.1', port }, RESP: 3 });
+  // BullMQ adds listeners to the one shared client for each queue, worker and events.
+  connection.setMaxListeners(100);
+  connection.on('error', (err) => console.log(`node-redis error: ${err.message}`));
+  await connection.connect();
+}
 const name = 'lawnkv-bullmq';
 // Long enough for a loaded 2-core machine; a step may wait twice.
 const WAIT_MS = 30000;
@@ -88,7 +99,7 @@ const { queue, events } = main;
 const eventFor = (event, jobId) => main.eventFor(event, jobId);
 const completions = (count) => main.completions(count);
 const worker = (processor, opts) => main.worker(processor, opts);
-const admin = new Redis({ ...connection, maxRetriesPerRequest: 0, retryStrategy: () => null });
+const admin = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 0, retryStrategy: () => null });
 
 await step('connect: Queue, QueueEvents (waitUntilReady)', async () => {
   await main.ready();

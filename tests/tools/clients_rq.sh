@@ -9,7 +9,8 @@
 # finished and started registries, and a job's deletion; then enqueue_many
 # with positions (LPOS), a job enqueued at a past time run by a burst worker
 # with the scheduler, an on_success callback, result_ttl's TTL, and a
-# canceled job that never runs.
+# canceled job that never runs; a failed job requeued and run again (two
+# results in its stream, newest first: XREVRANGE).
 # The client program is tests/tools/clients/rq_jobs.py, its job functions
 # tests/tools/clients/rq_tasks.py, run by Debian's /usr/bin/python3.
 cd "$(dirname "$0")/../.."

@@ -188,16 +188,18 @@ def extras_enqueue():
     jobs["cancel"].cancel()
     eq(jobs["cancel"].get_status(), "canceled", "status of a canceled job")
     eq(CanceledJobRegistry(queue=extras).get_job_ids(), [jobs["cancel"].id], "the canceled registry")
+    jobs["requeue"] = extras.enqueue(rq_tasks.flaky, "rq-test:requeue-runs")
     jobs["at"] = extras.enqueue_at(datetime.now(timezone.utc) - timedelta(seconds=1), rq_tasks.add, 5, 5)
     eq(jobs["at"].get_status(), "scheduled", "status of a job enqueued at a time")
     eq(ScheduledJobRegistry(queue=extras).get_job_ids(), [jobs["at"].id], "the scheduled registry")
-    eq(extras.count, 4, "jobs queued (not the canceled one, not the scheduled one)")
+    eq(extras.count, 5, "jobs queued (not the canceled one, not the scheduled one)")
 
 
 @step
 def extras_work():
     """a burst worker with the scheduler runs the due scheduled job and the rest"""
     worker = Worker([extras], connection=conn)
+    print("     (the worker logs the traceback of the first run of the job to requeue: expected)", flush=True)
     eq(worker.work(burst=True, with_scheduler=True, logging_level="WARNING"), True, "work did work")
     eq(extras.count, 0, "jobs left queued")
     eq(ScheduledJobRegistry(queue=extras).count, 0, "scheduled registry after the burst")
@@ -213,6 +215,22 @@ def extras_work():
     eq(conn.get(f"rq-test:success:{jobs['callback'].id}"), b"42", "what on_success wrote")
     eq(jobs["cancel"].get_status(), "canceled", "status of the canceled job after the burst")
     eq(conn.exists("rq-test:canceled-ran"), 0, "the canceled job never ran")
+
+
+
+@step
+def requeue():
+    """a failed job requeued runs again: two results, newest first (XREVRANGE)"""
+    job = jobs["requeue"]
+    eq(job.get_status(), "failed", "status after its first run")
+    FailedJobRegistry(queue=extras).requeue(job.id)
+    eq(job.get_status(), "queued", "status after requeue")
+    eq(Worker([extras], connection=conn).work(burst=True, logging_level="WARNING"), True, "work did work")
+    job.refresh()
+    eq((job.get_status(), job.return_value()), ("finished", "succeeded on run 2"), "status and result")
+    eq([r.type for r in job.results()], [Result.Type.SUCCESSFUL, Result.Type.FAILED], "results, newest first")
+    eq(job.latest_result().type, Result.Type.SUCCESSFUL, "latest_result type")
+    eq(conn.xlen(f"rq:results:{job.id}"), 2, "entries in the job's result stream")
 
 
 conn.close()

@@ -3,8 +3,8 @@
 // event stream) reports them.
 //   node bullmq.mjs <port> [ioredis|node-redis]
 // ioredis (RESP2) by default; node-redis: one node-redis client handed to
-// BullMQ's node-redis adapter, speaking RESP3, so the scripts' replies and
-// the event stream's come as RESP3.
+// BullMQ's node-redis adapter, speaking RESP3 (node-redis 6; RESP2 with
+// node-redis 5), so the scripts' replies and the event stream's come as RESP3.
 // NODE_CLIENTS_DIR: where install-node-clients.sh put node_modules.
 // Every wait is on a reply or an event, with a generous deadline: nothing
 // assumes a fast machine. Delays are small (hundreds of ms) and checked only
@@ -23,7 +23,11 @@ const label = `BullMQ ${version} on ${driver}`;
 let connection = { host: '127.0.0.1', port };
 if (driver === 'node-redis') {
   const { createClient } = require('redis');
-  connection = createClient({ socket: { host: '127.0.0.1', port }, RESP: 3 });
+  // node-redis 5 (the set for node < 20) over RESP3 throws "Some RESP3
+  // results for Redis Query Engine responses may change" in BullMQ's
+  // clients and no job completes, against redis-server too: RESP2 there.
+  const major = Number(require('redis/package.json').version.split('.')[0]);
+  connection = createClient({ socket: { host: '127.0.0.1', port }, RESP: major >= 6 ? 3 : 2 });
   // BullMQ adds listeners to the one shared client for each queue, worker and events.
   connection.setMaxListeners(100);
   connection.on('error', (err) => console.log(`node-redis error: ${err.message}`));

@@ -312,6 +312,28 @@ await step('a job scheduler every 100 ms produces jobs until it is removed', () 
     eq(await lane.queue.getJobSchedulersCount(), 0, 'schedulers after removal');
   }), STEP_MS);
 
+await step('a worker dies holding a job: its lock expires, another worker takes the stalled job', () =>
+  inLane('stalled', async (lane, spawn) => {
+    const job = await lane.queue.add('orphan', { v: 5 });
+    const active = new Promise((resolve) => {
+      lane.events.on('active', (args) => { if (args.jobId === job.id) resolve(); });
+    });
+    // The first worker takes the job and never finishes it. Both workers
+    // check for stalled jobs every 200 ms (the check's own key, PX the
+    // interval, would hold the second worker's checks back otherwise).
+    const first = lane.worker(() => new Promise(() => {}), { lockDuration: 1000, stalledInterval: 200 });
+    await withTimeout(active, WAIT_MS, 'active event');
+    eq(await job.getState(), 'active', 'state while the first worker holds it');
+    await first.close(true);  // force: the job stays active, its lock no longer renewed
+    const stalled = lane.eventFor('stalled', job.id);
+    const done = lane.eventFor('completed', job.id);
+    spawn(async (j) => j.data.v * 2, { lockDuration: 1000, stalledInterval: 200 });
+    await withTimeout(stalled, WAIT_MS, 'stalled event');
+    eq((await withTimeout(done, WAIT_MS, 'completed event')).returnvalue, 10, 'returnvalue from the second worker');
+    const back = await Job.fromId(lane.queue, job.id);
+    eq(back.stalledCounter, 1, 'stalledCounter');
+  }), STEP_MS);
+
 await step('obliterate removes every key of the queue', async () => {
   await events.close();
   await queue.obliterate({ force: true });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rate-limiter-flexible (npm) against lawnkv, its RateLimiterRedis on ioredis
 # (the Lua script as an ioredis defineCommand: EVALSHA, then EVAL on NOSCRIPT)
-# and on node-redis (EVAL): consume within the limit (consumed and remaining
+# and on node-redis over RESP3 (EVAL): consume within the limit (consumed and remaining
 # points, isFirstInDuration, msBeforeNext, the key's PTTL) and beyond it (the
 # rejection's remainingPoints 0 and msBeforeNext), get, penalty, reward,
 # delete, block and blockDuration (refused beyond the window, for the block),

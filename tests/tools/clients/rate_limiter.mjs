@@ -3,8 +3,8 @@
 // rejection's RateLimiterRes, penalty and reward, get and delete, block and
 // blockDuration, a window that ends, and a limiter without expiry.
 //   node rate_limiter.mjs <port> <ioredis|node-redis>
-// With ioredis the limiter's Lua script is a defineCommand (EVALSHA, EVAL on
-// NOSCRIPT); with node-redis (useRedisPackage) it is EVAL. Its other paths are
+// With ioredis (RESP2) the limiter's Lua script is a defineCommand (EVALSHA,
+// EVAL on NOSCRIPT); with node-redis (useRedisPackage, RESP3) it is EVAL. Its other paths are
 // MULTI/EXEC of SET EX + PTTL, GET + PTTL, INCRBY + PTTL, and DEL.
 // NODE_CLIENTS_DIR: where install-node-clients.sh put node_modules.
 import { createRequire } from 'node:module';
@@ -25,7 +25,8 @@ if (which === 'ioredis') {
   client = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 0, retryStrategy: () => null });
 } else {
   const { createClient } = require('redis');
-  client = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, RESP: 2 });
+  // RESP3: the script's table comes back as a RESP3 array.
+  client = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, RESP: 3 });
   client.on('error', (err) => console.log(`node-redis error: ${err.message}`));
   await client.connect();
   useRedisPackage = true;

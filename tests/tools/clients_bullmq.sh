@@ -7,7 +7,8 @@
 # reports completed, failed and progress events. Return values, processing
 # order, states, attempts, failure reasons and job counts are checked, and
 # a flow (parent and children), promote, LIFO, deduplication, remove,
-# retryJobs, getJobs, clean, a job scheduler, and a stalled job (its worker
+# retryJobs, getJobs, clean, a job scheduler, a rate-limited worker with
+# metrics and getWorkers (CLIENT LIST), and a stalled job (its worker
 # closed by force, its lock expired) taken by another worker run on queues
 # of their own; obliterate leaves no key. BullMQ runs on Lua scripts (EVALSHA) and streams.
 # The client program is tests/tools/clients/bullmq.mjs; the library is

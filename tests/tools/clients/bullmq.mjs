@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { step, eq, ok, withTimeout, finish } from './check.mjs';
 
 const require = createRequire(`${process.env.NODE_CLIENTS_DIR}/`);
-const { Queue, Worker, QueueEvents, Job, FlowProducer } = require('bullmq');
+const { Queue, Worker, QueueEvents, Job, FlowProducer, MetricsTime } = require('bullmq');
 const Redis = require('ioredis');
 const version = require('bullmq/package.json').version;
 
@@ -310,6 +310,30 @@ await step('a job scheduler every 100 ms produces jobs until it is removed', () 
     eq([...seen.values()], ['tick', 'tick', 'tick'], 'returnvalues of the ticks');
     eq(await lane.queue.removeJobScheduler('ticker'), true, 'removeJobScheduler');
     eq(await lane.queue.getJobSchedulersCount(), 0, 'schedulers after removal');
+  }), STEP_MS);
+
+await step('a rate-limited worker (1 job per 300 ms) with metrics; getWorkers (CLIENT LIST)', () =>
+  inLane('limited', async (lane, spawn) => {
+    const jobs = [];
+    for (let i = 0; i < 3; i++) jobs.push(await lane.queue.add('limited', { i }));
+    const done = lane.completions(3);
+    spawn(async (job) => job.data.i, {
+      limiter: { max: 1, duration: 300 },
+      metrics: { maxDataPoints: MetricsTime.ONE_HOUR },
+      name: 'limited-worker',
+    });
+    await withTimeout(done, WAIT_MS, '3 completed events');
+    const times = [];
+    for (const j of jobs) times.push((await Job.fromId(lane.queue, j.id)).processedOn);
+    times.sort((a, b) => a - b);
+    // Two full windows lie between the first start and the third: 600 ms,
+    // less slack for the clock's granularity.
+    ok(times[2] - times[0] >= 550, `3 jobs started within ${times[2] - times[0]} ms, want >= 550`);
+    const metrics = await lane.queue.getMetrics('completed');
+    eq(metrics.meta.count, 3, 'completed count in the metrics');
+    const workers = await lane.queue.getWorkers();
+    ok(workers.length >= 1, `getWorkers found ${workers.length} workers`);
+    ok(workers.every((w) => w.rawname.includes('limited-worker')), `worker names: ${workers.map((w) => w.rawname)}`);
   }), STEP_MS);
 
 await step('a worker dies holding a job: its lock expires, another worker takes the stalled job', () =>

@@ -10,7 +10,8 @@
 # retryJobs, getJobs, clean, a job scheduler, a rate-limited worker with
 # metrics and getWorkers (CLIENT LIST), and a stalled job (its worker
 # closed by force, its lock expired) taken by another worker run on queues
-# of their own; obliterate leaves no key. BullMQ runs on Lua scripts (EVALSHA) and streams.
+# of their own; obliterate leaves no key. BullMQ runs on Lua scripts
+# (EVALSHA) and streams.
 # The client program is tests/tools/clients/bullmq.mjs; the library is
 # installed by tests/tools/clients/install-node-clients.sh under build/.
 cd "$(dirname "$0")/../.."

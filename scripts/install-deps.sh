@@ -11,7 +11,7 @@ case "${1:-run}" in
   run) ;;
   # clang with its sanitizer and libFuzzer runtimes, and llvm-symbolizer for
   # the reports: the build-asan/ suites and make fuzz
-  test) want+=(libhiredis-dev doctest-dev redis-server redis-tools python3-redis nutcracker
+  test) want+=(libhiredis-dev doctest-dev redis-server redis-tools python3-redis python3-rq nutcracker
                clang libclang-rt-14-dev llvm-14)
         # node and npm from Debian unless a node with npm is already there (NodeSource's
         # nodejs bundles npm and conflicts with Debian's npm package)

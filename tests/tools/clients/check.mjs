@@ -7,11 +7,12 @@ import { isDeepStrictEqual } from 'node:util';
 
 export const failures = [];
 
-// Runs one named step; a thrown error marks it failed and the run goes on.
-export async function step(name, fn) {
+// Runs one named step; a thrown error, or no end within ms, marks it failed
+// and the run goes on.
+export async function step(name, fn, ms = 10000) {
   const started = Date.now();
   try {
-    await withTimeout(fn(), 10000, `step '${name}'`);
+    await withTimeout(fn(), ms, `step '${name}'`);
     console.log(`ok   ${name} (${Date.now() - started} ms)`);
   } catch (err) {
     failures.push(name);

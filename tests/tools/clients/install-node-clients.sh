@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the pinned node client libraries into build/node-clients/<set>/ and
-# prints that directory. Skips npm when the directory already holds exactly
+# prints that directory: the two clients (ioredis, node-redis) and the
+# libraries built on them that the real-library suites drive (BullMQ, a job
+# queue on Lua scripts and streams; rate-limiter-flexible, on a Lua script). Skips npm when the directory already holds exactly
 # these versions (a stamp file), so repeated `make test` runs stay offline.
 #
 # The newest majors (ioredis 6, node-redis 6) require node >= 20; Debian 12's
@@ -25,6 +27,9 @@ case "$set_major" in
   5) pkgs=(ioredis@5.11.1 redis@5.12.1) ;;
   *) echo "LAWNKV_NODE_CLIENTS must be 5 or 6" >&2; exit 2 ;;
 esac
+# Both sets: BullMQ 6 runs on node >= 14.18 with ioredis >= 5 (its peer
+# dependency, the set's own ioredis); rate-limiter-flexible has no dependencies.
+pkgs+=(bullmq@6.7.0 rate-limiter-flexible@11.4.0)
 
 dir=build/node-clients/v$set_major
 stamp="$dir/.installed"

@@ -179,17 +179,13 @@ void xadd_command(Call& call) {
   call.reply.bulk(id_text);
   call.modified(call.argv[1]);
   call.notify(pubsub::kStream, "xadd", call.argv[1]);
-  std::vector<std::string> rec(call.argv.begin(), call.argv.end());
-  bool rewrite = !a.id_given || !a.seq_given;
-  if (a.trim.by != StreamTrim::By::kNone) {
-    if (s->trim(a.trim)) call.notify(pubsub::kStream, "xtrim", call.argv[1]);
-    if (a.trim.approx) {
-      rewrite_approx_trim(*s, a, &rec);
-      rewrite = true;
-    }
-  }
-  if (rewrite && call.data.effects.active()) {
-    if (!a.id_given || !a.seq_given) rec[a.id_pos] = id_text;
+  if (a.trim.by != StreamTrim::By::kNone && s->trim(a.trim)) call.notify(pubsub::kStream, "xtrim", call.argv[1]);
+  // Recorded with the ID it made and an approximate trim made exact.
+  const bool made_id = !a.id_given || !a.seq_given;
+  if ((made_id || a.trim.approx) && call.data.effects.active()) {
+    std::vector<std::string> rec(call.argv.begin(), call.argv.end());
+    if (a.trim.approx) rewrite_approx_trim(*s, a, &rec);
+    if (made_id) rec[a.id_pos] = id_text;
     call.data.effects.replace_own(std::move(rec));
   }
 }

@@ -175,6 +175,24 @@ size_t Stream::memory_bytes() const {
   return bytes;
 }
 
+namespace {
+
+// Whether fields (name, value, ...) names the fields of n's master entry (its
+// first), in order: read in place, nothing copied (XADD asks on every entry).
+bool has_master_fields(const Stream::Node& n, const std::vector<std::string_view>& fields) {
+  size_t off = 1;  // flags
+  get_varint(n.buf, &off);
+  get_varint(n.buf, &off);
+  if (get_varint(n.buf, &off) * 2 != fields.size()) return false;
+  for (size_t i = 0; i < fields.size(); i += 2) {
+    if (get_bytes(n.buf, &off) != fields[i]) return false;
+    get_bytes(n.buf, &off);
+  }
+  return true;
+}
+
+}  // namespace
+
 void Stream::append(StreamId id, const std::vector<std::string_view>& fields, const StreamLimits& lim) {
   size_t value_bytes = 0;
   for (const auto f : fields) value_bytes += f.size();
@@ -199,15 +217,7 @@ void Stream::append(StreamId id, const std::vector<std::string_view>& fields, co
     tail = n.get();
     nodes_.emplace(id, std::move(n));
   }
-  bool same = false;
-  if (tail->total > 0) {
-    NodeReader r(*tail);
-    const auto& m = r.master();
-    if (m.size() * 2 == fields.size()) {
-      same = true;
-      for (size_t i = 0; i < m.size() && same; i++) same = m[i] == fields[2 * i];
-    }
-  }
+  const bool same = tail->total > 0 && has_master_fields(*tail, fields);
   std::string& b = tail->buf;
   b.push_back(static_cast<char>(same ? kSameFields : 0));
   const uint64_t dms = id.ms - tail->master.ms;

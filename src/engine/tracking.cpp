@@ -185,37 +185,50 @@ void Tracking::invalidate_all() {
   items_ = 0;
 }
 
+namespace {
+
+// The keys as one array, sorted (a map), without those the client except
+// changed last (NOLOOP; 0: all of them); empty when none is left.
+std::string keys_array(const std::map<std::string, uint64_t>& keys, uint64_t except) {
+  size_t n = 0;
+  for (const auto& [key, writer] : keys) n += except == 0 || writer != except;
+  std::string out;
+  if (n == 0) return out;
+  out = "*" + std::to_string(n) + "\r\n";
+  for (const auto& [key, writer] : keys)
+    if (except == 0 || writer != except) append_bulk(out, key);
+  return out;
+}
+
+}  // namespace
+
 void Tracking::broadcast() {
   if (clients_on_ == 0 || prefixes_.empty()) return;
+  // Taken out of the table first: a message may close its client, whose
+  // prefixes then leave the table.
+  struct Batch {
+    std::vector<uint64_t> ids;
+    std::map<std::string, uint64_t> keys;
+  };
+  std::vector<Batch> batches;
   for (auto& [prefix, state] : prefixes_) {
     if (state.keys.empty()) continue;
-    // The keys as one array, sorted (a map), and without those a NOLOOP
-    // client changed itself when it is the one told.
-    auto array = [&](uint64_t except) {
-      size_t n = 0;
-      for (const auto& [key, writer] : state.keys) n += except == 0 || writer != except;
-      std::string out;
-      if (n == 0) return out;
-      out = "*" + std::to_string(n) + "\r\n";
-      for (const auto& [key, writer] : state.keys)
-        if (except == 0 || writer != except) append_bulk(out, key);
-      return out;
-    };
-    const std::string all = array(0);
-    const std::vector<uint64_t> ids = state.clients;  // a message may close a client
-    for (uint64_t id : ids) {
+    batches.push_back({state.clients, std::move(state.keys)});
+    state.keys.clear();
+  }
+  for (const Batch& b : batches) {
+    const std::string all = keys_array(b.keys, 0);
+    for (uint64_t id : b.ids) {
       Session* c = clients_ ? clients_->find(id) : nullptr;
-      if (!c) continue;
+      if (!c || !c->tracking.on) continue;
       if (c->tracking.noloop) {
-        const std::string own = array(id);
+        const std::string own = keys_array(b.keys, id);
         if (!own.empty()) send(*c, own);
       } else {
         send(*c, all);
       }
     }
   }
-  // Closing a client may have dropped prefixes: walk again to clear.
-  for (auto& [prefix, state] : prefixes_) state.keys.clear();
 }
 
 void Tracking::limit(size_t max_keys) {

@@ -118,3 +118,37 @@ TEST_CASE("tracking: nothing is remembered for a client that does not track, nor
 }
 
 }  // namespace lawnkv::test
+
+namespace lawnkv::test {
+
+// A message may close its client (an output limit): here the first
+// delivery of a broadcast closes both BCAST clients, as Connection::close
+// does (tracking off, out of the registry), while the broadcast walks the
+// prefixes those clients held.
+TEST_CASE("tracking: clients closed by a broadcast's own messages leave the tables whole") {
+  BlockingServer s;
+  FakeSession& a = s.client();
+  FakeSession& b = s.client();
+  a.protocol = b.protocol = 3;
+  REQUIRE(s.run_as(a, {"CLIENT", "TRACKING", "on", "BCAST", "PREFIX", "a"}) == "+OK\r\n");
+  REQUIRE(s.run_as(b, {"CLIENT", "TRACKING", "on", "BCAST", "PREFIX", "b", "PREFIX", "c"}) == "+OK\r\n");
+  auto close_all = [&] {
+    for (FakeSession* c : {&a, &b}) {
+      s.state.data.tracking.disable(*c);
+      s.state.clients.remove(*c);
+    }
+  };
+  a.on_deliver = close_all;
+  b.on_deliver = close_all;
+  s.run({"MSET", "a1", "x", "b1", "y", "c1", "z"});
+  s.state.data.tracking.broadcast();
+  CHECK(a.delivered.size() + b.delivered.size() == 1);
+  CHECK(s.state.data.tracking.total_prefixes() == 0);
+  CHECK(s.state.data.tracking.clients() == 0);
+  // Nothing is left to send.
+  s.run({"SET", "b2", "w"});
+  s.state.data.tracking.broadcast();
+  CHECK(a.delivered.size() + b.delivered.size() == 1);
+}
+
+}  // namespace lawnkv::test

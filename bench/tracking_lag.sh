@@ -12,12 +12,15 @@
 # Then the same with 1,000,000 other keys holding TTLs an hour away (what a
 # sampling expirer has to look through). Nothing touches the keys after the
 # read: the invalidation comes when the server deletes the key by itself.
-# Prints a markdown section on stdout; the raw lags go under $BENCH_RAW
+# Then what a tracked GET costs each server beside an untracked one
+# (bench/tracking_cost.py). Prints a markdown section on stdout (scripts/bench.sh
+# runs it as the "tracking" part); the raw lags go under $BENCH_RAW
 # (bench/results/raw).
 #
 # Environment: LAWNKV_SERVER (build/lawnkv-server), REDIS_SERVER
-# (redis-server), TRACKING_KEYS (10000), TRACKING_BACKGROUND (1000000),
-# TRACKING_WAIT_MS (time allowed after the last deadline, 60000), SEED (1).
+# (redis-server), BENCH_QUICK=1 (100,000 background keys, 10 s wait),
+# TRACKING_KEYS (10000), TRACKING_BACKGROUND (1000000), TRACKING_WAIT_MS
+# (time allowed after the last deadline, 60000), SEED (1).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -26,8 +29,9 @@ LAWNKV=${LAWNKV_SERVER:-build/lawnkv-server}
 REDIS=${REDIS_SERVER:-redis-server}
 RAW=${BENCH_RAW:-bench/results/raw}
 KEYS=${TRACKING_KEYS:-10000}
-BACKGROUND=${TRACKING_BACKGROUND:-1000000}
-WAIT_MS=${TRACKING_WAIT_MS:-60000}
+if [ "${BENCH_QUICK:-0}" = 1 ]; then d_bg=100000 d_wait=10000; else d_bg=1000000 d_wait=60000; fi
+BACKGROUND=${TRACKING_BACKGROUND:-$d_bg}
+WAIT_MS=${TRACKING_WAIT_MS:-$d_wait}
 SEED=${SEED:-1}
 CXX=${CXX:-g++}
 BIN=$ROOT/build/bench/notify-lag
@@ -107,3 +111,19 @@ while read -r name bg fields; do
   printf '| %s | %s | %s / %s | %s | %s | %s | %s |\n' "$name" "$bg" "${f[received]}" "${f[keys]}" \
     "${f[p50]}" "${f[p99]}" "${f[max]}" "${f[mean]}"
 done <"$RESULTS"
+
+echo
+echo "## What a tracked GET costs"
+echo
+echo "1,000 keys of 10 bytes, GETs pipelined 16 deep on one connection; server CPU (utime + stime) per"
+echo "GET, best of 3 rounds of 400,000: a plain client against one with CLIENT TRACKING on (RESP3)."
+echo "Command: \`bench/tracking_cost.py --server SERVER\`."
+echo
+echo "| server | untracked GET ns | tracked GET ns | ratio |"
+echo "|---|---:|---:|---:|"
+for name in lawnkv redis; do
+  case $name in lawnkv) bin=$LAWNKV ;; redis) bin=$REDIS ;; esac
+  python3 bench/tracking_cost.py --server "$bin" --requests 400000 --rounds 3 |
+    awk -v n="$name" '/^untracked:/ { u = $2 } /^tracked:/ { t = $2 } /^ratio/ { r = $3 }
+                      END { printf "| %s | %s | %s | %s |\n", n, u, t, r }'
+done

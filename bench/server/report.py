@@ -1091,6 +1091,7 @@ def main():
           ""]
     for part in (throughput, memory, types, expiry, fields, aof, eviction, index, profile, baseline,
                  external("notify", "Keyspace-notification lag"),
+                 external("tracking", "Client-side caching"),
                  external("dehydrator", "Dehydrator")):
         part(a.raw, a.out, md)
     with open(os.path.join(a.out, "latest.md"), "w") as f:

@@ -1,7 +1,9 @@
-// notify-lag: how late `expired` keyspace events arrive.
+// notify-lag: how late `expired` keyspace events arrive, or with
+// --tracking 1 the invalidation messages of client-side caching.
 //
 //   notify-lag --port P [--keys 10000] [--min-ms 100] [--max-ms 2000]
 //              [--background 0] [--wait-ms 60000] [--seed 1] [--out FILE]
+//              [--tracking 0|1]
 //
 // Against a server already started with notify-keyspace-events including
 // E and x (lawnkv or redis-server; bench/notify_lag.sh starts them):
@@ -15,6 +17,10 @@
 //     server's own).
 //  4. Waits until every key's event has arrived, or --wait-ms after the last
 //     deadline.
+// With --tracking 1, step 2's connection says HELLO 3 instead and the
+// keys' connection turns CLIENT TRACKING on with REDIRECT to it; step 3
+// also GETs each key (so it is tracked): each key's invalidation, pushed
+// when the server deletes it, stands for the event.
 // Lag = receive time - deadline, in ms (fractional). A key exists while
 // now <= deadline (Redis's rule, in whole ms), so the earliest possible
 // event is at deadline + 1 ms: no server can show a lag under 1.0.
@@ -103,14 +109,17 @@ class Conn {
         return line.substr(1);
       case '-':
         die("server error: " + line);
+      case '_':
+        return "(nil)";
       case '$': {
         const long n = std::stol(line.substr(1));
         if (n < 0) return "(nil)";
         return read_bytes(static_cast<size_t>(n));
       }
       case '*':
-      case '>': {
-        const long n = std::stol(line.substr(1));
+      case '>':
+      case '%': {
+        const long n = std::stol(line.substr(1)) * (line[0] == '%' ? 2 : 1);
         std::string joined;
         for (long i = 0; i < n; ++i) joined += (i ? "\n" : "") + reply();
         return joined;
@@ -165,6 +174,7 @@ struct Options {
   long wait_ms = 60000;
   unsigned seed = 1;
   std::string out;
+  bool tracking = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -179,6 +189,7 @@ Options parse(int argc, char** argv) {
     else if (k == "--wait-ms") o.wait_ms = std::stol(v);
     else if (k == "--seed") o.seed = static_cast<unsigned>(std::stoul(v));
     else if (k == "--out") o.out = v;
+    else if (k == "--tracking") o.tracking = v == "1";
     else die("unknown option " + k);
   }
   if (o.port == 0) die("--port is required");
@@ -211,16 +222,27 @@ int main(int argc, char** argv) {
 
   // The subscriber thread records (key, receive time) for every message.
   Conn sub(o.port);
-  sub.append({"SUBSCRIBE", "__keyevent@0__:expired"});
-  sub.flush();
-  sub.reply();
+  if (o.tracking) {
+    sub.append({"CLIENT", "ID"});
+    sub.append({"HELLO", "3"});
+    sub.flush();
+    const std::string id = sub.reply();
+    sub.reply();
+    admin.append({"CLIENT", "TRACKING", "on", "REDIRECT", id});
+    admin.flush();
+    admin.reply();
+  } else {
+    sub.append({"SUBSCRIBE", "__keyevent@0__:expired"});
+    sub.flush();
+    sub.reply();
+  }
   std::mutex mu;
   std::vector<std::pair<std::string, double>> received;
   std::atomic<bool> stop{false};
   std::thread reader([&] {
     try {
       while (!stop) {
-        const std::string frame = sub.reply();  // "message\n<channel>\n<key>"
+        const std::string frame = sub.reply();  // "message\n<channel>\n<key>", "invalidate\n<key>"
         const double at = realtime_ms();
         const size_t last = frame.rfind('\n');
         std::lock_guard<std::mutex> lock(mu);
@@ -239,12 +261,14 @@ int main(int argc, char** argv) {
       const std::string key = "k:" + std::to_string(done + i);
       admin.append({"SET", key, "v", "PX", std::to_string(ttl(rng))});
       admin.append({"PEXPIRETIME", key});
+      if (o.tracking) admin.append({"GET", key});
     }
     admin.flush();
     for (int i = 0; i < n; ++i) {
       admin.reply();
       const long long d = std::stoll(admin.reply());
       if (d < 0) die("PEXPIRETIME of k:" + std::to_string(done + i) + " replied " + std::to_string(d));
+      if (o.tracking) admin.reply();
       deadline["k:" + std::to_string(done + i)] = d;
     }
     done += n;

@@ -42,6 +42,8 @@
 #               of the EVALSHA tests under callgrind (as the profile part)
 #   index       build/bench-expiry (Google Benchmark, the expiry index)
 #   notify      bench/notify_lag.sh or .py if present (keyspace-event lag)
+#   tracking    bench/tracking_lag.sh: invalidation lag of expiring keys
+#               (CLIENT TRACKING), and a tracked GET's CPU beside an untracked one
 #   dehydrator  bench/dehydrator/run.sh if present (REDE.* benches)
 #   eviction    maxmemory (bench/eviction/): hit ratio per policy of a
 #               read-through client replaying one Zipf trace with scans (and
@@ -57,7 +59,7 @@
 #               callgrind (instructions per request)
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
-#   BENCH_PARTS="throughput memory types streams expiry fields aof eviction scripting index notify dehydrator"
+#   BENCH_PARTS="throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator"
 #                        (arguments win)
 #   BENCH_QUICK=1        100k requests/keys, one round, a short index bench,
 #                        the types part's smaller shapes (shapes.py --quick)
@@ -98,7 +100,7 @@ ROOT=$(pwd)
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
-PARTS=${BENCH_PARTS:-"throughput memory types streams expiry fields aof eviction scripting index notify dehydrator"}
+PARTS=${BENCH_PARTS:-"throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator"}
 [ $# -gt 0 ] && PARTS="$*"
 ROUNDS=${BENCH_ROUNDS:-$d_rounds}
 N=${BENCH_N:-$d_n}
@@ -1164,6 +1166,7 @@ run_external() {  # run_external PART CANDIDATE...
 }
 
 part_notify() { run_external notify bench/notify_lag.sh bench/notify_lag.py build/bench-notify-lag; }
+part_tracking() { run_external tracking bench/tracking_lag.sh; }
 part_dehydrator() { run_external dehydrator bench/dehydrator/run.sh; }
 
 # ---------------------------------------------------------------------- main
@@ -1171,7 +1174,7 @@ machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|types|streams|expiry|fields|aof|eviction|scripting|index|notify|dehydrator|profile|baseline)
+    throughput|memory|types|streams|expiry|fields|aof|eviction|scripting|index|notify|tracking|dehydrator|profile|baseline)
       log "== $part"
       {
         date -u '+%Y-%m-%d %H:%M UTC'
@@ -1182,7 +1185,7 @@ for part in $PARTS; do
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory types streams expiry fields aof eviction scripting index notify dehydrator profile baseline)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator profile baseline)" >&2; exit 2 ;;
   esac
 done
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"

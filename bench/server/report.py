@@ -1164,6 +1164,7 @@ def main():
     scripting_section = lambda raw, out, md: report_scripting.scripting(raw, out, md, sys.modules[__name__])
     for part in (throughput, memory, types, streams, expiry, fields, aof, eviction, scripting_section, index, profile, baseline,
                  external("notify", "Keyspace-notification lag"),
+                 external("tracking", "Client-side caching"),
                  external("dehydrator", "Dehydrator")):
         part(a.raw, a.out, md)
     with open(os.path.join(a.out, "latest.md"), "w") as f:

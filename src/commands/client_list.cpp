@@ -14,6 +14,9 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   if (s.subscribed()) flags += 'P';
   if (s.blocked) flags += 'b';
   if (s.in_multi) flags += 'x';
+  if (s.tracking.on) flags += 't';
+  if (s.tracking.broken_redirect) flags += 'R';
+  if (s.tracking.bcast) flags += 'B';
   if (s.close_after_reply) flags += 'c';
   if (s.no_evict) flags += 'e';
   if (flags.empty()) flags = "N";
@@ -44,7 +47,8 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   line += " tot-mem=" + std::to_string(s.query_buffer_bytes() + s.query_buffer_free() + s.output_buffer_bytes());
   line += " events=r";
   line += " cmd=" + (s.last_command ? s.last_command->name : std::string("NULL"));
-  line += " user=default redir=-1 resp=" + std::to_string(s.protocol);
+  line += " user=default redir=" + std::to_string(s.tracking.on ? static_cast<int64_t>(s.tracking.redirect) : -1);
+  line += " resp=" + std::to_string(s.protocol);
   (void)server;
   return line;
 }

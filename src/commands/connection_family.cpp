@@ -3,6 +3,7 @@
 #include <string>
 
 #include "commands/client_list.hpp"
+#include "commands/client_tracking.hpp"
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
 #include "core/error_format.hpp"
@@ -233,6 +234,10 @@ void client_unblock_command(Call& call) {
 void client_help_command(Call& call) {
   reply_help(call, "CLIENT",
              {
+                 "CACHING (YES|NO)",
+                 "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+                 "GETREDIR",
+                 "    Return the client ID we are redirecting to when tracking is enabled.",
                  "GETNAME",
                  "    Return the name of the current connection.",
                  "ID",
@@ -253,6 +258,11 @@ void client_help_command(Call& call) {
                  "    Assign the name <name> to the current connection.",
                  "UNBLOCK <clientid> [TIMEOUT|ERROR]",
                  "    Unblock the specified blocked client.",
+                 "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+                 "         [OPTIN] [OPTOUT] [NOLOOP]",
+                 "    Control server assisted client side caching.",
+                 "TRACKINGINFO",
+                 "    Report tracking status for the current connection.",
              });
 }
 
@@ -267,6 +277,7 @@ void reset_command(Call& call) {
   s.queued.clear();
   call.data.keyspace.watches().unwatch_all(s.watcher);
   call.data.hub.unsubscribe_all(s);
+  call.data.tracking.disable(s);
   s.no_evict = false;
   // As Redis's clearClientConnectionState: replies come back on, unless
   // RESET is itself the command a CLIENT REPLY SKIP mutes.
@@ -291,7 +302,7 @@ void register_connection_commands(CommandTable& t) {
      .acl = "@slow",
      .group = "connection", .since = "2.4.0", .complexity = "Depends on the subcommand",
      .summary = "Commands about client connections",
-     .subcommands = {
+     .subcommands = with_client_tracking_rows({
          {.name = "client|id", .arity = 2, .flags = kNoscript | kLoading | kStale | kSentinel,
           .acl = "@slow @connection",
           .group = "connection", .since = "5.0.0", .complexity = "O(1)",
@@ -344,7 +355,7 @@ void register_connection_commands(CommandTable& t) {
           .group = "connection", .since = "5.0.0", .complexity = "O(1)",
           .summary = "Describes the CLIENT subcommands",
           .handler = client_help_command},
-     }},
+     })},
     {.name = "echo", .arity = 2, .flags = kLoading | kStale | kFast,
      .acl = "@fast @connection",
      .group = "connection", .since = "1.0.0", .complexity = "O(1)",

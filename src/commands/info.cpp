@@ -107,7 +107,7 @@ void clients_section(const Call& call, std::string& out) {
   field(out, "client_recent_max_input_buffer", max_in);
   field(out, "client_recent_max_output_buffer", max_out);
   field(out, "blocked_clients", call.data.blocking.size());
-  field(out, "tracking_clients", 0);
+  field(out, "tracking_clients", call.data.tracking.clients());
   field(out, "clients_in_timeout_table", 0);
 }
 
@@ -246,9 +246,9 @@ void stats_section(const Call& call, std::string& out) {
   for (std::string_view zero : {"active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits",
                                 "active_defrag_key_misses", "total_active_defrag_time", "current_active_defrag_time"})
     field(out, zero, 0);
-  field(out, "tracking_total_keys", 0);
-  field(out, "tracking_total_items", 0);
-  field(out, "tracking_total_prefixes", 0);
+  field(out, "tracking_total_keys", call.data.tracking.total_keys());
+  field(out, "tracking_total_items", call.data.tracking.total_items());
+  field(out, "tracking_total_prefixes", call.data.tracking.total_prefixes());
   field(out, "unexpected_error_replies", 0);
   field(out, "total_error_replies", call.server.facts.errors.total());
   field(out, "dump_payload_sanitizations", 0);

@@ -121,6 +121,10 @@ void op_swap_dbs(DbContext& call, int a, int b) {
   touch_watched_for_swap(ks, b, a, call.now_ms);
   ks.swap_dbs(a, b);
   call.data.changed();
+  // Cached keys carry no db: whatever a client cached from either db may
+  // have changed, so every tracking client is told so (a null, as after a
+  // flush). Redis 7.0 tells none.
+  call.data.tracking.invalidate_all();
   // Clients blocked on a key of either db may find it ready now.
   if (!call.data.blocking.empty()) {
     call.data.blocking.signal_db(a);

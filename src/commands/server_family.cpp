@@ -52,6 +52,7 @@ void flushdb_command(Call& call) {
   if (!flush_mode_ok_or_reply(call)) return;
   // Even a flush of nothing is a change: it is recorded (effects.hpp).
   if (op_flush_db(call.server, call.session.db, call.now_ms) == 0) call.data.changed();
+  call.data.tracking.invalidate_all();
   allocator::purge();
   call.reply.simple("OK");
 }
@@ -62,6 +63,7 @@ void flushall_command(Call& call) {
   size_t removed = 0;
   for (int db = 0; db < call.data.keyspace.databases(); ++db) removed += op_flush_db(call.server, db, call.now_ms);
   if (removed == 0) call.data.changed();
+  call.data.tracking.invalidate_all();
   call.server.snapshots().after_flushall(call.server);
   allocator::purge();
   call.reply.simple("OK");

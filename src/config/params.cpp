@@ -386,8 +386,10 @@ const Param kParams[] = {
     {.name = "lazyfree-lazy-server-del", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
     {.name = "lazyfree-lazy-user-del", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
     {.name = "lazyfree-lazy-user-flush", .kind = kBool, .used = false, .def = "no", .doc = "Unused."},
-    {.name = "tracking-table-max-keys", .kind = kInteger, .used = false, .def = "1000000", .min = 0,
-     .max = kLongMax, .doc = "Unused: lawnkv has no client-side caching."},
+    {.name = "tracking-table-max-keys", .kind = kInteger, .def = "1000000",
+     .field = &Values::tracking_table_max_keys, .min = 0, .max = kLongMax,
+     .doc = "Keys the client-side caching table remembers (CLIENT TRACKING); past it, keys picked at "
+            "random are dropped and their clients told, as if they had changed (0: no bound)."},
     // Encodings of the value types, and of those lawnkv does not have yet.
     {.name = "hash-max-listpack-entries", .alias = "hash-max-ziplist-entries", .kind = kInteger, .def = "512",
      .field = &Values::hash_max_listpack_entries, .min = 0, .max = kLongMax,

@@ -53,6 +53,7 @@ struct Values {
   int64_t maxmemory_eviction_tenacity = 10;
   int64_t busy_reply_threshold = 5000;  // ms a script runs before it is stopped (lua-time-limit)
   int64_t lfu_log_factor = 10;
+  int64_t tracking_table_max_keys = 1000000;  // keys in the client-side caching table (0: no bound)
   int64_t hash_max_listpack_entries = 512;
   int64_t hash_max_listpack_value = 64;
   int64_t list_max_listpack_size = -2;   // a list node's fill: -1..-5 = 4..64 KiB, n > 0 = n elements

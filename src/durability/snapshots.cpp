@@ -227,6 +227,7 @@ persistence::LoadResult Snapshots::reload(ServerState& s, const std::string& fil
     live.watches().touch_db(db, [](std::string_view) { return true; });
     live.db(db).clear();
   }
+  s.data.tracking.invalidate_all();
   persistence::move_keys(fresh, live);
   if (std::string error = s.replace_function_libraries(r.functions); !error.empty())
     log(LogLevel::kWarning, "Failed loading a function library: " + error);

@@ -41,7 +41,11 @@ std::string arity_text(const CommandSpec& spec) {
 // command), and inside MULTI anything but the transaction's own commands,
 // since the queue itself grows.
 bool out_of_memory(ServerState& server, const Session& session, const CommandSpec& spec) {
-  if (server.data.evict(server.config.values()) != Evictor::Result::kFail) return false;
+  const Evictor::Result evicted = server.data.evict(server.config.values());
+  // Invalidations of what was evicted go before the reply, which may be
+  // about a key's next value.
+  server.data.tracking.deliver_pending();
+  if (evicted != Evictor::Result::kFail) return false;
   if (spec.has(kDenyOom)) return true;
   if (spec.has(kRunsQueue)) return session.queued_denyoom;
   return session.in_multi && !spec.has(kTransactionControl);
@@ -129,6 +133,8 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  int64_t start_ns) {
   Call call = make_call(server, session, reply, argv, now_ms, &spec);
   run_handler(call, spec.has(kWrite) && !spec.has(kRunsQueue));
+  // Client-side caching: a read's keys are remembered for its client.
+  if (spec.has(kReadonly)) server.data.tracking.remember(session, spec, argv);
   // The wall clock: a step back while the command ran counts as nothing.
   const int64_t nsec = Clock::wall_ns() - start_ns;
   CommandStats& st = spec.stats;
@@ -201,7 +207,12 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
   std::string discarded;
   if (session.reply_off || session.reply_skip) reply.mute(discarded);
   reply.observe_errors(&server.facts.errors);
-  dispatch_unmuted(server, session, reply, argv, now_ms, start_ns);
+  {
+    // Invalidations due to this client wait for its reply (tracking.hpp).
+    const Tracking::CommandScope tracked(server.data.tracking, session,
+                                         server.config.values().tracking_table_max_keys);
+    dispatch_unmuted(server, session, reply, argv, now_ms, start_ns);
+  }
   reply.unmute();
   reply.observe_errors(nullptr);
   // A command that blocked keeps its SKIP until its reply comes.

@@ -21,17 +21,22 @@ std::string random_run_id() {
 Dataset::Dataset(const config::Config& cfg)
     : keyspace(static_cast<int>(cfg.values().databases)), notifier(cfg.values().notify_keyspace_events) {
   notifier.set_publisher(&hub);
-  effects.set_next(&notifier);
+  effects.set_next(&tracking);
+  tracking.set_next(&notifier);
   keyspace.set_listener(&effects);
 }
 
 void Dataset::key_evicted(int db, std::string_view key) {
   effects.add(db, {"DEL", key});
-  modified(db, key);
+  // As Redis's signalModifiedKey(NULL, ...): no client made this change.
+  ++dirty;
+  keyspace.modified(db, key);
+  tracking.invalidate(key, nullptr);
+  if (!blocking.empty()) blocking.signal(db, key);
   notifier.notify(pubsub::kEvicted, "evicted", key, db);
 }
 
-ServerState::ServerState(config::Config cfg) : config(std::move(cfg)), data(config) {}
+ServerState::ServerState(config::Config cfg) : config(std::move(cfg)), data(config) { data.tracking.attach(clients); }
 
 ServerState::~ServerState() {
   while (!services_.empty()) services_.pop_back();

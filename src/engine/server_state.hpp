@@ -29,6 +29,7 @@
 #include "engine/latency_monitor.hpp"
 #include "engine/slow_log.hpp"
 #include "engine/table.hpp"
+#include "engine/tracking.hpp"
 #include "pubsub/hub.hpp"
 #include "pubsub/notifier.hpp"
 #include "store/keyspace.hpp"
@@ -56,17 +57,19 @@ struct Dataset final : EvictionListener {
   pubsub::Hub hub;
   BlockingTable blocking;
   Evictor eviction;
-  Effects effects;  // hears of expiries before the notifier
+  Effects effects;  // hears of expiries before the tracking table and the notifier
+  Tracking tracking;  // client-side caching: invalidations (expiries after the notifier)
   // Changes to the data since the server started (Redis's server.dirty): a
   // write command that moves it has its effect recorded.
   uint64_t dirty = 0;
 
-  // key in db changed: WATCH sees it (Redis's signalModifiedKey) and the
-  // clients blocked on it are tried again (signalKeyAsReady). Counts as one
-  // unsaved change.
+  // key in db changed: WATCH sees it and the clients that cache it are told
+  // (Redis's signalModifiedKey), and the clients blocked on it are tried
+  // again (signalKeyAsReady). Counts as one unsaved change.
   void modified(int db, std::string_view key) {
     ++dirty;
     keyspace.modified(db, key);
+    tracking.invalidate(key, tracking.current());
     if (!blocking.empty()) blocking.signal(db, key);
   }
   // A change that no single key stands for (FLUSHALL, SWAPDB).

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/tracking_state.hpp"
 #include "pubsub/subscriber.hpp"
 #include "store/watch.hpp"
 
@@ -54,6 +55,9 @@ class Session : public pubsub::Subscriber {
   // Blocked on keys (engine/blocking.hpp): no further request is read
   // until it is served or its timeout passes.
   bool blocked = false;
+
+  // CLIENT TRACKING (engine/tracking.hpp).
+  TrackingState tracking;
 
   int protocol_version() const override { return protocol; }
 

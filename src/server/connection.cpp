@@ -297,6 +297,7 @@ void Connection::close() {
   ServerState& st = server_.state();
   st.data.keyspace.watches().unwatch_all(watcher);
   st.data.hub.unsubscribe_all(*this);
+  st.data.tracking.disable(*this);
   if (blocked) st.data.blocking.forget(*this);
   uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), on_close);
 }

@@ -205,6 +205,8 @@ void Server::on_prepare(uv_prepare_t* h) {
   auto* self = static_cast<Server*>(h->data);
   ServerState& st = self->state_;
   if (!st.data.blocking.empty()) serve_blocked(st, st.clock.now_ms());
+  // BCAST invalidations of the keys this iteration changed (tracking.hpp).
+  st.data.tracking.broadcast();
   // The iteration's writes reach the append-only file before its replies
   // leave (under appendfsync always, synced too).
   st.aof().flush();

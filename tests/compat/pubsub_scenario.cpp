@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "../support/escape.hpp"
@@ -27,6 +28,9 @@ struct Line {
   int number = 0;     // in the script, 1-based
   int conn = 1;
   bool sorted = false;
+  bool nosync = false;
+  bool reply = false;
+  bool ids = false;
   std::vector<std::string> argv;
 };
 
@@ -41,9 +45,16 @@ std::vector<Line> parse_script(const Scenario& s) {
     if (rest.empty() || rest.front() == '#') continue;
     Line line;
     line.number = number;
-    if (rest.starts_with("@sorted ")) {
-      line.sorted = true;
-      rest.remove_prefix(8);
+    for (bool more = true; more;) {
+      more = false;
+      for (auto [word, flag] : {std::pair<std::string_view, bool*>{"@sorted ", &line.sorted},
+                                {"@nosync ", &line.nosync}, {"@reply ", &line.reply}, {"@ids ", &line.ids}}) {
+        if (rest.starts_with(word)) {
+          *flag = true;
+          rest.remove_prefix(word.size());
+          more = true;
+        }
+      }
     }
     const size_t colon = rest.find(": ");
     if (colon != std::string_view::npos && colon > 0 &&
@@ -72,9 +83,11 @@ class Side {
     Conn& acting = conn(line.conn);
     const std::string name = to_upper(line.argv[0]);
     try {
-      acting.client.send(encode_command(line.argv));
-      if (acting.in_multi && name != "EXEC" && name != "DISCARD" && name != "RESET") {
+      acting.client.send(encode_command(with_ids(line.argv)));
+      if (line.nosync || (acting.in_multi && name != "EXEC" && name != "DISCARD" && name != "RESET")) {
         out[line.conn].push_back(acting.client.read_reply());  // +QUEUED or an error
+      } else if (line.reply) {
+        out[line.conn].push_back(acting.client.read_reply());
       } else if (name == "MULTI") {
         const std::string reply = acting.client.read_reply();
         acting.in_multi = reply == "+OK\r\n";
@@ -93,8 +106,14 @@ class Side {
       if (n != line.conn) order.push_back(n);
     for (int n : order) {
       auto it = conns_.find(n);
-      if (it == conns_.end() || it->second.in_multi) continue;
+      if (it == conns_.end() || it->second.in_multi || (line.nosync && n == line.conn)) continue;
       if (!sync(it->second.client, out[n])) conns_.erase(it);
+    }
+    if (line.ids) {
+      for (auto& [n, frames] : out)
+        for (std::string& f : frames)
+          for (const auto& [m, id] : ids_)
+            f = replace_all(f, ":" + std::to_string(id) + "\r\n", ":{id:" + std::to_string(m) + "}\r\n");
     }
     return out;
   }
@@ -117,6 +136,7 @@ class Side {
   struct Conn {
     RawClient client;
     bool in_multi = false;
+    long long id = 0;  // CLIENT ID
   };
 
   Conn& conn(int n) {
@@ -124,7 +144,28 @@ class Side {
     if (it != conns_.end()) return it->second;
     RawClient client(port_, kTimeout);
     if (resp3_.count(n)) client.call({"HELLO", "3"});
-    return conns_.emplace(n, Conn{std::move(client)}).first->second;
+    const long long id = std::stoll(client.call({"CLIENT", "ID"}).substr(1));  // ":<id>\r\n"
+    ids_[n] = id;
+    return conns_.emplace(n, Conn{std::move(client), false, id}).first->second;
+  }
+
+  static std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+    for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
+    return s;
+  }
+
+  // argv with each {id:N} replaced by connection N's id here.
+  std::vector<std::string> with_ids(std::vector<std::string> argv) {
+    for (std::string& a : argv) {
+      for (size_t pos; (pos = a.find("{id:")) != std::string::npos;) {
+        const size_t end = a.find('}', pos);
+        const int n = std::stoi(a.substr(pos + 4, end - pos - 4));
+        // A connection that has closed keeps its id (a redirect to a gone client).
+        auto known = ids_.find(n);
+        a.replace(pos, end - pos + 1, std::to_string(known != ids_.end() ? known->second : conn(n).id));
+      }
+    }
+    return argv;
   }
 
   // Appends what c received before the reply to PING __sync__; false (with a
@@ -146,6 +187,7 @@ class Side {
   uint16_t port_;
   const std::set<int>& resp3_;
   std::map<int, Conn> conns_;
+  std::map<int, long long> ids_;  // every connection's CLIENT ID, closed ones too
 };
 
 void configure(uint16_t port, std::string_view flags, bool active_expire) {

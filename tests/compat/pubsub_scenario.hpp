@@ -19,6 +19,18 @@
 //                            a sorted list of sorted frames (reply_forms.hpp):
 //                            for deliveries to several patterns and PUBSUB
 //                            CHANNELS, whose order Redis leaves to a hash table
+//   @nosync GET k            the acting connection reads its one reply and is
+//                            not synchronised (a PING would spend CLIENT
+//                            CACHING's flag before the next command)
+//   @reply SET k v           the acting connection reads its one reply before it
+//                            is synchronised (the PING would otherwise go in the
+//                            same read as the command, ahead of what the server
+//                            sends once per loop iteration: BCAST invalidations)
+//   CLIENT TRACKING on REDIRECT {id:2}
+//                            {id:N} is connection N's CLIENT ID on that server;
+//   @ids CLIENT GETREDIR     and with @ids, an integer frame ":<id>" of an open
+//                            connection N in any output reads ":{id:N}" (client
+//                            ids differ between the servers)
 //
 // Before a scenario both servers get FLUSHALL, DEBUG SET-ACTIVE-EXPIRE 0 (so
 // keys expire only when a command finds them, the same on both) and

@@ -3,7 +3,8 @@
 # default): the HELLO/CLIENT SETINFO handshake, SET EX/PX/NX/GET/KEEPTTL, GET,
 # MGET, INCR, EXPIRE/TTL/PTTL, DEL, MULTI/EXEC, WATCH, a 1,000-command
 # pipeline, scanIterator over 2,000 keys, the expired keyspace event of a
-# PX 50 key, exact error texts, REDE.PUSH/POLL on DEBUG ADVANCE-TIME, close().
+# PX 50 key, exact error texts, REDE.PUSH/POLL on DEBUG ADVANCE-TIME, the
+# client-side cache (clientSideCache, RESP3: CLIENT TRACKING), close().
 # The client program is tests/tools/clients/node_redis.mjs; the library is
 # installed by tests/tools/clients/install-node-clients.sh under build/.
 cd "$(dirname "$0")/../.."

@@ -222,6 +222,33 @@ if (!reference) {
   });
 }
 
+// node-redis's client-side cache (RESP3 only): the client turns CLIENT
+// TRACKING on at connect, serves a repeated GET from its cache, and drops
+// the entry when the server's invalidation push comes.
+if (RESP === 3) {
+  await step('client-side cache: tracking on, a cached GET invalidated by another client\'s SET', async () => {
+    const csc = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, RESP: 3,
+                               clientSideCache: { ttl: 0, maxEntries: 0 } });
+    csc.on('error', (err) => clientErrors.push(err));
+    await withTimeout(csc.connect(), 5000, 'connect with clientSideCache');
+    const flags = / flags=(\S+)/.exec(String(await csc.sendCommand(['CLIENT', 'INFO'])))?.[1] ?? '';
+    ok(flags.includes('t'), `CLIENT INFO flags '${flags}' of the caching client lack t`);
+    const key = k('csc');
+    await admin.set(key, 'one');
+    eq(await csc.get(key), 'one', 'first GET (a miss)');
+    eq(await csc.get(key), 'one', 'second GET (from the cache)');
+    eq(csc.clientSideCache.stats().hitCount, 1, 'cache hits after two GETs');
+    eq(csc.clientSideCache.size(), 1, 'cache entries after two GETs');
+    await admin.set(key, 'two');
+    // The push reaches the caching connection on its own: wait for it.
+    for (const deadline = Date.now() + 5000; Date.now() < deadline && csc.clientSideCache.size() > 0;)
+      await new Promise((r) => setTimeout(r, 5));
+    eq(csc.clientSideCache.size(), 0, 'cache entries after another client\'s SET');
+    eq(await csc.get(key), 'two', 'GET after the invalidation');
+    await csc.close();
+  });
+}
+
 await step('clean disconnect: close(), and the server drops the connections', async () => {
   const close = (c) => (typeof c.close === 'function' ? c.close() : c.quit());
   if (sub) await close(sub);

@@ -33,6 +33,8 @@
 //     the keyspace was first empty, give or take whole Lawn queue chunks,
 //     which the expiry indexes keep (keys freed, none leaked);
 //   - when the state is destroyed, the arena is back to its size before.
+// Scripts get 100 ms (busy-reply-threshold, kept there), past which they
+// are stopped with an error.
 // Any failure aborts with a message; the sanitizers catch the rest.
 // With COMMAND_FUZZ_TRACE=1 in the environment each operation is printed to
 // stderr as it runs (to read what a crashing input does).
@@ -101,6 +103,22 @@ const char* const kTokens[] = {
     "012345678901234567890123456789012345678901234",
     // SETRANGE offsets around the inline limit
     "255", "256", "300",
+    // Scripts (EVAL, EVAL_RO, SCRIPT LOAD), a function library (FUNCTION
+    // LOAD) and its functions (FCALL): redis.call and pcall, errors, the
+    // conversions, frozen time, commands refused or run without blocking.
+    "return redis.call('set', KEYS[1], ARGV[1])", "return redis.call('get', KEYS[1])",
+    "return redis.pcall('incr', KEYS[1])",
+    "redis.call('expire', KEYS[1], ARGV[1]) return redis.call('pttl', KEYS[1])",
+    "redis.call('set', KEYS[1], 'v', 'px', 1) return redis.call('get', KEYS[1])",
+    "redis.call('del', KEYS[1]) return redis.call('exists', KEYS[1])",
+    "return {1, 'two', {3, false}, {err = 'x'}, {ok = 'y'}, 2.5}", "return redis.error_reply('E boom')",
+    "return redis.call('nosuch')", "error('boom')", "redis.setresp(3) return redis.call('hgetall', KEYS[1])",
+    "#!lua flags=no-writes\nreturn redis.call('set', KEYS[1], 'v')",
+    "local t = {} for i = 1, 50 do t[i] = redis.call('rpush', KEYS[1], i) end return t",
+    "return redis.call('blpop', KEYS[1], 0)", "return redis.call('flushall')",
+    "redis.set_repl(redis.REPL_NONE) return redis.call('incr', KEYS[1])", "return cjson.decode(ARGV[1])",
+    "return cmsgpack.unpack(ARGV[1])", "return struct.unpack('>I2', ARGV[1])",
+    "#!lua name=fz\nredis.register_function('fz', function(k, a) return redis.call('incr', k[1]) end)", "fz",
     // New tokens go here, at the end: an input picks a token by its index,
     // so inserting one earlier would change what the regression inputs of
     // tests/fuzz/corpus/command/ replay. Likewise the command table: an
@@ -109,6 +127,8 @@ const char* const kTokens[] = {
     // with raw names and arguments: make_seeds.py, seed-regress-*).
 };
 constexpr size_t kTokenCount = sizeof(kTokens) / sizeof(kTokens[0]);
+
+constexpr int64_t kBusyReplyThresholdMs = 100;
 
 constexpr uint64_t kQueueChunkBytes = expiry::LawnQueues::kChunk * sizeof(expiry::LawnQueue);
 
@@ -260,6 +280,9 @@ class Harness : public store::ExpiryListener {
     // Strings up to 1 MB (Redis's smallest proto-max-bulk-len) rather than
     // 512 MB: SETRANGE k 500000000 x would spend each run in page faults.
     cfg.mutable_values().proto_max_bulk_len = 1024 * 1024;
+    // A script past this is stopped with an error (no loop to serve a
+    // SCRIPT KILL here, engine/busy_loop.hpp); after_operation keeps it.
+    cfg.mutable_values().busy_reply_threshold = kBusyReplyThresholdMs;
     arena_before_ = arena::bytes_in_use();
     state_ = make_server_state(std::move(cfg));
     state_->data.keyspace.set_listener(this);
@@ -426,6 +449,10 @@ class Harness : public store::ExpiryListener {
       }
     }
     check_expiry_index();
+    // CONFIG SET busy-reply-threshold 0 would let a looping script run for
+    // ever: undone.
+    int64_t& busy_ms = state_->config.mutable_values().busy_reply_threshold;
+    if (busy_ms <= 0 || busy_ms > kBusyReplyThresholdMs) busy_ms = kBusyReplyThresholdMs;
   }
 
   void snapshot_deadlines() {

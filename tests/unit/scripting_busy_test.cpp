@@ -16,7 +16,8 @@
 namespace lawnkv::test {
 namespace {
 
-constexpr char kBusyEval[] = "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n";
+constexpr char kBusyEval[] =
+    "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n";
 constexpr char kBusyFunction[] =
     "-BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.\r\n";
 constexpr char kUnkillable[] =

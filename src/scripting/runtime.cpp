@@ -35,9 +35,9 @@ constexpr int kGcPeriod = 50;  // runs between incremental GC steps, as Redis
 // The hook's C++ part (no Lua error can cross it): past busy-reply-threshold
 // the script turns busy and the loop serves the other clients, each time
 // the hook fires from then on. True, with the error pushed, when SCRIPT
-// KILL or FUNCTION KILL came, or at once when the server has no loop
-// (a state without sockets: tests, fuzzers), where nothing else could ever
-// stop the script.
+// KILL or FUNCTION KILL came, or when the server has no loop (a state
+// without sockets: tests, fuzzers, whose loop may also give up on a script
+// that wrote), where nothing else could ever stop the script.
 bool serve_others(Interpreter& in, RunContext& run) {
   HeapGuard guard(in);
   ServerState& server = run.server;
@@ -45,19 +45,19 @@ bool serve_others(Interpreter& in, RunContext& run) {
     const int64_t limit_ms = server.config.values().busy_reply_threshold;
     const int64_t elapsed_ms = (Clock::wall_ns() - run.start_ns) / 1'000'000;
     if (limit_ms <= 0 || elapsed_ms < limit_ms) return false;
-    if (server.busy_loop == nullptr) {
-      push_error_table(in.state(), kTimedOut);
-      return true;
-    }
     run.timed_out = true;
     server.busy_error = run.function ? err::kBusyFunction : err::kBusyScript;
-    if (server.log != nullptr) {
+    if (server.log != nullptr && server.busy_loop != nullptr) {
       server.log->log(LogLevel::kWarning,
                       "Slow script detected: still in execution after " + std::to_string(elapsed_ms) +
                           " milliseconds. You can try killing the script using the " +
                           (run.function ? "FUNCTION KILL" : "SCRIPT KILL") +
                           " command. Script name is: " + std::string(run.sha) + ".");
     }
+  }
+  if (server.busy_loop == nullptr) {
+    push_error_table(in.state(), kTimedOut);
+    return true;
   }
   // An exception must not cross the interpreter's C frames: the loop is
   // served again at the next hook.

@@ -12,7 +12,9 @@
 // only allow-busy commands run, none of which touches a key's value.
 // A server state without a loop (tests and fuzzers without sockets) has
 // ServerState::busy_loop null: a script past the threshold is then stopped
-// with an error, since nothing could ever kill it.
+// with an error, since nothing could ever kill it; so is a busy script
+// whose loop is cleared meanwhile (the command fuzzer's gives up on one
+// that wrote).
 
 namespace lawnkv {
 

@@ -1,10 +1,13 @@
 // FUNCTION libraries and FCALL (src/scripting/functions.hpp runs them).
-// KILL answers NOTBUSY as SCRIPT KILL does (runtime.hpp).
+// KILL and STATS are what another client may send while a function runs
+// past busy-reply-threshold (scripting/runtime.hpp).
 
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
 #include "core/glob.hpp"
 #include "engine/args.hpp"
+#include "engine/errors.hpp"
+#include "scripting/run_context.hpp"
 #include "scripting/runtime.hpp"
 #include "scripting/shebang.hpp"
 
@@ -153,10 +156,25 @@ void function_restore_command(Call& call) {
 
 /* FUNCTION STATS */
 void function_stats_command(Call& call) {
-  const scripting::Functions& fs = Runtime::of(call.server).functions();
+  const Runtime& rt = Runtime::of(call.server);
+  const scripting::RunContext* running = rt.running();
+  // An EVAL script is busy: Redis answers as to a command that may not run.
+  if (running != nullptr && !running->function) return call.error(err::kBusyScript);
+  const scripting::Functions& fs = rt.functions();
   call.reply.map(2);
   call.reply.bulk("running_script");
-  call.reply.null();  // no script runs while another client is served
+  if (running == nullptr) {
+    call.reply.null();
+  } else {
+    call.reply.map(3);
+    call.reply.bulk("name");
+    call.reply.bulk(running->sha);
+    call.reply.bulk("command");
+    call.reply.array(running->caller_argv.size());
+    for (std::string_view a : running->caller_argv) call.reply.bulk(a);
+    call.reply.bulk("duration_ms");
+    call.reply.integer((Clock::wall_ns() - running->start_ns) / 1'000'000);
+  }
   call.reply.bulk("engines");
   call.reply.map(1);
   call.reply.bulk("LUA");
@@ -168,7 +186,11 @@ void function_stats_command(Call& call) {
 }
 
 /* FUNCTION KILL */
-void function_kill_command(Call& call) { call.error("NOTBUSY No scripts in execution right now."); }
+void function_kill_command(Call& call) {
+  const std::string_view error = Runtime::of(call.server).kill(false);
+  if (!error.empty()) return call.error(error);
+  call.reply.simple("OK");
+}
 
 /* FUNCTION HELP */
 void function_help_command(Call& call) {

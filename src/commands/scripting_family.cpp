@@ -4,9 +4,8 @@
 //
 // SCRIPT DEBUG: lawnkv has no Lua debugger. NO answers OK (nothing to turn
 // off); YES and SYNC answer an error saying so, instead of Redis's OK that
-// starts a debugging session. SCRIPT KILL: a script never runs while
-// another client is served (runtime.hpp), so it answers NOTBUSY, Redis's
-// reply when no script runs.
+// starts a debugging session. SCRIPT KILL is what another client may send
+// while a script runs past busy-reply-threshold (runtime.hpp).
 
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
@@ -64,7 +63,11 @@ void script_flush_command(Call& call) {
 }
 
 /* SCRIPT KILL */
-void script_kill_command(Call& call) { call.error("NOTBUSY No scripts in execution right now."); }
+void script_kill_command(Call& call) {
+  const std::string_view error = Runtime::of(call.server).kill(true);
+  if (!error.empty()) return call.error(error);
+  call.reply.simple("OK");
+}
 
 /* SCRIPT DEBUG YES|SYNC|NO */
 void script_debug_command(Call& call) {

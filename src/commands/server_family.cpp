@@ -146,6 +146,9 @@ void shutdown_command(Call& call) {
   if ((abort && (nosave || save || other)) || (nosave && save)) return call.error(err::kSyntax);
   // A shutdown here is immediate, so none is ever in progress to abort.
   if (abort) return call.error(kNoShutdownInProgress);
+  // While a script is busy only NOSAVE may end the server (at once: the
+  // loop exits from inside the script, engine/busy_loop.hpp).
+  if (!nosave && !call.server.busy_error.empty()) return call.error(call.server.busy_error);
   // Saves when asked, or when save rules are set (unless NOSAVE); a failed
   // save keeps the server up unless FORCE.
   const std::string error = call.server.snapshots().on_shutdown(call.server, save, nosave);

@@ -178,17 +178,25 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   if (!r.spec) return reject(r.error);
   const CommandSpec& spec = *r.spec;
   if (!session.authenticated && !spec.has(kNoAuth)) return reject(err::kNoAuth);
-  // A MONITOR client is a replica to Redis: it may not touch the keyspace.
-  if (!server.clients.monitors().empty() && spec.has(kReadonly | kWrite | kMayReplicate) &&
-      server.clients.monitoring(session))
-    return reject("ERR Replica can't interact with the keyspace");
+  // While a script runs past busy-reply-threshold it owns the dataset:
+  // nothing is evicted, and only allow-busy commands run (busy_loop.hpp).
+  const bool busy = !server.busy_error.empty();
   // Nothing is evicted while a file loads: the dataset is what it holds.
-  if (server.config.values().maxmemory != 0 && !server.facts.loading && out_of_memory(server, session, spec))
+  if (server.config.values().maxmemory != 0 && !server.facts.loading && !busy && out_of_memory(server, session, spec))
     return reject(err::kOom);
   if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {
     return reject("ERR Can't execute '" + spec.name +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
+  if (busy && !spec.has(kAllowBusy)) {
+    // Redis checks no-multi before.
+    if (session.in_multi && spec.has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
+    return reject(server.busy_error);
+  }
+  // A MONITOR client is a replica to Redis: it may not touch the keyspace.
+  if (!server.clients.monitors().empty() && spec.has(kReadonly | kWrite | kMayReplicate) &&
+      server.clients.monitoring(session))
+    return reject("ERR Replica can't interact with the keyspace");
   if (session.in_multi && !spec.has(kTransactionControl)) {
     if (spec.has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
     queue(session, spec, argv);

@@ -31,6 +31,11 @@ inline constexpr std::string_view kCountRange =
 inline constexpr std::string_view kNumkeys = "ERR numkeys should be greater than 0";
 inline constexpr std::string_view kTooManyKeys = "ERR Number of keys can't be greater than number of args";
 inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
+// While an EVAL script, or a FUNCTION, runs past busy-reply-threshold.
+inline constexpr std::string_view kBusyScript =
+    "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+inline constexpr std::string_view kBusyFunction =
+    "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
 
 // Redis's addReplyErrorArity, for a command that checks its arguments' count
 // beyond its row's arity (name is the row's, lower case).

@@ -22,6 +22,7 @@
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "engine/blocking.hpp"
+#include "engine/busy_loop.hpp"
 #include "engine/clients.hpp"
 #include "engine/effects.hpp"
 #include "engine/error_stats.hpp"
@@ -138,6 +139,13 @@ struct ServerState {
   LatencyMonitor latency;   // LATENCY, fed by dispatch
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
   const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
+  // The server's loop, for a script past busy-reply-threshold (busy_loop.hpp);
+  // nullptr without one (tests without sockets).
+  BusyLoop* busy_loop = nullptr;
+  // While a script runs past busy-reply-threshold: what dispatch answers
+  // every command without the allow-busy flag (err::kBusyScript or
+  // kBusyFunction); empty otherwise.
+  std::string_view busy_error;
   // Libraries a loaded file held while no runtime existed: the runtime
   // loads them when it is built.
   std::vector<std::string> pending_functions;

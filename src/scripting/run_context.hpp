@@ -5,6 +5,7 @@
 // script (runtime.cpp), the interpreter points at it meanwhile.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +39,10 @@ struct RunContext {
   bool wrote = false;       // a write command ran (Redis's SCRIPT_WRITE_DIRTY)
   int repl = kReplAll;      // redis.set_repl
   uint64_t error_replies = 0;  // commands that failed or were refused: the script's call fails too
-  bool timed_out = false;   // past busy-reply-threshold: the script is being stopped
+  bool function = false;    // FCALL: FUNCTION KILL stops it, SCRIPT KILL does not
+  std::span<const std::string_view> caller_argv;  // the EVAL or FCALL (FUNCTION STATS shows it)
+  bool timed_out = false;   // past busy-reply-threshold: the loop serves others meanwhile
+  bool killed = false;      // SCRIPT KILL or FUNCTION KILL: the hook raises an error
   std::vector<std::string_view> argv;  // redis.call's arguments, reused call to call
   std::string reply;                   // redis.call's reply bytes, reused call to call
 };

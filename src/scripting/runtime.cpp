@@ -1,6 +1,8 @@
 #include "scripting/runtime.hpp"
 
 #include <cstdio>
+#include <exception>
+#include <string>
 
 extern "C" {
 #include <lauxlib.h>
@@ -17,50 +19,70 @@ extern "C" {
 #include "scripting/script_globals.hpp"
 #include "scripting/shebang.hpp"
 
-// Design note: what Redis does past busy-reply-threshold and lawnkv does
-// not yet. Redis's count hook calls processEventsWhileBlocked(): the loop
-// keeps reading other clients and answers them -BUSY (except SCRIPT KILL,
-// FUNCTION KILL, SHUTDOWN NOSAVE and a few allow-busy commands), the
-// script's own client is protected from being freed, and SCRIPT KILL sets
-// a flag the hook turns into an error (-UNKILLABLE once the script wrote).
-// Here the hook needs a way into the server loop (src/server) without the
-// room below it knowing libuv: an interface the server implements
-// ("serve others while busy"), passed down through ServerState like the
-// logger, plus the allow-busy flag read by dispatch. Until then the hook
-// stops a script that ran past the threshold with an error, so no script
-// can hold the server forever.
-
-
 namespace lawnkv::scripting {
 
 namespace {
 
+constexpr char kNoScript[] = "NOSCRIPT No matching script. Please use EVAL.";
+constexpr char kKilled[] = "Script killed by user with SCRIPT KILL...";  // push_error_table adds "ERR "
 constexpr char kTimedOut[] =
     "Script killed: it ran longer than busy-reply-threshold (lua-time-limit) milliseconds";
-constexpr char kNoScript[] = "NOSCRIPT No matching script. Please use EVAL.";
+constexpr char kUnkillable[] =
+    "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait "
+    "the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
+constexpr char kNotBusy[] = "NOTBUSY No scripts in execution right now.";
+
+// The hook's C++ part (no Lua error can cross it): past busy-reply-threshold
+// the script turns busy and the loop serves the other clients, each time
+// the hook fires from then on. True, with the error pushed, when SCRIPT
+// KILL or FUNCTION KILL came, or when the server has no loop (a state
+// without sockets: tests, fuzzers, whose loop may also give up on a script
+// that wrote), where nothing else could ever stop the script.
+bool serve_others(Interpreter& in, RunContext& run) {
+  HeapGuard guard(in);
+  ServerState& server = run.server;
+  if (!run.timed_out) {
+    const int64_t limit_ms = server.config.values().busy_reply_threshold;
+    const int64_t elapsed_ms = (Clock::wall_ns() - run.start_ns) / 1'000'000;
+    if (limit_ms <= 0 || elapsed_ms < limit_ms) return false;
+    run.timed_out = true;
+    server.busy_error = run.function ? err::kBusyFunction : err::kBusyScript;
+    if (server.log != nullptr && server.busy_loop != nullptr) {
+      server.log->log(LogLevel::kWarning,
+                      "Slow script detected: still in execution after " + std::to_string(elapsed_ms) +
+                          " milliseconds. You can try killing the script using the " +
+                          (run.function ? "FUNCTION KILL" : "SCRIPT KILL") +
+                          " command. Script name is: " + std::string(run.sha) + ".");
+    }
+  }
+  if (server.busy_loop == nullptr) {
+    push_error_table(in.state(), kTimedOut);
+    return true;
+  }
+  // An exception must not cross the interpreter's C frames: the loop is
+  // served again at the next hook.
+  try {
+    server.busy_loop->serve_while_busy();
+  } catch (const std::exception& e) {
+    if (server.log != nullptr) server.log->log(LogLevel::kWarning, std::string("Serving clients: ") + e.what());
+  } catch (...) {
+    if (server.log != nullptr) server.log->log(LogLevel::kWarning, "Serving clients: an unknown exception");
+  }
+  if (!run.killed) return false;
+  if (server.log != nullptr) server.log->log(LogLevel::kWarning, "Lua script killed by user with SCRIPT KILL.");
+  push_error_table(in.state(), kKilled);
+  return true;
+}
 
 // The count hook: every 100000 VM instructions, the time since the script
-// started against busy-reply-threshold. Once past it, it fires on every
-// line, so a pcall in the script cannot swallow the error for long.
+// started against busy-reply-threshold, then the loop while it is busy.
+// Once killed it fires on every line, so a pcall in the script cannot
+// swallow the error for long.
 void time_hook(lua_State* L, lua_Debug*) {
   Interpreter& in = Interpreter::of(L);
-  RunContext* run = in.run;
-  if (run == nullptr) return;
-  if (!run->timed_out) {
-    const int64_t limit_ms = run->server.config.values().busy_reply_threshold;
-    if (limit_ms <= 0 || Clock::wall_ns() - run->start_ns < limit_ms * 1'000'000) return;
-    run->timed_out = true;
-    if (run->server.log != nullptr) {
-      HeapGuard guard(in);
-      run->server.log->log(LogLevel::kWarning, "Lua script stopped: it ran past busy-reply-threshold");
-    }
-    lua_sethook(L, time_hook, LUA_MASKLINE, 0);
-  }
-  {
-    HeapGuard guard(in);
-    push_error_table(L, kTimedOut);
-  }
-  lua_error(L);
+  if (in.run == nullptr || !serve_others(in, *in.run)) return;
+  lua_sethook(L, time_hook, LUA_MASKLINE, 0);
+  lua_error(L);  // the error table serve_others pushed
 }
 
 // Whether the value on top is an error table ({err = "..."}).
@@ -183,6 +205,15 @@ void Runtime::fcall(Call& call, const Request& req) {
   run(call, req, Target{functions_.interpreter(), f->callback, f->name, f->flags, true});
 }
 
+std::string_view Runtime::kill(bool eval) {
+  if (running_ == nullptr) return kNotBusy;
+  if (running_->wrote) return kUnkillable;
+  if (eval && running_->function) return err::kBusyFunction;
+  if (!eval && !running_->function) return err::kBusyScript;
+  running_->killed = true;
+  return {};
+}
+
 bool Runtime::may_start(Call& call, uint32_t flags, bool read_only) {
   if (!(flags & kNoWrites) && read_only) {
     call.error("ERR Can not execute a script with write flag using *_ro command.");
@@ -203,6 +234,8 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
   ctx.read_only = req.read_only || (!compat && (target.flags & kNoWrites));
   ctx.allow_oom = !compat && (target.flags & kAllowOom);
   ctx.oom_at_start = compat && out_of_memory(call.server);
+  ctx.function = target.keys_as_args;
+  ctx.caller_argv = call.argv;
   client_.db = call.session.db;
   client_.protocol = 2;  // scripts start in RESP2; redis.setresp changes it
 
@@ -217,12 +250,15 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
   }
 
   lua.run = &ctx;
+  running_ = &ctx;
   if (call.cfg().busy_reply_threshold > 0) lua_sethook(L, time_hook, LUA_MASKCOUNT, 100000);
   lua.limit_active = true;
   const int status = lua_pcall(L, target.keys_as_args ? 2 : 0, 1, target.keys_as_args ? -4 : -2);
   lua.limit_active = false;
   lua_sethook(L, nullptr, 0, 0);
   lua.run = nullptr;
+  running_ = nullptr;
+  if (ctx.timed_out) call.server.busy_error = {};
 
   // commandstats: the script's call failed when it replies an error, or
   // when a command it ran did (as Redis counts every error reply made

@@ -11,10 +11,16 @@
 // WATCH and blocked clients hear of each write as it happens; blocked
 // clients are served once the EVAL is done, as after any command.
 //
-// Past busy-reply-threshold (lua-time-limit) a script is stopped with an
-// error, even after it wrote: lawnkv does not yet serve other clients
-// while a script runs, which Redis's BUSY / SCRIPT KILL behaviour needs
-// (see the design note in runtime.cpp).
+// Past busy-reply-threshold (lua-time-limit) a script keeps running and
+// turns busy, as in Redis 7.0: its Lua hook (every 100000 instructions)
+// calls the server's loop (engine/busy_loop.hpp), which reads and answers
+// the other clients; dispatch answers -BUSY to all but the allow-busy
+// commands. SCRIPT KILL / FUNCTION KILL (kill()) mark a script that has
+// not written, and the hook then raises "Script killed by user with
+// SCRIPT KILL..." on every line until the script ends; one that has written
+// runs to its end (-UNKILLABLE), or until SHUTDOWN NOSAVE ends the process.
+// A server state without a loop (tests, fuzzers) stops the script with an
+// error past the threshold instead: nothing could ever kill it there.
 
 #include <cstddef>
 #include <cstdint>
@@ -62,6 +68,13 @@ class Runtime final : public Service, public FunctionLibraries {
   // SCRIPT FLUSH: forgets every script and starts a fresh interpreter.
   void flush();
 
+  // SCRIPT KILL (eval) or FUNCTION KILL: "" when the running script will
+  // be stopped, else the error to reply (NOTBUSY, UNKILLABLE, or the BUSY
+  // text that names the other KILL).
+  std::string_view kill(bool eval);
+  // The script running now (a busy one, when another client asks), or nullptr.
+  const RunContext* running() const { return running_; }
+
   // FunctionLibraries: as dump.rdb keeps them.
   std::vector<std::string> function_libraries() const override;
   std::string replace_function_libraries(const std::vector<std::string>& codes) override;
@@ -105,6 +118,7 @@ class Runtime final : public Service, public FunctionLibraries {
   std::unordered_map<std::string, Script, ShaHash, std::equal_to<>> scripts_;
   size_t scripts_bytes_ = 0;
   DetachedSession client_;  // the scripts' client (Redis's lua_client)
+  RunContext* running_ = nullptr;  // on run()'s stack while a script runs
   size_t heap_limit_ = Interpreter::kHeapLimit;
 };
 

@@ -1,6 +1,9 @@
 #include "server/connection.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "engine/dispatch.hpp"
@@ -90,6 +93,19 @@ void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   c->process_input();
 }
 
+void Connection::read_now() {
+  if (closing_ || !reading_ || processing_ || fd_ < 0) return;
+  uv_buf_t buf;
+  on_alloc(reinterpret_cast<uv_handle_t*>(&tcp_), 0, &buf);
+  ssize_t n;
+  do {
+    n = ::read(fd_, buf.base, buf.len);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+  const ssize_t nread = n > 0 ? n : n == 0 ? static_cast<ssize_t>(UV_EOF) : static_cast<ssize_t>(-errno);
+  on_read(stream(), nread, &buf);
+}
+
 bool Connection::query_buffer_over_limit() const {
   // The complete arguments of the pending request do not count: Redis has
   // moved them out of its buffer.
@@ -114,6 +130,14 @@ size_t Connection::prefetch_keys(std::string_view pending) {
 }
 
 void Connection::process_input() {
+  // A busy script under this very call (Redis's protectClient): the
+  // arguments being run are views into in_.
+  if (processing_) return;
+  processing_ = true;
+  struct Done {
+    bool& flag;
+    ~Done() { flag = false; }
+  } done{processing_};
   ServerState& st = server_.state();
   const resp::Limits limits = server_.limits();
   size_t start = 0;

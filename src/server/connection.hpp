@@ -34,6 +34,13 @@ class Connection final : public Session {
 
   // After accept: records addresses and starts reading.
   void start();
+  // Reads what the socket holds now and runs it, as the loop's read
+  // callback does, from outside the loop's callbacks (a busy script's
+  // Server::serve_while_busy).
+  void read_now();
+  // Its requests are running now (a script may be busy under them): the
+  // busy loop neither reads nor writes it.
+  bool processing() const { return processing_; }
   // Hands pending output to the kernel; closes if the client asked for it.
   void flush();
   // Closes the socket now; the object is deleted by libuv's close callback.
@@ -97,6 +104,7 @@ class Connection final : public Session {
   bool closing_ = false;
   bool queued_for_flush_ = false;
   bool holds_query_buffer_ = false;  // counted in ServerHost::query_buffers_held
+  bool processing_ = false;  // inside process_input (which never runs twice at once)
   int64_t soft_limit_since_ms_ = -1;  // output over its soft limit since (-1: not)
   std::string peer_, local_;
   int fd_ = -1;

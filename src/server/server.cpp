@@ -1,7 +1,10 @@
 #include "server/server.hpp"
 
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -50,9 +53,11 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   state_.log = &log_;
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
+  state_.busy_loop = this;
 }
 
 Server::~Server() {
+  state_.busy_loop = nullptr;
   uv_walk(&loop_, [](uv_handle_t* h, void*) {
     if (!uv_is_closing(h)) uv_close(h, nullptr);
   }, nullptr);
@@ -154,6 +159,27 @@ void Server::accept(uv_stream_t* listener) {
     conn->close();
     return;
   }
+  admit(conn);
+}
+
+void Server::accept_now(uv_tcp_t* listener) {
+  uv_os_fd_t listen_fd;
+  if (uv_fileno(reinterpret_cast<uv_handle_t*>(listener), &listen_fd) != 0) return;
+  for (;;) {
+    // EAGAIN: no more; another error is the loop's own accept's to report.
+    const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return;
+    auto* conn = new Connection(*this, state_.clients.next_id());
+    if (uv_tcp_open(conn->tcp(), fd) != 0) {
+      ::close(fd);
+      conn->close();
+      return;
+    }
+    admit(conn);
+  }
+}
+
+void Server::admit(Connection* conn) {
   conn->start();
   const auto& cfg = state_.config.values();
   if (static_cast<int64_t>(state_.clients.size()) >= cfg.maxclients) {
@@ -187,7 +213,9 @@ void Server::flush_pending() {
   // whose replies queue again: they go out before the loop waits too, as
   // nothing might wake it after. (Each round runs requests read before it,
   // so the rounds end.)
-  std::vector<uint64_t> ids;
+  // A connection whose request runs a busy script waits for its end, still
+  // queued.
+  std::vector<uint64_t> ids, running;
   while (!flush_ids_.empty()) {
     ids.clear();
     ids.swap(flush_ids_);
@@ -195,10 +223,55 @@ void Server::flush_pending() {
       Session* s = state_.clients.find(id);
       if (s == nullptr) continue;
       auto* conn = static_cast<Connection*>(s);  // every registered client is a Connection
+      if (conn->processing()) {
+        running.push_back(id);
+        continue;
+      }
       conn->queued_for_flush_ = false;
       conn->flush();
     }
   }
+  flush_ids_.swap(running);
+}
+
+void Server::serve_while_busy() {
+  busy_fds_.clear();
+  busy_ids_.clear();
+  for (const auto& l : listeners_) {
+    uv_os_fd_t fd;
+    if (uv_fileno(reinterpret_cast<uv_handle_t*>(l.get()), &fd) == 0) busy_fds_.push_back({fd, POLLIN, 0});
+  }
+  const size_t listeners = busy_fds_.size();
+  for (const auto& [id, s] : state_.clients.all()) {
+    auto* conn = static_cast<Connection*>(s);
+    if (conn->reading_ && !conn->closing() && !conn->processing() && conn->fd_ >= 0) {
+      busy_fds_.push_back({conn->fd_, POLLIN, 0});
+      busy_ids_.push_back(id);
+    }
+  }
+  int ready = ::poll(busy_fds_.data(), busy_fds_.size(), 0);
+  for (size_t i = 0; i < busy_fds_.size() && ready > 0 && !state_.shutdown_requested; ++i) {
+    if (busy_fds_[i].revents == 0) continue;
+    --ready;
+    if (i < listeners) {
+      accept_now(listeners_[i].get());
+      continue;
+    }
+    // Looked up again: what ran before may have closed it.
+    if (Session* s = state_.clients.find(busy_ids_[i - listeners])) static_cast<Connection*>(s)->read_now();
+  }
+  if (state_.shutdown_requested) exit_while_busy();
+  // Records of commands that ran before the script, before their replies
+  // (the script's own wait for its end, engine/effects.hpp).
+  state_.aof().flush();
+  flush_pending();
+}
+
+void Server::exit_while_busy() {
+  log_.log(LogLevel::kWarning, "User requested shutdown...");
+  state_.aof().on_shutdown(state_);
+  log_.log(LogLevel::kWarning, "lawnkv is now ready to exit, bye bye...");
+  std::exit(0);
 }
 
 void Server::on_prepare(uv_prepare_t* h) {

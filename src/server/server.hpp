@@ -16,7 +16,17 @@
 // only while there is something to watch (a child, a scheduled BGSAVE, or
 // unsaved changes under save rules) and starts the BGSAVEs the rules ask
 // for. SIGTERM and SIGINT save first when save rules are set, as Redis.
+//
+// A script past busy-reply-threshold calls serve_while_busy() from its
+// hook (engine/busy_loop.hpp): libuv's loop cannot be run from inside one
+// of its callbacks, so it polls the listeners and the connections itself
+// (without waiting), accepts, reads and runs what arrived through the same
+// Connection code, and writes the replies; the connection whose request
+// runs the script is left alone, and no timer, signal or blocked client is
+// served until the script ends. libuv's own watchers stay as they are: a
+// socket drained meanwhile reads as EAGAIN in the loop after.
 
+#include <poll.h>
 #include <uv.h>
 
 #include <memory>
@@ -33,7 +43,7 @@ namespace lawnkv::server {
 
 class Connection;
 
-class Server final : public ServerHost {
+class Server final : public ServerHost, public BusyLoop {
  public:
   Server(ServerState& state, Logger& log);
   ~Server();
@@ -52,6 +62,9 @@ class Server final : public ServerHost {
   void watch_soft_limit(uint64_t id) override;
   void connection_closed(Connection* conn) override;
 
+  // BusyLoop.
+  void serve_while_busy() override;
+
  private:
   static void on_connection(uv_stream_t* listener, int status);
   static void on_prepare(uv_prepare_t* h);
@@ -64,6 +77,13 @@ class Server final : public ServerHost {
 
   bool listen();
   void accept(uv_stream_t* listener);
+  // Accepts what waits on listener without the loop (serve_while_busy).
+  void accept_now(uv_tcp_t* listener);
+  // A connection just accepted: refused past maxclients or by protected
+  // mode, else registered.
+  void admit(Connection* conn);
+  // SHUTDOWN NOSAVE while a script is busy: the process ends at once.
+  [[noreturn]] void exit_while_busy();
   void flush_pending();
   void shut_down();
 
@@ -81,6 +101,8 @@ class Server final : public ServerHost {
   std::unique_ptr<ExpiryCycle> expiry_;
   std::unique_ptr<ClientsCron> clients_cron_;
   std::vector<uint64_t> flush_ids_;
+  std::vector<pollfd> busy_fds_;     // serve_while_busy's scratch: listeners first,
+  std::vector<uint64_t> busy_ids_;   // then connections by id
   bool stopping_ = false;
 };
 

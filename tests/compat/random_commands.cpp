@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../support/escape.hpp"
+#include "core/sha1.hpp"
 
 namespace lawnkv::test {
 
@@ -359,6 +360,88 @@ RandomStep RandomCommands::streams_command() {
   }
 }
 
+namespace {
+
+// Script pieces. A call is written with %K (a key: KEYS[1], KEYS[2] or a
+// literal key) and %V (a value: ARGV[1] or a literal), filled in by
+// script_body. What two servers cannot agree on stays out: TIME, random
+// commands and math.random, TTL values (a second apart: only "ttl > 0"),
+// replies in hash order (SMEMBERS is sorted in Lua first), floats.
+const std::vector<std::string> kScriptCalls{
+    "'set', %K, %V", "'get', %K", "'incr', %K", "'incrby', %K, %V", "'del', %K", "'exists', %K, %K", "'append', %K, %V",
+    "'strlen', %K", "'sadd', %K, %V", "'scard', %K", "'sismember', %K, %V", "'srem', %K, %V", "'hset', %K, 'f1', %V",
+    "'hget', %K, 'f1'", "'hincrby', %K, 'f2', %V", "'hlen', %K", "'hdel', %K, 'f1'", "'type', %K", "'expire', %K, 500",
+    "'persist', %K", "'mget', %K, %K", "'getrange', %K, 0, 3", "'setnx', %K, %V", "'getdel', %K", "'rename', %K, %K",
+    "'setrange', %K, 2, %V", "'getset', %K, %V", "'decr', %K", "'copy', %K, %K", "'unlink', %K"};
+
+// Whole statements and returns, some of them errors on purpose.
+const std::vector<std::string> kScriptReturns{
+    "return 3.99", "return -2.5", "return true", "return false", "return nil", "return 'str'",
+    "return {1, 2.5, 'x', true, false, {7, 'y'}, {nested = 'no'}}", "return {1, nil, 3}",
+    "return {err = 'MYERR custom'}", "return {ok = 'FINE'}", "return redis.error_reply('E an error')",
+    "return redis.status_reply('DONE')", "error('boom')", "error({err = 'TABLEERR raised'})",
+    "return redis.call('nosuchcmd', %K)", "return redis.call('get')", "return redis.call()",
+    "return redis.call('get', {})", "return redis.call('subscribe', 'ch')",
+    "return redis.call('eval', 'return 1', '0')",
+    "return redis.sha1hex(%V)", "return tostring(redis.call('ttl', %K) > 0)", "return #KEYS + #ARGV",
+    "local m = redis.call('smembers', %K) table.sort(m) return m",
+    "local r = redis.pcall('incr', %K) if type(r) == 'table' and r.err then return 'caught: ' .. r.err end return r",
+    "redis.setresp(3) return redis.call('hget', %K, 'f1')", "redis.setresp(3) return {redis.call('exists', %K)}",
+    "return cjson.encode({v = redis.call('get', %K)})", "return redis.call('incrby', %K, 'x')"};
+
+}  // namespace
+
+std::string RandomCommands::script_body() {
+  std::string body;
+  if (chance(6)) body = "#!lua flags=no-writes\n";
+  const uint64_t statements = below(3);
+  for (uint64_t i = 0; i < statements; ++i)
+    body += std::string(chance(20) ? "redis.pcall(" : "redis.call(") + pick(kScriptCalls) + ") ";
+  switch (below(4)) {
+    case 0:
+      body += "return " + std::string(chance(25) ? "redis.pcall(" : "redis.call(") + pick(kScriptCalls) + ")";
+      break;
+    case 1:
+      body += "local t = {} t[1] = redis.call(" + pick(kScriptCalls) + ") t[2] = redis.pcall(" + pick(kScriptCalls) +
+              ") return t";
+      break;
+    default:
+      body += pick(kScriptReturns);
+      break;
+  }
+  // Each %K and %V in its own way.
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '%' && i + 1 < body.size() && body[i + 1] == 'K') {
+      out += pick(std::vector<std::string>{"KEYS[1]", "KEYS[1]", "KEYS[2]", "'k3'"});
+      ++i;
+    } else if (body[i] == '%' && i + 1 < body.size() && body[i + 1] == 'V') {
+      out += pick(std::vector<std::string>{"ARGV[1]", "ARGV[1]", "ARGV[2]", "'5'", "'abc'"});
+      ++i;
+    } else {
+      out += body[i];
+    }
+  }
+  return out;
+}
+
+RandomStep RandomCommands::script_command() {
+  const std::string body = script_body();
+  const uint64_t numkeys = below(3);
+  std::vector<std::string> argv;
+  switch (below(10)) {
+    case 0: argv = {"EVAL_RO", body}; break;
+    case 1: argv = {"EVALSHA", sha1_hex(body)}; break;  // cached when the same body ran before
+    case 2: return make({"SCRIPT", "LOAD", body});
+    case 3: return chance(20) ? make({"SCRIPT", "FLUSH"}) : make({"SCRIPT", "EXISTS", sha1_hex(body)});
+    default: argv = {"EVAL", body}; break;
+  }
+  argv.push_back(std::to_string(numkeys));
+  for (uint64_t i = 0; i < numkeys; ++i) argv.push_back(key());
+  for (uint64_t n = below(3); n > 0; --n) argv.push_back(value());
+  return make(argv);
+}
+
 RandomStep RandomCommands::command() {
   uint64_t roll = below(100);
   if (roll < 10) return set_command();
@@ -374,7 +457,9 @@ RandomStep RandomCommands::command() {
   if (roll < 68) return sets_command();
   if (roll < 76) return hashes_command();
   if (roll < 79) return streams_command();
-  switch (below(18)) {
+  switch (below(20)) {
+    case 18:
+    case 19: return script_command();
     case 0: return make({"SETEX", key(), relative_seconds(), value()});
     case 1: return make({"PSETEX", key(), relative_millis(), value()});
     case 2: return make({"SETNX", key(), value()});

@@ -9,6 +9,10 @@
 // The same seed gives the same commands on every machine (mt19937_64, no
 // std distributions).
 //
+// Scripts (EVAL, EVAL_RO, EVALSHA, SCRIPT LOAD and FLUSH) are small Lua
+// bodies put together from fixed pieces (script_command), with the keys
+// and values as KEYS and ARGV, so a body never quotes client bytes.
+//
 // Generated commands avoid what two servers cannot agree on by design:
 // relative TTLs are at least 100 s (nothing expires during a run), and GT/LT
 // are only used with absolute times from a fixed grid 50,000 s ahead, because
@@ -68,6 +72,10 @@ class RandomCommands {
   RandomStep hashes_command();
   RandomStep streams_command();
   std::vector<RandomStep> multi_block();
+  // A script: redis.call / redis.pcall over served commands, errors, and
+  // the values Lua returns (random_commands.cpp says what it avoids).
+  RandomStep script_command();
+  std::string script_body();
 
   std::mt19937_64 rng_;
   int64_t grid_base_s_;

@@ -36,6 +36,10 @@
 //     the keyspace was first empty, give or take whole Lawn queue chunks,
 //     which the expiry indexes keep (keys freed, none leaked);
 //   - when the state is destroyed, the arena is back to its size before.
+// Scripts get 100 ms (busy-reply-threshold, kept there); past it the next
+// commands of the input run from the other clients while the script is
+// busy (up to 8), then SCRIPT KILL and FUNCTION KILL, and a script that
+// still runs is stopped with an error (Harness::serve_while_busy).
 // Any failure aborts with a message; the sanitizers catch the rest.
 // With COMMAND_FUZZ_TRACE=1 in the environment each operation is printed to
 // stderr as it runs (to read what a crashing input does).
@@ -111,6 +115,22 @@ const char* const kTokens[] = {
     "MAXLEN", "MINID", "~", "=", "LIMIT", "NOMKSTREAM", "STREAMS", "GROUP", "NOACK", "MKSTREAM", "ENTRIESREAD",
     "IDLE", "TIME", "RETRYCOUNT", "FORCE", "JUSTID", "LASTID", "FULL", "ENTRIESADDED", "MAXDELETEDID", "BLOCK",
     "g", "g2", "c1", "c2", "s", "stream",
+    // Scripts (EVAL, EVAL_RO, SCRIPT LOAD), a function library (FUNCTION
+    // LOAD) and its functions (FCALL): redis.call and pcall, errors, the
+    // conversions, frozen time, commands refused or run without blocking.
+    "return redis.call('set', KEYS[1], ARGV[1])", "return redis.call('get', KEYS[1])",
+    "return redis.pcall('incr', KEYS[1])",
+    "redis.call('expire', KEYS[1], ARGV[1]) return redis.call('pttl', KEYS[1])",
+    "redis.call('set', KEYS[1], 'v', 'px', 1) return redis.call('get', KEYS[1])",
+    "redis.call('del', KEYS[1]) return redis.call('exists', KEYS[1])",
+    "return {1, 'two', {3, false}, {err = 'x'}, {ok = 'y'}, 2.5}", "return redis.error_reply('E boom')",
+    "return redis.call('nosuch')", "error('boom')", "redis.setresp(3) return redis.call('hgetall', KEYS[1])",
+    "#!lua flags=no-writes\nreturn redis.call('set', KEYS[1], 'v')",
+    "local t = {} for i = 1, 50 do t[i] = redis.call('rpush', KEYS[1], i) end return t",
+    "return redis.call('blpop', KEYS[1], 0)", "return redis.call('flushall')",
+    "redis.set_repl(redis.REPL_NONE) return redis.call('incr', KEYS[1])", "return cjson.decode(ARGV[1])",
+    "return cmsgpack.unpack(ARGV[1])", "return struct.unpack('>I2', ARGV[1])",
+    "#!lua name=fz\nredis.register_function('fz', function(k, a) return redis.call('incr', k[1]) end)", "fz",
     // New tokens go here, at the end: an input picks a token by its index,
     // so inserting one earlier would change what the regression inputs of
     // tests/fuzz/corpus/command/ replay. Likewise the command table: an
@@ -119,6 +139,8 @@ const char* const kTokens[] = {
     // with raw names and arguments: make_seeds.py, seed-regress-*).
 };
 constexpr size_t kTokenCount = sizeof(kTokens) / sizeof(kTokens[0]);
+
+constexpr int64_t kBusyReplyThresholdMs = 100;
 
 constexpr uint64_t kQueueChunkBytes = expiry::LawnQueues::kChunk * sizeof(expiry::LawnQueue);
 
@@ -255,7 +277,7 @@ const std::string& snapshot_dir() {
 // Key deadlines, by (db, key), as they were before the operation.
 using Deadlines = std::map<std::pair<int, std::string>, int64_t>;
 
-class Harness : public store::ExpiryListener {
+class Harness : public store::ExpiryListener, public BusyLoop {
  public:
   Harness() {
     config::Config cfg;
@@ -270,8 +292,12 @@ class Harness : public store::ExpiryListener {
     // Strings up to 1 MB (Redis's smallest proto-max-bulk-len) rather than
     // 512 MB: SETRANGE k 500000000 x would spend each run in page faults.
     cfg.mutable_values().proto_max_bulk_len = 1024 * 1024;
+    // A script past this turns busy (serve_while_busy); after_operation
+    // keeps it there.
+    cfg.mutable_values().busy_reply_threshold = kBusyReplyThresholdMs;
     arena_before_ = arena::bytes_in_use();
     state_ = make_server_state(std::move(cfg));
+    state_->busy_loop = this;
     state_->data.keyspace.set_listener(this);
     // RANDOMKEY and the stale-key sampling draw from this: an input must
     // replay the same way to reproduce what it found.
@@ -293,6 +319,7 @@ class Harness : public store::ExpiryListener {
 
   void run(Reader in) {
     trace_ = std::getenv("COMMAND_FUZZ_TRACE") != nullptr;
+    input_ = &in;
     for (int ops = 0; ops < 512 && !in.empty() && !state_->shutdown_requested; ++ops) {
       const uint8_t op = in.byte();
       if (op < 0x20) {
@@ -302,6 +329,40 @@ class Harness : public store::ExpiryListener {
       }
       after_operation();
     }
+    input_ = nullptr;
+  }
+
+  // BusyLoop: a script past busy-reply-threshold. The next commands of the
+  // input come from the other clients meanwhile (a time step is skipped:
+  // no timer runs while busy), up to kBusyCommands; then SCRIPT KILL and
+  // FUNCTION KILL, and a script that still runs (it wrote, or SHUTDOWN
+  // NOSAVE came) is given up: without a loop the runtime stops it.
+  void serve_while_busy() override {
+    if (running_ == nullptr) fail("a script is busy outside a command");
+    Client* other = clients_[0].get() == running_ ? clients_[1].get() : clients_[0].get();
+    if (busy_commands_ < kBusyCommands && input_ != nullptr && !input_->empty() && !state_->shutdown_requested) {
+      ++busy_commands_;
+      const uint8_t op = input_->byte();
+      if (op < 0x20) {
+        input_->bytes(2);
+        return;
+      }
+      Client* c = clients_[op % 3].get();
+      command(c == running_ ? *other : *c, *input_);
+      return;
+    }
+    if (!killing_) {
+      killing_ = true;
+      for (const char* what : {"script", "function"}) {
+        std::vector<std::string_view> argv{what, "kill"};
+        std::string out;
+        resp::Writer w(out, other->protocol);
+        dispatch(*state_, *other, w, argv, now_);
+        whole_values(out, "a KILL's reply", {what, "kill"});
+      }
+      return;
+    }
+    state_->busy_loop = nullptr;
   }
 
   // store::ExpiryListener: every key that dies of old age, lazily or reaped.
@@ -391,18 +452,32 @@ class Harness : public store::ExpiryListener {
     }
 
     const bool exec = to_lower(argv[0]) == "exec";
+    // MONITOR from a client that monitors already replies nothing (as Redis).
+    const bool monitor_again = to_lower(argv[0]) == "monitor" && state_->clients.monitoring(c);
     const bool flushall = to_lower(argv[0]) == "flushall" && !c.in_multi;
     snapshot_deadlines();
     checking_expiry_ = !exec;
     std::vector<std::string_view> views(argv.begin(), argv.end());
     std::string out;
     resp::Writer w(out, c.protocol);
+    // A script that turns busy serves the others (serve_while_busy): their
+    // commands nest in this one.
+    Client* const outer = running_;
+    if (outer == nullptr) {
+      running_ = &c;
+      busy_commands_ = 0;
+      killing_ = false;
+    }
     dispatch(*state_, c, w, views, now_);
+    if (outer == nullptr) {
+      running_ = nullptr;
+      state_->busy_loop = this;
+    }
     checking_expiry_ = false;
 
     const size_t replies = whole_values(out, "a reply", argv);
     if (state_->shutdown_requested) return;  // SHUTDOWN: no reply, the server stops
-    if (replies == 0 && !c.blocked) fail("no reply and not blocked, after " + argv[0]);
+    if (replies == 0 && !c.blocked && !monitor_again) fail("no reply and not blocked, after " + argv[0]);
     if (flushall && out == "+OK\r\n") {
       if (state_->data.keyspace.total_keys() != 0) fail("keys left after FLUSHALL");
       // Each expiry index keeps the arena chunks of its Lawn queues (256
@@ -436,6 +511,10 @@ class Harness : public store::ExpiryListener {
       }
     }
     check_expiry_index();
+    // CONFIG SET busy-reply-threshold 0 would let a looping script run for
+    // ever: undone.
+    int64_t& busy_ms = state_->config.mutable_values().busy_reply_threshold;
+    if (busy_ms <= 0 || busy_ms > kBusyReplyThresholdMs) busy_ms = kBusyReplyThresholdMs;
     check_streams();
   }
 
@@ -499,8 +578,14 @@ class Harness : public store::ExpiryListener {
     }
   }
 
+  static constexpr int kBusyCommands = 8;
+
   std::unique_ptr<ServerState> state_;
   std::unique_ptr<Client> clients_[3];
+  Reader* input_ = nullptr;     // the input being run (serve_while_busy reads on)
+  Client* running_ = nullptr;   // whose command runs now (a busy script's caller)
+  int busy_commands_ = 0;       // run while the current script was busy
+  bool killing_ = false;        // SCRIPT KILL and FUNCTION KILL sent
   std::vector<std::vector<std::string>> names_;
   int64_t now_ = test::kT0;
   Deadlines deadlines_;

@@ -127,6 +127,30 @@ SCENARIOS = {
         EXPIRETIME k
         TTL k
     """,
+    # Scripts: writes and reads, frozen time, errors, inside MULTI, waking a
+    # blocked client, loops stopped past busy-reply-threshold (written or
+    # not), a function library.
+    "scripts": """
+        SET k1 5
+        EVAL "return redis.call('incr', KEYS[1])" 1 k1
+        EVAL "redis.call('set','k2',1,'px',1) return redis.call('get','k2')" 0
+        +10
+        GET k2
+        1: EVAL "return redis.pcall('lpush', KEYS[1], 'x')" 1 k1
+        1: EVAL "return redis.call('lpush', KEYS[1], 'x')" 1 k1
+        EVAL "return {1, 'two', {3, false}, {err = 'x'}, 2.5}" 0
+        MULTI
+        EVAL "return redis.call('del', KEYS[1])" 1 k1
+        EXEC
+        2: BLPOP q 0
+        EVAL "redis.call('rpush', KEYS[1], 'a') return 1" 1 q
+        EVAL_RO "return redis.call('set', KEYS[1], 1)" 1 k5
+        EVAL "while true do end" 0
+        EVAL "redis.call('set', 'k3', 1) while true do end" 0
+        SCRIPT KILL
+        FUNCTION LOAD "#!lua name=f\\nredis.register_function('f',function()end)"
+        FCALL f 0
+    """,
     "expiry-boundary": """
         SET a v PX 100
         SET b v PX 100

@@ -1,8 +1,8 @@
 // Scripts run through the dispatcher (scripting/runtime.hpp): what a script
-// cannot do to the server (loop forever, allocate without end, recurse
-// without end), what its writes leave (one batch of effect records, WATCH
-// invalidated, keyspace events, blocked clients served after it), the
-// frozen time, and the memory INFO reports.
+// cannot do to the server (allocate without end, recurse without end; one
+// that loops: scripting_busy_test.cpp), what its writes leave (one batch of
+// effect records, WATCH invalidated, keyspace events, blocked clients
+// served after it), the frozen time, and the memory INFO reports.
 
 #include <doctest/doctest.h>
 
@@ -44,19 +44,6 @@ namespace lawnkv::test {
 namespace {
 
 bool has(const std::string& reply, const std::string& part) { return reply.find(part) != std::string::npos; }
-
-TEST_CASE("scripting: a script past busy-reply-threshold is stopped with an error; the server goes on") {
-  CommandServer s;
-  s.state.config.mutable_values().busy_reply_threshold = 20;
-  std::string r = s.run({"eval", "while true do end", "0"});
-  CHECK(has(r, "-ERR Script killed: it ran longer than busy-reply-threshold"));
-  CHECK(has(r, "script: "));
-  // pcall cannot keep it alive: once stopped, every line raises again.
-  r = s.run({"eval", "while true do pcall(function() while true do end end) end", "0"});
-  CHECK(has(r, "-ERR Script killed"));
-  CHECK(s.run({"eval", "return 1", "0"}) == ":1\r\n");
-  // 0: no limit (not run here: it would not end); the hook is not set.
-}
 
 TEST_CASE("scripting: a script allocating without end gets an error, the heap comes back") {
   CommandServer s;

@@ -27,11 +27,6 @@ std::string unknown_command_text(std::span<const std::string_view> argv) {
   return format_error("ERR unknown command '%.128s', with args beginning with: %s", {argv[0], args});
 }
 
-bool arity_ok(const CommandSpec& spec, size_t argc) {
-  const long n = static_cast<long>(argc);
-  return spec.arity >= 0 ? n == spec.arity : n >= -spec.arity;
-}
-
 std::string arity_text(const CommandSpec& spec) {
   return err::wrong_arity(spec.name);
 }
@@ -84,6 +79,11 @@ class ServerRunner final : public BlockedRunner {
 void serve_blocked(ServerState& server, int64_t now_ms) {
   ServerRunner runner(server);
   server.data.blocking.serve(runner, now_ms);
+}
+
+bool arity_ok(const CommandSpec& spec, size_t argc) {
+  const long n = static_cast<long>(argc);
+  return spec.arity >= 0 ? n == spec.arity : n >= -spec.arity;
 }
 
 Resolved resolve(const CommandTable& table, std::span<const std::string_view> argv) {

@@ -41,5 +41,7 @@ struct Resolved {
   std::string error;                   // unknown command / subcommand, arity
 };
 Resolved resolve(const CommandTable& table, std::span<const std::string_view> argv);
+// Whether argc arguments (the name included) suit spec's arity.
+bool arity_ok(const CommandSpec& spec, size_t argc);
 
 }  // namespace lawnkv

@@ -58,10 +58,16 @@ size_t from_error(lua_State* L, std::string_view r, size_t p) {
   return next;
 }
 
+// The digits read as they come (a server's own integer: an optional '-',
+// then digits up to CR LF).
 size_t from_integer(lua_State* L, std::string_view r, size_t p) {
-  size_t next;
-  lua_pushnumber(L, static_cast<lua_Number>(to_int(line_at(r, p, &next))));
-  return next;
+  const bool negative = r[p] == '-';
+  uint64_t v = 0;
+  size_t i = p + (negative ? 1 : 0);
+  for (; r[i] != '\r'; ++i) v = v * 10 + static_cast<uint64_t>(r[i] - '0');
+  const int64_t n = negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+  lua_pushnumber(L, static_cast<lua_Number>(n));
+  return i + 2;
 }
 
 size_t from_bulk(lua_State* L, std::string_view r, size_t p) {

@@ -19,12 +19,18 @@
 // inside such work allocations cannot fail (HeapGuard), so no API call in
 // it raises.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 extern "C" {
 #include <lauxlib.h>
 #include <lua.h>
+}
+
+namespace lawnkv {
+struct CommandSpec;
 }
 
 namespace lawnkv::scripting {
@@ -58,6 +64,15 @@ class Interpreter {
   // Set while script code runs: the heap ceiling applies.
   bool limit_active = false;
   size_t heap_limit = kHeapLimit;
+  // The rows redis.call found for the command names it was last given
+  // (redis_api.cpp), by name as the script spelled it: a script calling
+  // the same commands again skips the command table's lookup. Rows of
+  // commands with subcommands are not kept.
+  struct CachedCommand {
+    std::string name;
+    const CommandSpec* spec = nullptr;
+  };
+  std::array<CachedCommand, 16> command_cache;
   // The error handler scripts run under (environment.cpp), as a registry
   // reference: cheaper to fetch before each run than by its string key.
   int error_handler = LUA_NOREF;

@@ -36,28 +36,43 @@ int raise(lua_State* L, const char* text) {
 }
 
 // A number argument's text as Redis writes it, "%.17g" (Lua's own "%.14g"
-// would lose precision). An integer below 1e15 in magnitude is its digits in
-// that format, written without printf (the usual case: counts, TTLs); -0
-// keeps printf's "-0".
-size_t number_text(lua_Number d, char (&buf)[64]) {
+// would lose precision), into buf. An integer below 1e15 in magnitude is
+// its digits in that format, written without printf (the usual case:
+// counts, TTLs); -0 keeps printf's "-0".
+size_t number_text(lua_Number d, char (&buf)[32]) {
   if (d > -1e15 && d < 1e15 && d == std::trunc(d) && !(d == 0 && std::signbit(d))) {
     return ll_to_chars(buf, static_cast<long long>(d));
   }
   return static_cast<size_t>(std::snprintf(buf, sizeof buf, "%.17g", static_cast<double>(d)));
 }
 
+// The texts of a call's first number arguments, in the frame of the call
+// (trivially destructible: no longjmp can skip anything); further numbers
+// become Lua strings on the stack.
+struct NumberTexts {
+  static constexpr size_t kSlots = 8;
+  char text[kSlots][32];
+  size_t used = 0;
+};
+
 // The arguments of a redis.* call as strings (numbers as number_text
 // writes them) into run.argv. Returns the error text, or nullptr.
-const char* collect_args(lua_State* L, RunContext& run) {
+const char* collect_args(lua_State* L, RunContext& run, NumberTexts& numbers) {
   const int argc = lua_gettop(L);
   if (argc == 0) return "Please specify at least one argument for this redis lib call";
   run.argv.clear();
   for (int i = 1; i <= argc; ++i) {
-    if (lua_type(L, i) == LUA_TNUMBER) {
-      char buf[64];
+    const int type = lua_type(L, i);
+    if (type == LUA_TNUMBER) {
+      if (numbers.used < NumberTexts::kSlots) {
+        char(&buf)[32] = numbers.text[numbers.used++];
+        run.argv.emplace_back(buf, number_text(lua_tonumber(L, i), buf));
+        continue;
+      }
+      char buf[32];
       lua_pushlstring(L, buf, number_text(lua_tonumber(L, i), buf));
       lua_replace(L, i);
-    } else if (lua_type(L, i) != LUA_TSTRING) {
+    } else if (type != LUA_TSTRING) {
       lua_settop(L, 0);
       return "Lua redis lib command arguments must be strings or integers";
     }
@@ -66,6 +81,28 @@ const char* collect_args(lua_State* L, RunContext& run) {
     run.argv.emplace_back(s, len);
   }
   return nullptr;
+}
+
+// resolve() through the interpreter's cache of rows by command name.
+Resolved resolve_cached(Interpreter& in, const CommandTable& table, std::span<const std::string_view> argv) {
+  const std::string_view name = argv[0];
+  if (name.empty()) return resolve(table, argv);
+  Interpreter::CachedCommand& slot =
+      in.command_cache[(name.size() * 31 + static_cast<unsigned char>(name.front()) +
+                        static_cast<unsigned char>(name.back())) % in.command_cache.size()];
+  if (slot.spec != nullptr && slot.name == name) {
+    Resolved r;
+    r.known = slot.spec;
+    if (arity_ok(*slot.spec, argv.size())) r.spec = slot.spec;
+    return r;
+  }
+  // Kept: the row of a command without subcommands (r.known is the
+  // subcommand's row for a container).
+  if (const CommandSpec* top = table.find(name); top != nullptr && top->subcommands.empty()) {
+    slot.name.assign(name);
+    slot.spec = top;
+  }
+  return resolve(table, argv);
 }
 
 // Why the script may not run this command now (Redis's scriptCall checks,
@@ -98,12 +135,13 @@ Outcome execute(lua_State* L, bool raising) {
     push_error_table(L, "redis.call/pcall can only be called inside a script invocation");
     return Outcome::kRaise;
   }
-  if (const char* why = collect_args(L, *run)) {
+  NumberTexts numbers;
+  if (const char* why = collect_args(L, *run, numbers)) {
     push_error_table(L, why);
     return raising ? Outcome::kRaise : Outcome::kValue;
   }
   ServerState& server = run->server;
-  const Resolved r = resolve(server.commands, run->argv);
+  const Resolved r = resolve_cached(in, server.commands, run->argv);
   if (const char* why = refusal(*run, r)) {
     if (r.known) ++r.known->stats.rejected_calls;
     ++run->error_replies;
@@ -264,7 +302,8 @@ int redis_set_repl(lua_State* L) {
 const char* acl_check(lua_State* L, bool* known) {
   Interpreter& in = Interpreter::of(L);
   HeapGuard guard(in);
-  if (const char* why = collect_args(L, *in.run)) return why;
+  NumberTexts numbers;
+  if (const char* why = collect_args(L, *in.run, numbers)) return why;
   const Resolved r = resolve(in.run->server.commands, in.run->argv);
   in.run->argv.clear();
   *known = r.known != nullptr;

@@ -10,6 +10,8 @@
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "engine/dispatch.hpp"
+#include "commands/client_list.hpp"
+#include "server/client_eviction.hpp"
 #include "server/connection.hpp"
 
 namespace lawnkv::server {
@@ -178,6 +180,25 @@ void Server::connection_closed(Connection* conn) {
   state_.clients.remove(*conn);
 }
 
+void Server::evict_clients() {
+  const size_t limit = client_eviction_limit(state_.config.values());
+  if (limit == 0 || clients_memory() < limit) return;
+  std::vector<EvictionCandidate> candidates;
+  for (const auto& [id, s] : state_.clients.all()) {
+    if (!s->no_evict) candidates.push_back({id, s->memory_bytes()});
+  }
+  const std::vector<uint64_t> ids = clients_to_evict(std::move(candidates), clients_memory(), limit);
+  const int64_t now_ms = state_.clock.now_ms();
+  for (uint64_t id : ids) {
+    Session* s = state_.clients.find(id);
+    if (s == nullptr) continue;
+    log_.log(LogLevel::kNotice, "Evicting client: " + client_line(state_, *s, now_ms));
+    static_cast<Connection*>(s)->close();  // every registered client is a Connection
+    ++state_.facts.stats.evicted_clients;
+  }
+  if (clients_memory() >= limit) log_.log(LogLevel::kWarning, "Over client maxmemory after evicting all evictable clients");
+}
+
 void Server::flush_pending() {
   // A flush can close a connection: look each one up again by id. A flush
   // that drains a paused connection's output runs its unread requests,
@@ -206,6 +227,7 @@ void Server::on_prepare(uv_prepare_t* h) {
   // leave (under appendfsync always, synced too).
   st.aof().flush();
   self->flush_pending();
+  self->evict_clients();
   if (st.data.eviction.pending() && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
   st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
   if (st.shutdown_requested && !self->stopping_) self->shut_down();

@@ -51,6 +51,7 @@ class Server final : public ServerHost {
   void queue_flush(Connection* conn) override;
   void watch_soft_limit(uint64_t id) override;
   void connection_closed(Connection* conn) override;
+  void evict_clients() override;
 
  private:
   static void on_connection(uv_stream_t* listener, int status);

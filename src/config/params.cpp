@@ -211,13 +211,13 @@ using enum Kind;
 using enum Access;
 
 const Param kParams[] = {
-    // --- Network: read at start-up, lawnkv listens once.
-    {.name = "bind", .kind = kSpecial, .access = kImmutable, .multi_arg = true, .def = "127.0.0.1 -::1",
+    // --- Network: CONFIG SET of bind or port rebinds the listeners (server.cpp), as Redis 7.0.
+    {.name = "bind", .kind = kSpecial, .multi_arg = true, .def = "127.0.0.1 -::1",
      .special_set = set_bind, .special_get = get_bind,
-     .doc = "Addresses to listen on (up to 16); a leading '-' means skip it if unavailable. "
-            "Immutable here: lawnkv does not rebind at run time."},
-    {.name = "port", .kind = kInteger, .access = kImmutable, .def = "6379", .field = &Values::port, .min = 0,
-     .max = 65535, .doc = "TCP port (0: no TCP listener). Immutable here: lawnkv does not rebind at run time."},
+     .doc = "Addresses to listen on (up to 16; none: every address, \"* -::*\"); a leading '-' means skip it "
+            "if unavailable. CONFIG SET rebinds; connected clients stay."},
+    {.name = "port", .kind = kInteger, .def = "6379", .field = &Values::port, .min = 0,
+     .max = 65535, .doc = "TCP port (0: no TCP listener). CONFIG SET rebinds; connected clients stay."},
     {.name = "protected-mode", .kind = kBool, .def = "yes", .field = &Values::protected_mode,
      .doc = "Without requirepass, refuse clients that are not on loopback."},
     {.name = "tcp-backlog", .kind = kInteger, .access = kImmutable, .def = "511", .field = &Values::tcp_backlog,

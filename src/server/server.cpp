@@ -52,6 +52,8 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
 }
 
 Server::~Server() {
+  state_.config.set_live_apply("bind", nullptr);
+  state_.config.set_live_apply("port", nullptr);
   uv_walk(&loop_, [](uv_handle_t* h, void*) {
     if (!uv_is_closing(h)) uv_close(h, nullptr);
   }, nullptr);
@@ -60,8 +62,21 @@ Server::~Server() {
 }
 
 bool Server::listen() {
-  const auto& cfg = state_.config.values();
-  for (std::string addr : cfg.bind) {
+  if (!listen_on(state_.config.values())) return false;
+  // CONFIG SET bind / port rebind, as Redis's applyBind and updatePort.
+  state_.config.set_live_apply("bind", [this](const config::Values& v) {
+    return relisten(v) ? std::string() : std::string("Failed to bind to specified addresses.");
+  });
+  state_.config.set_live_apply("port", [this](const config::Values& v) {
+    return relisten(v) ? std::string() : std::string("Unable to listen on this port. Check server logs.");
+  });
+  return true;
+}
+
+bool Server::listen_on(const config::Values& cfg) {
+  // No address: every one, as Redis's listenToPort.
+  const std::vector<std::string> every_address{"*", "-::*"};
+  for (std::string addr : cfg.bind.empty() ? every_address : cfg.bind) {
     const bool optional = !addr.empty() && addr[0] == '-';
     if (optional) addr.erase(0, 1);
     if (addr == "*") addr = "0.0.0.0";
@@ -86,6 +101,7 @@ bool Server::listen() {
         continue;
       }
       log_.log(LogLevel::kWarning, msg);
+      close_listeners();
       return false;
     }
     listeners_.push_back(std::move(tcp));
@@ -96,6 +112,28 @@ bool Server::listen() {
   }
   state_.facts.listening_port = static_cast<int>(cfg.port);
   return true;
+}
+
+bool Server::relisten(const config::Values& cfg) {
+  close_listeners();
+  if (stopping_) return true;
+  // Port 0: no TCP listener (Redis's changeListenPort).
+  if (cfg.port == 0) {
+    state_.facts.listening_port = 0;
+    return true;
+  }
+  if (listen_on(cfg)) return true;
+  log_.log(LogLevel::kWarning, "Failed to bind");
+  return false;
+}
+
+void Server::close_listeners() {
+  // uv_close closes the socket now (the port is free at once); the handle's
+  // memory goes in the callback.
+  for (auto& l : listeners_)
+    uv_close(reinterpret_cast<uv_handle_t*>(l.release()),
+             [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
+  listeners_.clear();
 }
 
 int Server::run() {
@@ -280,10 +318,9 @@ void Server::shut_down() {
   stopping_ = true;
   log_.log(LogLevel::kWarning, "User requested shutdown...");
   state_.aof().on_shutdown(state_);
-  for (auto& l : listeners_)
-    uv_close(reinterpret_cast<uv_handle_t*>(l.release()),
-             [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
-  listeners_.clear();
+  state_.config.set_live_apply("bind", nullptr);
+  state_.config.set_live_apply("port", nullptr);
+  close_listeners();
   std::vector<Connection*> all;
   for (const auto& [id, s] : state_.clients.all()) all.push_back(static_cast<Connection*>(s));
   for (Connection* c : all) c->close();

@@ -62,7 +62,15 @@ class Server final : public ServerHost {
   // Evicts the next slice while an eviction is pending (engine/evictor.hpp).
   static void on_evict_idle(uv_idle_t* h);
 
+  // Listens on the configured addresses at start-up and lets CONFIG SET
+  // bind / port rebind (config::Config::set_live_apply).
   bool listen();
+  // Listens on cfg's addresses and port; on a failure logs it, closes what
+  // it opened and returns false.
+  bool listen_on(const config::Values& cfg);
+  // Closes the listeners and listens as cfg says (none for port 0).
+  bool relisten(const config::Values& cfg);
+  void close_listeners();
   void accept(uv_stream_t* listener);
   void flush_pending();
   void shut_down();

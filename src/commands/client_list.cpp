@@ -44,7 +44,7 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   line += " rbp=" + std::to_string(s.query_buffer_bytes());
   line += " obl=" + std::to_string(s.output_buffer_bytes());
   line += " oll=0 omem=" + std::to_string(s.output_buffer_bytes());
-  line += " tot-mem=" + std::to_string(s.query_buffer_bytes() + s.query_buffer_free() + s.output_buffer_bytes());
+  line += " tot-mem=" + std::to_string(s.memory_bytes());
   line += " events=r";
   line += " cmd=" + (s.last_command ? s.last_command->name : std::string("NULL"));
   line += " user=default redir=" + std::to_string(s.tracking.on ? static_cast<int64_t>(s.tracking.redirect) : -1);

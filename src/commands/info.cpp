@@ -229,7 +229,7 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "expire_cycle_cpu_milliseconds", ks.expire_cycle_time_us / 1000);
   const EvictionStats& ev = call.data.eviction.stats();
   field(out, "evicted_keys", ev.evicted_keys);
-  field(out, "evicted_clients", 0);
+  field(out, "evicted_clients", st.evicted_clients);
   field(out, "total_eviction_exceeded_time", (ev.exceeded_time_us + call.data.eviction.current_exceeded_us()) / 1000);
   field(out, "current_eviction_exceeded_time", call.data.eviction.current_exceeded_us() / 1000);
   field(out, "keyspace_hits", ks.keyspace_hits);

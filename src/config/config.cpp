@@ -217,9 +217,36 @@ Status Config::set(const std::vector<std::pair<std::string, std::string>>& pairs
     const std::string err = set_param(p, next, words, false);
     if (!err.empty()) return set_failed(p.name, err);
   }
+  // The live applies, as Redis applies: on a failure every one gathered is
+  // applied again with the old values.
+  std::vector<const LiveApply*> applies;
+  for (const Param* p : targets) {
+    const auto it = live_apply_.find(p->name);
+    if (it == live_apply_.end() || !it->second) continue;
+    if (p->kind != Kind::kSpecial && get_param(*p, values_) == get_param(*p, next)) continue;
+    applies.push_back(&it->second);
+  }
+  for (size_t i = 0; i < applies.size(); ++i) {
+    const std::string err = (*applies[i])(next);
+    if (err.empty()) continue;
+    for (const LiveApply* restore : applies) (*restore)(values_);
+    const auto failed = std::find_if(targets.begin(), targets.end(), [&](const Param* p) {
+      const auto it = live_apply_.find(p->name);
+      return it != live_apply_.end() && &it->second == applies[i];
+    });
+    return set_failed((*failed)->name, err);
+  }
   // Assigned member by member (not swapped): others hold references into values_.
   values_ = next;
   return {};
+}
+
+void Config::set_live_apply(std::string_view name, LiveApply fn) {
+  if (fn) {
+    live_apply_[std::string(name)] = std::move(fn);
+  } else {
+    live_apply_.erase(std::string(name));
+  }
 }
 
 std::vector<std::pair<std::string, std::string>> Config::get(const std::vector<std::string_view>& patterns) const {

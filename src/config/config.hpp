@@ -6,6 +6,7 @@
 // path; the table converts them to and from Redis's text forms.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -39,8 +40,19 @@ class Config {
   Status load_args(const std::vector<std::string>& args);
 
   // CONFIG SET name value [name value ...]: all or nothing; error is the
-  // exact Redis reply text (without "-").
+  // exact Redis reply text (without "-"). Once every value has parsed, the
+  // live applies of the parameters that changed (a special one such as bind
+  // always counts as changed, as in Redis) run in the order given, with the
+  // new values; if one fails, every one of them runs again with the old
+  // values, nothing changes, and the error names the parameter that failed
+  // (Redis's config.c: apply functions, restoreBackupConfig).
   Status set(const std::vector<std::pair<std::string, std::string>>& pairs);
+
+  // What makes a parameter's new value act outside Values (bind and port:
+  // the listening sockets): "" once done, else Redis's error reason. The
+  // server sets them while it runs, and clears them (nullptr) before it goes.
+  using LiveApply = std::function<std::string(const Values&)>;
+  void set_live_apply(std::string_view name, LiveApply fn);
   // CONFIG GET pattern...: name/value pairs whose name matches any glob
   // (no case), in table order. As Redis: a pattern without glob characters
   // returns the name as typed; a pattern matches aliases too
@@ -56,6 +68,7 @@ class Config {
   Status load_file_at(const std::string& path, int depth, size_t* newlines);
 
   Values values_;
+  std::map<std::string, LiveApply, std::less<>> live_apply_;  // by parameter name
   std::string file_;         // absolute path of the config file, "" if none
   size_t file_newlines_ = 0;  // '\n' bytes of the file and stdin text: where load_args' lines start
 };

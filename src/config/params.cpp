@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "config/params.hpp"
+#include "core/numbers.hpp"
 
 namespace lawnkv::config {
 
@@ -118,6 +119,30 @@ std::string get_output_limits(const Values& v) {
          group("pubsub", v.output_limit_pubsub);
 }
 
+// maxmemory-clients: a memory value, or a percentage of maxmemory ("10%",
+// kept negative as Redis keeps it: -10); a memory value read as a negative
+// number (past INT64_MAX) is checked as a percentage, as in Redis.
+std::string set_maxmemory_clients(Values& v, Words words, bool) {
+  if (words.size() != 1) return "wrong number of arguments";
+  const std::string& w = words[0];
+  uint64_t bytes;
+  long long n;
+  if (parse_memory(w, &bytes)) {
+    n = static_cast<long long>(bytes);
+  } else if (w.size() > 1 && w.back() == '%' && string_to_ll(std::string_view(w).substr(0, w.size() - 1), &n) &&
+             n >= 0) {
+    n = -n;
+  } else {
+    return "argument must be a memory or percent value";
+  }
+  if (n < -100) return "percentage argument must be less or equal to 100";
+  v.maxmemory_clients = n;
+  return {};
+}
+std::string get_maxmemory_clients(const Values& v) {
+  return v.maxmemory_clients < 0 ? std::to_string(-v.maxmemory_clients) + "%" : std::to_string(v.maxmemory_clients);
+}
+
 std::string set_notify(Values& v, Words words, bool) {
   if (words.size() != 1) return "wrong number of arguments";
   uint32_t flags;
@@ -186,13 +211,13 @@ using enum Kind;
 using enum Access;
 
 const Param kParams[] = {
-    // --- Network: read at start-up, lawnkv listens once.
-    {.name = "bind", .kind = kSpecial, .access = kImmutable, .multi_arg = true, .def = "127.0.0.1 -::1",
+    // --- Network: CONFIG SET of bind or port rebinds the listeners (server.cpp), as Redis 7.0.
+    {.name = "bind", .kind = kSpecial, .multi_arg = true, .def = "127.0.0.1 -::1",
      .special_set = set_bind, .special_get = get_bind,
-     .doc = "Addresses to listen on (up to 16); a leading '-' means skip it if unavailable. "
-            "Immutable here: lawnkv does not rebind at run time."},
-    {.name = "port", .kind = kInteger, .access = kImmutable, .def = "6379", .field = &Values::port, .min = 0,
-     .max = 65535, .doc = "TCP port (0: no TCP listener). Immutable here: lawnkv does not rebind at run time."},
+     .doc = "Addresses to listen on (up to 16; none: every address, \"* -::*\"); a leading '-' means skip it "
+            "if unavailable. CONFIG SET rebinds; connected clients stay."},
+    {.name = "port", .kind = kInteger, .def = "6379", .field = &Values::port, .min = 0,
+     .max = 65535, .doc = "TCP port (0: no TCP listener). CONFIG SET rebinds; connected clients stay."},
     {.name = "protected-mode", .kind = kBool, .def = "yes", .field = &Values::protected_mode,
      .doc = "Without requirepass, refuse clients that are not on loopback."},
     {.name = "tcp-backlog", .kind = kInteger, .access = kImmutable, .def = "511", .field = &Values::tcp_backlog,
@@ -377,6 +402,11 @@ const Param kParams[] = {
      .field = &Values::maxmemory_eviction_tenacity, .min = 0, .max = 100,
      .doc = "How long one command may evict before the rest goes on in the event loop, as Redis: "
             "50 us x tenacity up to 10, then growing 15% a step; 100: no limit."},
+    {.name = "maxmemory-clients", .kind = kSpecial, .def = "0", .special_set = set_maxmemory_clients,
+     .special_get = get_maxmemory_clients,
+     .doc = "Memory all normal and pubsub clients may hold together (buffers and the client itself), in bytes "
+            "or as a percentage of maxmemory (0: no limit; at least 128 KB): past it the clients using the most "
+            "are disconnected, except those with CLIENT NO-EVICT on (server/client_eviction.hpp)."},
     {.name = "lfu-log-factor", .kind = kInteger, .def = "10", .field = &Values::lfu_log_factor, .min = 0,
      .max = kIntMax, .doc = "How slowly LFU use counters grow with accesses (Redis's rule, on a 0..7 counter)."},
     {.name = "lfu-decay-time", .kind = kInteger, .used = false, .def = "1", .min = 0, .max = kIntMax,

@@ -121,8 +121,6 @@ const Param kReported[] = {
      .doc = "No ACL users: requirepass only."},
     {.name = "acl-pubsub-default", .used = false, .def = "resetchannels",
      .doc = "No ACL users."},
-    {.name = "maxmemory-clients", .used = false, .def = "0",
-     .doc = "No client eviction: 0 is Redis's off."},
     {.name = "enable-protected-configs", .access = kImmutable, .used = false, .def = "no",
      .doc = "Protected parameters are never settable at run time."},
     {.name = "enable-module-command", .access = kImmutable, .used = false, .def = "no",

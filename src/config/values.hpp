@@ -50,6 +50,7 @@ struct Values {
   bool daemonize = false;
   int64_t maxmemory = 0;
   std::string maxmemory_policy = "noeviction";
+  int64_t maxmemory_clients = 0;  // bytes; negative: a percentage of maxmemory (-10 = "10%"); 0: no limit
   int64_t maxmemory_eviction_tenacity = 10;
   int64_t busy_reply_threshold = 5000;  // ms a script runs before it is stopped (lua-time-limit)
   int64_t lfu_log_factor = 10;

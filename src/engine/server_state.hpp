@@ -92,6 +92,7 @@ struct ServerStats {
   uint64_t client_output_buffer_limit_disconnections = 0;
   uint64_t total_reads_processed = 0;   // socket reads, the one that finds EOF too (Redis's count)
   uint64_t total_writes_processed = 0;  // socket writes of replies
+  uint64_t evicted_clients = 0;         // disconnected by maxmemory-clients
   void reset() { *this = ServerStats(); }
 };
 

@@ -31,7 +31,7 @@ class Session : public pubsub::Subscriber {
   int64_t last_interaction_ms = 0;
   const CommandSpec* last_command = nullptr;  // CLIENT LIST cmd= (nullptr: NULL)
   bool close_after_reply = false;  // QUIT, CLIENT KILL, protocol errors
-  bool no_evict = false;           // CLIENT NO-EVICT (accepted; client eviction is not served)
+  bool no_evict = false;           // CLIENT NO-EVICT: maxmemory-clients never disconnects it
   // CLIENT REPLY: OFF mutes every reply until ON; SKIP mutes the next
   // command's (dispatch moves reply_skip_next to reply_skip after each
   // command). Pub/Sub messages and confirmations still come.
@@ -68,6 +68,8 @@ class Session : public pubsub::Subscriber {
   virtual size_t query_buffer_bytes() const = 0;
   virtual size_t query_buffer_free() const = 0;
   virtual size_t output_buffer_bytes() const = 0;
+  // All this client's memory (CLIENT LIST tot-mem): buffers and itself.
+  virtual size_t memory_bytes() const { return 0; }
 
   // deliver() (pubsub::Subscriber) appends a complete RESP frame to this
   // client's output (a message, a blocked command's reply); the server

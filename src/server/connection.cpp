@@ -66,7 +66,7 @@ void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
   size_t need = kReadChunk;
   if (wanted > c->in_.size() && wanted - c->in_.size() > need) need = wanted - c->in_.size();
   c->in_.reserve_free(need);
-  c->note_query_buffer();
+  c->note_memory();
   // No more than that per read, as Redis: the query buffer limit is checked
   // after each read, and small arguments leave the buffer as they are parsed.
   *buf = uv_buf_init(c->in_.tail(), static_cast<unsigned>(need));
@@ -81,6 +81,8 @@ void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
     return;
   }
   c->in_.commit(static_cast<size_t>(nread));
+  c->server_.evict_clients();  // this one, maybe: its buffer grew
+  if (c->closing_) return;
   c->last_interaction_ms = c->server_.state().clock.now_ms();
   c->server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
   if (c->query_buffer_over_limit()) {
@@ -168,7 +170,7 @@ void Connection::process_input() {
     }
   }
   in_.consume(start);
-  note_query_buffer();
+  note_memory();
   // The replies leave when the loop has read every client that was ready,
   // before it waits again (Server::on_prepare), as Redis writes them before
   // it sleeps: a write wakes the client, which on a busy machine takes the
@@ -208,6 +210,7 @@ void Connection::flush() {
       uv_write(&write_req_, stream(), &rest, 1, on_write);
     }
   }
+  note_memory();
   if (write_in_flight_) return;
   if (close_after_reply) {
     close();
@@ -240,6 +243,7 @@ void Connection::on_write(uv_write_t* req, int status) {
 void Connection::deliver(std::string_view frame) {
   if (closing_) return;
   out_.append(frame);
+  note_memory();
   if (close_if_output_over_limit(server_.state().clock.now_ms(), false)) return;
   if (!queued_for_flush_) {
     queued_for_flush_ = true;
@@ -303,20 +307,24 @@ void Connection::resize_query_buffer(int64_t now_ms) {
   constexpr int64_t kIdleSeconds = 2;
   const bool idle = unix_seconds(now_ms) - unix_seconds(last_interaction_ms) > kIdleSeconds;
   in_.resize_from_cron(idle, parser_.bytes_wanted());
-  note_query_buffer();
+  note_memory();
 }
 
-void Connection::note_query_buffer() {
+void Connection::note_memory() {
   const bool holds = in_.capacity() > 0 && !closing_;
-  if (holds == holds_query_buffer_) return;
-  holds_query_buffer_ = holds;
-  server_.query_buffer_held(holds);
+  if (holds != holds_query_buffer_) {
+    holds_query_buffer_ = holds;
+    server_.query_buffer_held(holds);
+  }
+  const size_t bytes = closing_ ? 0 : memory_bytes();
+  server_.client_memory_changed(counted_memory_, bytes);
+  counted_memory_ = bytes;
 }
 
 void Connection::close() {
   if (closing_) return;
   closing_ = true;
-  note_query_buffer();
+  note_memory();
   server_.connection_closed(this);
   ServerState& st = server_.state();
   st.data.keyspace.watches().unwatch_all(watcher);

@@ -68,6 +68,11 @@ class Connection final : public Session {
   size_t query_buffer_bytes() const override { return in_.size() - parser_.parsed_bytes(); }
   size_t query_buffer_free() const override { return in_.free_bytes(); }
   size_t output_buffer_bytes() const override { return out_.size() + writing_.size() - writing_offset_; }
+  // CLIENT LIST's tot-mem, what maxmemory-clients counts: the connection
+  // itself and the memory of its query and output buffers.
+  size_t memory_bytes() const override {
+    return sizeof(Connection) + in_.capacity() + out_.capacity() + writing_.capacity();
+  }
   void deliver(std::string_view frame) override;
   void close_soon() override;
   void resume() override;
@@ -88,8 +93,9 @@ class Connection final : public Session {
   const config::OutputLimit& output_limit() const;
   void pause_reading();
   void resume_reading();
-  // Tells the server whether this connection now holds a query buffer.
-  void note_query_buffer();
+  // Tells the server whether this connection now holds a query buffer, and
+  // how much memory it now uses (none once closing).
+  void note_memory();
 
   ServerHost& server_;
   uv_tcp_t tcp_;
@@ -105,6 +111,7 @@ class Connection final : public Session {
   bool queued_for_flush_ = false;
   bool holds_query_buffer_ = false;  // counted in ServerHost::query_buffers_held
   bool processing_ = false;  // inside process_input (which never runs twice at once)
+  size_t counted_memory_ = 0;        // this connection's share of ServerHost::clients_memory
   int64_t soft_limit_since_ms_ = -1;  // output over its soft limit since (-1: not)
   std::string peer_, local_;
   int fd_ = -1;

@@ -41,11 +41,19 @@ class ServerHost {
   // cron runs, to release those of idle clients.
   size_t query_buffers_held() const { return query_buffers_held_; }
   void query_buffer_held(bool held) { held ? ++query_buffers_held_ : --query_buffers_held_; }
+  // The memory of every open connection (Connection::memory_bytes), kept
+  // current by each: what maxmemory-clients limits.
+  size_t clients_memory() const { return clients_memory_; }
+  void client_memory_changed(size_t before, size_t after) { clients_memory_ += after - before; }
+  // Disconnects clients while clients_memory() is at or over
+  // maxmemory-clients (client_eviction.hpp).
+  virtual void evict_clients() = 0;
 
  protected:
   ServerState& state_;
   Logger& log_;
   size_t query_buffers_held_ = 0;
+  size_t clients_memory_ = 0;
 };
 
 }  // namespace lawnkv::server

@@ -14,6 +14,8 @@
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "engine/dispatch.hpp"
+#include "commands/client_list.hpp"
+#include "server/client_eviction.hpp"
 #include "server/connection.hpp"
 
 namespace lawnkv::server {
@@ -58,6 +60,8 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
 
 Server::~Server() {
   state_.busy_loop = nullptr;
+  state_.config.set_live_apply("bind", nullptr);
+  state_.config.set_live_apply("port", nullptr);
   uv_walk(&loop_, [](uv_handle_t* h, void*) {
     if (!uv_is_closing(h)) uv_close(h, nullptr);
   }, nullptr);
@@ -66,8 +70,21 @@ Server::~Server() {
 }
 
 bool Server::listen() {
-  const auto& cfg = state_.config.values();
-  for (std::string addr : cfg.bind) {
+  if (!listen_on(state_.config.values())) return false;
+  // CONFIG SET bind / port rebind, as Redis's applyBind and updatePort.
+  state_.config.set_live_apply("bind", [this](const config::Values& v) {
+    return relisten(v) ? std::string() : std::string("Failed to bind to specified addresses.");
+  });
+  state_.config.set_live_apply("port", [this](const config::Values& v) {
+    return relisten(v) ? std::string() : std::string("Unable to listen on this port. Check server logs.");
+  });
+  return true;
+}
+
+bool Server::listen_on(const config::Values& cfg) {
+  // No address: every one, as Redis's listenToPort.
+  const std::vector<std::string> every_address{"*", "-::*"};
+  for (std::string addr : cfg.bind.empty() ? every_address : cfg.bind) {
     const bool optional = !addr.empty() && addr[0] == '-';
     if (optional) addr.erase(0, 1);
     if (addr == "*") addr = "0.0.0.0";
@@ -92,6 +109,7 @@ bool Server::listen() {
         continue;
       }
       log_.log(LogLevel::kWarning, msg);
+      close_listeners();
       return false;
     }
     listeners_.push_back(std::move(tcp));
@@ -102,6 +120,28 @@ bool Server::listen() {
   }
   state_.facts.listening_port = static_cast<int>(cfg.port);
   return true;
+}
+
+bool Server::relisten(const config::Values& cfg) {
+  close_listeners();
+  if (stopping_) return true;
+  // Port 0: no TCP listener (Redis's changeListenPort).
+  if (cfg.port == 0) {
+    state_.facts.listening_port = 0;
+    return true;
+  }
+  if (listen_on(cfg)) return true;
+  log_.log(LogLevel::kWarning, "Failed to bind");
+  return false;
+}
+
+void Server::close_listeners() {
+  // uv_close closes the socket now (the port is free at once); the handle's
+  // memory goes in the callback.
+  for (auto& l : listeners_)
+    uv_close(reinterpret_cast<uv_handle_t*>(l.release()),
+             [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
+  listeners_.clear();
 }
 
 int Server::run() {
@@ -207,6 +247,25 @@ void Server::connection_closed(Connection* conn) {
   state_.clients.remove(*conn);
 }
 
+void Server::evict_clients() {
+  const size_t limit = client_eviction_limit(state_.config.values());
+  if (limit == 0 || clients_memory() < limit) return;
+  std::vector<EvictionCandidate> candidates;
+  for (const auto& [id, s] : state_.clients.all()) {
+    if (!s->no_evict) candidates.push_back({id, s->memory_bytes()});
+  }
+  const std::vector<uint64_t> ids = clients_to_evict(std::move(candidates), clients_memory(), limit);
+  const int64_t now_ms = state_.clock.now_ms();
+  for (uint64_t id : ids) {
+    Session* s = state_.clients.find(id);
+    if (s == nullptr) continue;
+    log_.log(LogLevel::kNotice, "Evicting client: " + client_line(state_, *s, now_ms));
+    static_cast<Connection*>(s)->close();  // every registered client is a Connection
+    ++state_.facts.stats.evicted_clients;
+  }
+  if (clients_memory() >= limit) log_.log(LogLevel::kWarning, "Over client maxmemory after evicting all evictable clients");
+}
+
 void Server::flush_pending() {
   // A flush can close a connection: look each one up again by id. A flush
   // that drains a paused connection's output runs its unread requests,
@@ -284,6 +343,7 @@ void Server::on_prepare(uv_prepare_t* h) {
   // leave (under appendfsync always, synced too).
   st.aof().flush();
   self->flush_pending();
+  self->evict_clients();
   if (st.data.eviction.pending() && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
   if (arena::release_pending() && !self->stopping_) uv_idle_start(&self->release_idle_, on_release_idle);
   st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
@@ -342,10 +402,9 @@ void Server::shut_down() {
   stopping_ = true;
   log_.log(LogLevel::kWarning, "User requested shutdown...");
   state_.aof().on_shutdown(state_);
-  for (auto& l : listeners_)
-    uv_close(reinterpret_cast<uv_handle_t*>(l.release()),
-             [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
-  listeners_.clear();
+  state_.config.set_live_apply("bind", nullptr);
+  state_.config.set_live_apply("port", nullptr);
+  close_listeners();
   std::vector<Connection*> all;
   for (const auto& [id, s] : state_.clients.all()) all.push_back(static_cast<Connection*>(s));
   for (Connection* c : all) c->close();

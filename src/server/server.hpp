@@ -61,6 +61,7 @@ class Server final : public ServerHost, public BusyLoop {
   void queue_flush(Connection* conn) override;
   void watch_soft_limit(uint64_t id) override;
   void connection_closed(Connection* conn) override;
+  void evict_clients() override;
 
   // BusyLoop.
   void serve_while_busy() override;
@@ -75,7 +76,15 @@ class Server final : public ServerHost, public BusyLoop {
   static void on_evict_idle(uv_idle_t* h);
   static void on_release_idle(uv_idle_t* h);
 
+  // Listens on the configured addresses at start-up and lets CONFIG SET
+  // bind / port rebind (config::Config::set_live_apply).
   bool listen();
+  // Listens on cfg's addresses and port; on a failure logs it, closes what
+  // it opened and returns false.
+  bool listen_on(const config::Values& cfg);
+  // Closes the listeners and listens as cfg says (none for port 0).
+  bool relisten(const config::Values& cfg);
+  void close_listeners();
   void accept(uv_stream_t* listener);
   // Accepts what waits on listener without the loop (serve_while_busy).
   void accept_now(uv_tcp_t* listener);

@@ -418,3 +418,41 @@ TEST_CASE("redis.conf.example: loads, holds the defaults, names every directive"
     CHECK((text.find("\n" + name + " ") != std::string::npos || text.find("# " + name + " ") != std::string::npos));
   }
 }
+
+TEST_CASE("CONFIG SET: live applies run on the new values; one failing restores every one and changes nothing") {
+  Config c;
+  std::vector<std::string> calls;  // "name:port" per apply
+  bool port_fails = false;
+  c.set_live_apply("port", [&](const Values& v) {
+    calls.push_back("port:" + std::to_string(v.port));
+    return port_fails && v.port != 6379 ? std::string("Unable to listen on this port. Check server logs.") : "";
+  });
+  c.set_live_apply("bind", [&](const Values& v) {
+    calls.push_back("bind:" + std::to_string(v.port));
+    return std::string();
+  });
+
+  // An unchanged integer is not applied again; bind (special) always is.
+  CHECK(c.set({{"port", "6379"}}).ok());
+  CHECK(calls.empty());
+  CHECK(c.set({{"bind", "127.0.0.1"}, {"port", "7000"}, {"timeout", "5"}}).ok());
+  CHECK(calls == std::vector<std::string>{"bind:7000", "port:7000"});
+  CHECK(c.values().port == 7000);
+  CHECK(c.set({{"port", "6379"}}).ok());
+
+  calls.clear();
+  port_fails = true;
+  const Status st = c.set({{"timeout", "30"}, {"bind", "127.0.0.2"}, {"port", "7001"}});
+  CHECK(st.error == "ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. "
+                    "Check server logs.");
+  // Both applied with the new values, then both again with the old ones.
+  CHECK(calls == std::vector<std::string>{"bind:7001", "port:7001", "bind:6379", "port:6379"});
+  CHECK(c.values().port == 6379);
+  CHECK(c.values().timeout == 5);
+  CHECK(c.values().bind == std::vector<std::string>{"127.0.0.1"});
+
+  // Cleared: CONFIG SET only changes the value (no server listening).
+  c.set_live_apply("port", nullptr);
+  CHECK(c.set({{"port", "7002"}}).ok());
+  CHECK(c.values().port == 7002);
+}

@@ -82,14 +82,14 @@ void getbit_command(Call& call) {
   uint64_t offset;
   if (!bit_offset_or_reply(call, call.argv[2], false, 0, &offset)) return;
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (!wrong_type) call.reply.integer(e ? bits::get_bit(e->str(), offset) : 0);
 }
 
 /* BITCOUNT key [start end [BYTE | BIT]] */
 void bitcount_command(Call& call) {
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (e == nullptr) return call.reply.integer(0);
   const size_t argc = call.argv.size();

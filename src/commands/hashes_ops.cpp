@@ -37,11 +37,9 @@ Hash* without_due_fields(Call& call, std::string_view key, Hash* h) {
   return emptied ? nullptr : h;
 }
 
-Hash* hash_at(Call& call, std::string_view key, store::Entry* e, bool* wrong_type) {
-  *wrong_type = e && e->type() != store::Type::kHash;
-  if (*wrong_type) call.error(err::kWrongType);
-  if (!e || *wrong_type) return nullptr;
-  return without_due_fields(call, key, static_cast<Hash*>(e->obj()));
+Hash* hash_at(Call& call, std::string_view key, Intent intent, bool* wrong_type) {
+  Hash* h = lookup_or_reply<Hash>(call, key, intent, wrong_type);
+  return h ? without_due_fields(call, key, h) : nullptr;
 }
 
 }  // namespace
@@ -51,11 +49,11 @@ Hash::Limits hash_limits(const Call& call) {
 }
 
 Hash* hash_for_read(Call& call, std::string_view key, bool* wrong_type) {
-  return hash_at(call, key, lookup_read(call, key), wrong_type);
+  return hash_at(call, key, Intent::kRead, wrong_type);
 }
 
 Hash* hash_for_write(Call& call, std::string_view key, bool* wrong_type) {
-  return hash_at(call, key, lookup_write(call, key), wrong_type);
+  return hash_at(call, key, Intent::kWrite, wrong_type);
 }
 
 Hash* hash_or_create(Call& call, std::string_view key) {

@@ -175,7 +175,7 @@ bool deadline_or_reply(Call& call, const ExpireArg& arg, strings::Deadline* out)
 // true, or replies WRONGTYPE and returns false.
 bool get_generic(Call& call, std::string_view key) {
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, key, Intent::kRead, &wrong_type);
   if (wrong_type) return false;
   if (e) {
     call.reply.bulk(e->str());
@@ -204,7 +204,7 @@ void mget_command(Call& call) {
 /* STRLEN key */
 void strlen_command(Call& call) {
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (!wrong_type) call.reply.integer(e ? static_cast<int64_t>(e->str().size()) : 0);
 }
 
@@ -214,7 +214,7 @@ void getrange_command(Call& call) {
   if (!integer_or_reply(call, call.argv[2], &start)) return;
   if (!integer_or_reply(call, call.argv[3], &end)) return;
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   call.reply.bulk(e ? strings::string_range(e->str(), start, end) : std::string_view());
 }
@@ -336,7 +336,7 @@ void msetnx_command(Call& call) { mset_generic(call, true); }
 void getdel_command(Call& call) {
   const std::string_view key = call.argv[1];
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, key, Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (e == nullptr) return call.reply.null();
   call.reply.bulk(e->str());
@@ -352,7 +352,7 @@ void getex_command(Call& call) {
   const auto opts = parse_string_options(call.argv.subspan(2), kGetexGrammar);
   if (!opts) return call.error(err::kSyntax);
   bool wrong_type;
-  store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
+  store::Entry* e = lookup_or_reply<store::Entry>(call, key, Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (e == nullptr) return call.reply.null();
   strings::Deadline deadline;

@@ -12,6 +12,7 @@
 #include "commands/zsets_ops.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 
@@ -95,13 +96,13 @@ void zrange_generic(Call& call, size_t first, bool store, RangeType type, Direct
         return;
   }
 
-  const ZSetRef found = zset_for_read(call, call.argv[first]);
-  if (!found.zset && !found.wrong_type) {
+  const auto found = lookup<types::ZSet>(call, call.argv[first], Intent::kRead);
+  if (!found.value && !found.wrong_type) {
     if (store) return store_zset_result(call, call.argv[1], std::make_unique<ZSet>(), "zrangestore");
     return call.reply.array(0);
   }
   if (found.wrong_type) return call.error(err::kWrongType);
-  const ZSet& z = *found.zset;
+  const ZSet& z = *found.value;
   RankSpan span;
   switch (type) {
     case RangeType::kScore: span = limit_span(rank_span(z, scores), offset, limit, reverse); break;
@@ -156,10 +157,10 @@ void zremrange_generic(Call& call, RangeType type) {
       if (!integer_or_reply(call, call.argv[2], &start) || !integer_or_reply(call, call.argv[3], &end)) return;
   }
   const std::string_view key = call.argv[1];
-  const ZSetRef found = zset_for_write(call, key);
+  const auto found = lookup<types::ZSet>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.zset) return call.reply.integer(0);
-  ZSet& z = *found.zset;
+  if (!found.value) return call.reply.integer(0);
+  ZSet& z = *found.value;
   RankSpan span;
   switch (type) {
     case RangeType::kScore: span = rank_span(z, scores); break;

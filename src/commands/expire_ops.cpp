@@ -69,13 +69,11 @@ OpResult<bool> op_expire(DbContext& call, std::string_view key, int64_t deadline
   if (!conditions_hold(conditions, current, deadline_ms)) return {OpStatus::kSkipped};
   if (deadline_ms <= call.now_ms) {
     call.db().remove(key);
-    call.modified(key);
-    call.notify(pubsub::kGeneric, "del", key);
+    call.modified(key, pubsub::kGeneric, "del");
     return {OpStatus::kOk, true};
   }
   call.db().set_deadline(*e, deadline_ms, ttl_ms);
-  call.modified(key);
-  call.notify(pubsub::kGeneric, "expire", key);
+  call.modified(key, pubsub::kGeneric, "expire");
   return {OpStatus::kOk, false};
 }
 
@@ -84,8 +82,7 @@ OpStatus op_persist(DbContext& call, std::string_view key) {
   if (e == nullptr) return OpStatus::kNoKey;
   if (!e->has_ttl()) return OpStatus::kSkipped;
   call.db().clear_deadline(*e);
-  call.modified(key);
-  call.notify(pubsub::kGeneric, "persist", key);
+  call.modified(key, pubsub::kGeneric, "persist");
   return OpStatus::kOk;
 }
 

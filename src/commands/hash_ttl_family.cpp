@@ -86,8 +86,7 @@ void hexpire_generic(Call& call, bool absolute, bool seconds) {
   record_fields(call, deleted ? FieldChange::kDelete : FieldChange::kExpireAt, deadline, changed);
   const bool emptied = h->empty();
   if (emptied) call.db().remove(call.argv[1]);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, deleted ? "hdel" : "hexpire", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, deleted ? "hdel" : "hexpire");
   if (emptied) call.notify(pubsub::kGeneric, "del", call.argv[1]);
 }
 
@@ -137,8 +136,7 @@ void hpersist_command(Call& call) {
     call.reply.integer(r);
   }
   if (!changed) return;
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hpersist", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hpersist");
 }
 
 

@@ -50,8 +50,7 @@ void hset_generic(Call& call, bool count_reply) {
   int64_t created = 0;
   const Hash::Limits lim = hash_limits(call);
   for (size_t i = 2; i < call.argv.size(); i += 2) created += h->set(call.argv[i], call.argv[i + 1], lim);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hset", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hset");
   if (count_reply) return call.reply.integer(created);
   call.reply.simple("OK");
 }
@@ -65,8 +64,7 @@ void hsetnx_command(Call& call) {
   if (!h) return;
   if (h->get(call.argv[2])) return call.reply.integer(0);
   h->set(call.argv[2], call.argv[3], hash_limits(call));
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hset", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hset");
   call.reply.integer(1);
 }
 
@@ -126,8 +124,7 @@ void hgetdel_command(Call& call) {
   }
   if (deleted == 0) return;
   const bool key_removed = delete_hash_if_empty(call, call.argv[1], h);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hdel", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hdel");
   if (key_removed) call.notify(pubsub::kGeneric, "del", call.argv[1]);
 }
 
@@ -193,8 +190,7 @@ void hincrby_command(Call& call) {
     return call.error(kOverflow);
   value += incr;
   h->set(call.argv[2], ll_to_string(value), hash_limits(call), /*keep_ttl=*/true);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hincrby", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hincrby");
   call.reply.integer(value);
 }
 
@@ -211,8 +207,7 @@ void hincrbyfloat_command(Call& call) {
   if (std::isnan(value) || std::isinf(value)) return call.error(kNanOrInfinity);
   const std::string text = ld_to_string(value);
   h->set(call.argv[2], text, hash_limits(call), /*keep_ttl=*/true);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hincrbyfloat", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hincrbyfloat");
   call.reply.bulk(text);
   // The value as written, the field's TTL kept (as Redis 8.0 propagates it).
   call.data.effects.replace_own({"HSETEX", call.argv[1], "KEEPTTL", "FIELDS", "1", call.argv[2], text});

@@ -31,8 +31,7 @@ Hash* without_due_fields(Call& call, std::string_view key, Hash* h) {
   call.data.keyspace.stats().expired_subkeys += n;
   const bool emptied = h->empty();
   if (emptied) call.db().remove(key);
-  call.modified(key);
-  call.notify(pubsub::kHash, "hexpired", key);
+  call.modified(key, pubsub::kHash, "hexpired");
   if (emptied) call.notify(pubsub::kGeneric, "del", key);
   return emptied ? nullptr : h;
 }

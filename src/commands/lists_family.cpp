@@ -167,8 +167,7 @@ void push_generic(Call& call, End to, bool only_existing) {
   const types::ListOptions opts = list_options(call);
   for (size_t i = 2; i < call.argv.size(); ++i) push(*l, to, call.argv[i], opts);
   call.reply.integer(static_cast<int64_t>(l->size()));
-  call.modified(key);
-  call.notify(pubsub::kList, push_event(to), key);
+  call.modified(key, pubsub::kList, push_event(to));
 }
 
 void lpush_command(Call& call) { push_generic(call, End::kLeft, false); }
@@ -243,8 +242,7 @@ void lset_command(Call& call) {
   if (index < 0 || index >= len) return call.error(kIndexRange);
   found.value->set(static_cast<size_t>(index), call.argv[3], list_options(call));
   call.reply.simple("OK");
-  call.modified(key);
-  call.notify(pubsub::kList, "lset", key);
+  call.modified(key, pubsub::kList, "lset");
 }
 
 /* LINSERT key BEFORE|AFTER pivot element */
@@ -263,8 +261,7 @@ void linsert_command(Call& call) {
   if (!found.value) return call.reply.integer(0);
   if (!found.value->insert_at_pivot(call.argv[3], call.argv[4], before, list_options(call)))
     return call.reply.integer(-1);
-  call.modified(key);
-  call.notify(pubsub::kList, "linsert", key);
+  call.modified(key, pubsub::kList, "linsert");
   call.reply.integer(static_cast<int64_t>(found.value->size()));
 }
 
@@ -281,8 +278,7 @@ void lrem_command(Call& call) {
   const size_t limit = count == LLONG_MIN ? SIZE_MAX : static_cast<size_t>(count < 0 ? -count : count);
   const size_t removed = l.remove_equal(call.argv[3], limit, count < 0);
   if (removed > 0) {
-    call.modified(key);
-    call.notify(pubsub::kList, "lrem", key);
+    call.modified(key, pubsub::kList, "lrem");
   }
   if (l.empty()) {
     call.db().remove(key);

@@ -66,8 +66,7 @@ void store_result(Call& call, std::string_view dst, std::unique_ptr<Set> result,
   if (result->empty()) {
     call.reply.integer(0);
     if (call.db().remove(dst)) {
-      call.modified(dst);
-      call.notify(pubsub::kGeneric, "del", dst);
+      call.modified(dst, pubsub::kGeneric, "del");
     }
     return;
   }
@@ -96,8 +95,7 @@ void sadd_command(Call& call) {
   int64_t added = 0;
   for (size_t i = 2; i < call.argv.size(); ++i) added += s->add(call.argv[i], opts);
   if (added > 0) {
-    call.modified(key);
-    call.notify(pubsub::kSet, "sadd", key);
+    call.modified(key, pubsub::kSet, "sadd");
   }
   call.reply.integer(added);
 }
@@ -132,8 +130,7 @@ void smove_command(Call& call) {
   }
   call.modified(src_key);
   if (d->add(member, opts)) {
-    call.modified(dst_key);
-    call.notify(pubsub::kSet, "sadd", dst_key);
+    call.modified(dst_key, pubsub::kSet, "sadd");
   }
   call.reply.integer(1);
 }
@@ -299,8 +296,7 @@ void sinterstore_command(Call& call) {
   if (any_missing(sets)) {
     // Redis's shortcut: the destination goes before the reply.
     if (call.db().remove(dst)) {
-      call.modified(dst);
-      call.notify(pubsub::kGeneric, "del", dst);
+      call.modified(dst, pubsub::kGeneric, "del");
     }
     return call.reply.integer(0);
   }

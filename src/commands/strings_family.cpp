@@ -228,8 +228,7 @@ void set_and_notify(Call& call, store::Entry* found, std::string_view key, std::
                     bool keep_ttl, const strings::Deadline* expire) {
   const auto r = strings::op_set(call.db(), found, key, value, keep_ttl, expire);
   if (r.created) call.notify(pubsub::kNew, "new", key);
-  call.modified(key);
-  call.notify(pubsub::kString, "set", key);
+  call.modified(key, pubsub::kString, "set");
 }
 
 // What SET-like commands reply when they store (ok) or not (abort: NX/XX).
@@ -341,8 +340,7 @@ void getdel_command(Call& call) {
   if (e == nullptr) return call.reply.null();
   call.reply.bulk(e->str());
   call.db().remove(key);
-  call.modified(key);
-  call.notify(pubsub::kGeneric, "del", key);
+  call.modified(key, pubsub::kGeneric, "del");
 }
 
 /* GETEX key [EX seconds | PX milliseconds | EXAT unix-time-seconds |
@@ -362,18 +360,15 @@ void getex_command(Call& call) {
   if (opts->expire && opts->expire->absolute && deadline.at_ms <= call.now_ms) {
     // A timestamp already reached deletes the key: a `del`, not an `expired`.
     call.db().remove(key);
-    call.modified(key);
-    call.notify(pubsub::kGeneric, "del", key);
+    call.modified(key, pubsub::kGeneric, "del");
     call.data.effects.replace_own({"DEL", key});
   } else if (opts->expire) {
     call.db().set_deadline(*e, deadline.at_ms, deadline.ttl_ms);
-    call.modified(key);
-    call.notify(pubsub::kGeneric, "expire", key);
+    call.modified(key, pubsub::kGeneric, "expire");
     if (call.data.effects.active()) call.data.effects.replace_own({"PEXPIREAT", key, ll_to_string(deadline.at_ms)});
   } else if (opts->has(kPersist) && e->has_ttl()) {
     call.db().clear_deadline(*e);
-    call.modified(key);
-    call.notify(pubsub::kGeneric, "persist", key);
+    call.modified(key, pubsub::kGeneric, "persist");
     call.data.effects.replace_own({"PERSIST", key});
   }
 }
@@ -384,8 +379,7 @@ void getex_command(Call& call) {
 // the command's event.
 void notify_change(Call& call, bool created, std::string_view event, std::string_view key) {
   if (created) call.notify(pubsub::kNew, "new", key);
-  call.modified(key);
-  call.notify(pubsub::kString, event, key);
+  call.modified(key, pubsub::kString, event);
 }
 
 // INCR, DECR, INCRBY and DECRBY.

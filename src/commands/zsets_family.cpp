@@ -123,8 +123,7 @@ void zadd_generic(Call& call, unsigned flags) {
     call.reply.integer(ch ? added + updated : added);
   }
   if (added || updated) {
-    call.modified(key);
-    call.notify(pubsub::kZset, incr ? "zincr" : "zadd", key);
+    call.modified(key, pubsub::kZset, incr ? "zincr" : "zadd");
   }
 }
 

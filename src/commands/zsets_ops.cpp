@@ -65,8 +65,7 @@ void store_zset_result(Call& call, std::string_view dst, std::unique_ptr<types::
   if (z->empty()) {
     call.reply.integer(0);
     if (call.db().remove(dst)) {
-      call.modified(dst);
-      call.notify(pubsub::kGeneric, "del", dst);
+      call.modified(dst, pubsub::kGeneric, "del");
     }
     return;
   }

@@ -172,8 +172,7 @@ void zremrange_generic(Call& call, RangeType type) {
     z.erase_ranks(span.lo, span.hi);
     const bool key_removed = z.empty();
     if (key_removed) call.db().remove(key);
-    call.modified(key);
-    call.notify(pubsub::kZset, event, key);
+    call.modified(key, pubsub::kZset, event);
     if (key_removed) call.notify(pubsub::kGeneric, "del", key);
   }
   call.reply.integer(static_cast<int64_t>(removed));

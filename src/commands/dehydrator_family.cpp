@@ -21,6 +21,8 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kCountNotPositive = "ERR COUNT must be positive";
+
 using dehydrator::Dehydrator;
 
 constexpr std::string_view kAlreadyDehydrating = "ERROR: Element already dehydrating.";
@@ -217,7 +219,7 @@ void bpoll_command(Call& call) {
   if (call.argv.size() == 5 && iequals(call.argv[3], "count")) {
     long long n;
     if (!integer_or_reply(call, call.argv[4], &n)) return;
-    if (n <= 0) return call.error("ERR COUNT must be positive");
+    if (n <= 0) return call.error(kCountNotPositive);
     count = static_cast<size_t>(n);
   } else if (call.argv.size() != 3) {
     return call.error(err::kSyntax);

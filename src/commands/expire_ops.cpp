@@ -11,6 +11,7 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kUnsupportedOption = "ERR Unsupported option %s";
 constexpr std::string_view kNxIncompatible =
     "ERR NX and XX, GT or LT options at the same time are not compatible";
 constexpr std::string_view kGtLtIncompatible =
@@ -45,7 +46,7 @@ bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> op
     } else if (iequals(opt, "lt")) {
       c |= kExpireLt;
     } else {
-      call.error(format_error("ERR Unsupported option %s", {arg}));
+      call.error(format_error(kUnsupportedOption, {arg}));
       return false;
     }
   }

@@ -38,7 +38,6 @@ using types::Hash;
 constexpr std::string_view kHashNotInteger = "ERR hash value is not an integer";
 constexpr std::string_view kHashNotFloat = "ERR hash value is not a float";
 constexpr std::string_view kOverflow = "ERR increment or decrement would overflow";
-constexpr std::string_view kNanOrInfinity = "ERR increment would produce NaN or Infinity";
 constexpr std::string_view kIncrNanOrInfinity = "ERR value is NaN or Infinity";
 
 /* HSET key field value [field value ...]
@@ -109,7 +108,7 @@ void hgetdel_command(Call& call) {
   Hash* h = hash_for_write(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
   std::span<const std::string_view> fields;
-  if (!fields_or_reply(call, 2, "ERR Number of fields must be a positive integer", &fields)) return;
+  if (!fields_or_reply(call, 2, kNumFieldsNotPositive, &fields)) return;
   call.reply.array(fields.size());
   size_t deleted = 0;
   for (std::string_view f : fields) {
@@ -204,7 +203,7 @@ void hincrbyfloat_command(Call& call) {
   long double value = 0;
   if (const auto cur = h->get(call.argv[2]); cur && !string_to_ld(*cur, &value)) return call.error(kHashNotFloat);
   value += incr;
-  if (std::isnan(value) || std::isinf(value)) return call.error(kNanOrInfinity);
+  if (std::isnan(value) || std::isinf(value)) return call.error(err::kNanOrInfinity);
   const std::string text = ld_to_string(value);
   h->set(call.argv[2], text, hash_limits(call), /*keep_ttl=*/true);
   call.modified(call.argv[1], pubsub::kHash, "hincrbyfloat");
@@ -233,14 +232,14 @@ void hrandfield_command(Call& call) {
   long long l;
   if (!integer_or_reply(call, call.argv[2], &l)) return;
   if (l < -std::numeric_limits<long long>::max())
-    return call.error("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807");
+    return call.error(err::kCountRange);
   bool withvalues = false;
   if (call.argv.size() > 4 || (call.argv.size() == 4 && !is_option(call.argv[3], "withvalues")))
     return call.error(err::kSyntax);
   if (call.argv.size() == 4) {
     withvalues = true;
     if (l < -std::numeric_limits<long long>::max() / 2 || l > std::numeric_limits<long long>::max() / 2)
-      return call.error("ERR value is out of range");
+      return call.error(err::kOutOfRange);
   }
   bool wrong_type;
   Hash* h = hash_for_read(call, call.argv[1], &wrong_type);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/numbers.hpp"
+#include "commands/time_args.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
 #include "engine/lookup.hpp"
@@ -17,6 +18,7 @@ using types::Hash;
 
 constexpr std::string_view kFieldsMissing = "ERR Mandatory argument FIELDS is missing or not at the right position";
 constexpr std::string_view kNumFieldsMismatch = "ERR The `numfields` parameter must match the number of arguments";
+constexpr std::string_view kExpireNegative = "ERR invalid expire time, must be >= 0";
 // Redis 7.4's largest field deadline (EB_EXPIRE_TIME_MAX >> 2), in ms.
 constexpr int64_t kMaxFieldDeadline = 0xFFFFFFFFFFFFLL >> 2;
 
@@ -92,12 +94,12 @@ bool field_deadline_or_reply(Call& call, std::string_view arg, bool absolute, bo
   long long t;
   if (!integer_or_reply(call, arg, &t)) return false;
   if (t < 0) {
-    call.error("ERR invalid expire time, must be >= 0");
+    call.error(kExpireNegative);
     return false;
   }
   const int64_t base = absolute ? 0 : call.now_ms;
   if ((seconds && t > kMaxFieldDeadline / 1000) || (seconds ? t * 1000 : t) > kMaxFieldDeadline - base) {
-    call.error("ERR invalid expire time in '" + call.spec->name + "' command");
+    reply_invalid_expire_time(call);
     return false;
   }
   if (seconds) t *= 1000;

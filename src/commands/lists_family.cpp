@@ -35,6 +35,9 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kCountNegative = "ERR COUNT can't be negative";
+constexpr std::string_view kMaxlenNegative = "ERR MAXLEN can't be negative";
+
 using types::List;
 
 constexpr std::string_view kCountPositive = "ERR count should be greater than 0";
@@ -177,7 +180,7 @@ void rpushx_command(Call& call) { push_generic(call, End::kRight, true); }
 
 /* LPOP/RPOP key [count] */
 void pop_generic(Call& call, End from) {
-  if (call.argv.size() > 3) return call.error("ERR wrong number of arguments for '" + call.spec->name + "' command");
+  if (call.argv.size() > 3) return call.error(err::wrong_arity(call.spec->name));
   const bool has_count = call.argv.size() == 3;
   long long count = 0;
   if (has_count && !range_or_reply(call, call.argv[2], 0, LLONG_MAX, err::kNotPositive, &count)) return;
@@ -321,9 +324,9 @@ void lpos_command(Call& call) {
       if (!integer_or_reply(call, call.argv[++j], &rank)) return;
       if (rank == 0) return call.error(kRankZero);
     } else if (is_option(call.argv[j], "count") && more) {
-      if (!range_or_reply(call, call.argv[++j], 0, LLONG_MAX, "ERR COUNT can't be negative", &count)) return;
+      if (!range_or_reply(call, call.argv[++j], 0, LLONG_MAX, kCountNegative, &count)) return;
     } else if (is_option(call.argv[j], "maxlen") && more) {
-      if (!range_or_reply(call, call.argv[++j], 0, LLONG_MAX, "ERR MAXLEN can't be negative", &maxlen)) return;
+      if (!range_or_reply(call, call.argv[++j], 0, LLONG_MAX, kMaxlenNegative, &maxlen)) return;
     } else {
       return call.error(err::kSyntax);
     }

@@ -37,7 +37,6 @@ namespace {
 using types::Member;
 using types::Set;
 
-constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
 
 void reply_member(Call& call, const Member& m) {
   char buf[kLongStrSize];
@@ -279,7 +278,7 @@ void sintercard_command(Call& call) {
   for (size_t i = 2 + static_cast<size_t>(numkeys); i < call.argv.size(); ++i) {
     const bool has_value = i + 1 < call.argv.size();
     if (!has_value || !is_option(call.argv[i], "limit")) return call.error(err::kSyntax);
-    if (!positive_or_reply(call, call.argv[++i], &limit, kLimitNegative)) return;
+    if (!positive_or_reply(call, call.argv[++i], &limit, err::kLimitNegative)) return;
   }
   std::vector<const Set*> sets;
   if (!sets_for_read(call, call.argv.subspan(2, static_cast<size_t>(numkeys)), &sets))

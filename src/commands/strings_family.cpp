@@ -31,7 +31,6 @@ namespace {
 
 constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
 constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
-constexpr std::string_view kNanOrInfinity = "ERR increment would produce NaN or Infinity";
 
 // Replies the error for a failed op.
 void reply_op_error(Call& call, OpStatus status) {
@@ -40,7 +39,7 @@ void reply_op_error(Call& call, OpStatus status) {
     case OpStatus::kNotInteger: return call.error(err::kNotInteger);
     case OpStatus::kNotFloat: return call.error(err::kNotFloat);
     case OpStatus::kOverflow: return call.error(err::kOverflow);
-    case OpStatus::kNanOrInfinity: return call.error(kNanOrInfinity);
+    case OpStatus::kNanOrInfinity: return call.error(err::kNanOrInfinity);
     case OpStatus::kTooLong: return call.error(err::kStringTooLong);
     case OpStatus::kInvalidExpire: return reply_invalid_expire_time(call);
     case OpStatus::kOk:

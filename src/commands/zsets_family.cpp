@@ -38,6 +38,10 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kXxAndNx = "ERR XX and NX options at the same time are not compatible";
+constexpr std::string_view kGtLtNx = "ERR GT, LT, and/or NX options at the same time are not compatible";
+constexpr std::string_view kIncrOnePair = "ERR INCR option supports a single increment-element pair";
+
 using types::ZSet;
 
 constexpr std::string_view kNan = "ERR resulting score is not a number (NaN)";
@@ -71,10 +75,10 @@ void zadd_generic(Call& call, unsigned flags) {
   if (args == 0 || args % 2 != 0) return call.error(err::kSyntax);
   const bool incr = flags & types::kZAddIncr, nx = flags & types::kZAddNx, xx = flags & types::kZAddXx;
   const bool gt = flags & types::kZAddGt, lt = flags & types::kZAddLt;
-  if (nx && xx) return call.error("ERR XX and NX options at the same time are not compatible");
+  if (nx && xx) return call.error(kXxAndNx);
   if ((gt && nx) || (lt && nx) || (gt && lt))
-    return call.error("ERR GT, LT, and/or NX options at the same time are not compatible");
-  if (incr && args > 2) return call.error("ERR INCR option supports a single increment-element pair");
+    return call.error(kGtLtNx);
+  if (incr && args > 2) return call.error(kIncrOnePair);
   // Every score is read before any member is added, as Redis does: a bad
   // one refuses the whole command. A few live on the stack.
   const size_t pairs = args / 2;
@@ -214,7 +218,7 @@ void zrandmember_count(Call& call) {
     return call.error(err::kSyntax);
   if (call.argv.size() == 4) {
     with_scores = true;
-    if (count < -LLONG_MAX / 2 || count > LLONG_MAX / 2) return call.error("ERR value is out of range");
+    if (count < -LLONG_MAX / 2 || count > LLONG_MAX / 2) return call.error(err::kOutOfRange);
   }
   const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);

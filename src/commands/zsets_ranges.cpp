@@ -18,6 +18,11 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kLimitNeedsBy =
+    "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+constexpr std::string_view kWithscoresByLex =
+    "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+
 using types::ZSet;
 
 enum class RangeType { kAuto, kRank, kScore, kLex };
@@ -76,9 +81,9 @@ void zrange_generic(Call& call, size_t first, bool store, RangeType type, Direct
   if (type == RangeType::kAuto) type = RangeType::kRank;
   const bool reverse = dir == Direction::kReverse;
   if (limit != -1 && type == RangeType::kRank)
-    return call.error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
+    return call.error(kLimitNeedsBy);
   if (with_scores && type == RangeType::kLex)
-    return call.error("ERR syntax error, WITHSCORES not supported in combination with BYLEX");
+    return call.error(kWithscoresByLex);
   if (reverse && type != RangeType::kRank) std::swap(min_at, max_at);
 
   long long start = 0, end = 0;

@@ -14,6 +14,10 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kUnknownCommand = "ERR unknown command '%.128s', with args beginning with: %s";
+constexpr std::string_view kReplicaKeyspace = "ERR Replica can't interact with the keyspace";
+constexpr std::string_view kNotInTransaction = "ERR Command not allowed inside a transaction";
+
 // Redis quotes the name and up to 128 bytes of arguments, each as
 // "'%.*s' " with the room left (so each stops at its first NUL byte).
 std::string unknown_command_text(std::span<const std::string_view> argv) {
@@ -24,7 +28,7 @@ std::string unknown_command_text(std::span<const std::string_view> argv) {
     args.append(c_string(argv[i]).substr(0, room));
     args += "' ";
   }
-  return format_error("ERR unknown command '%.128s', with args beginning with: %s", {argv[0], args});
+  return format_error(kUnknownCommand, {argv[0], args});
 }
 
 bool arity_ok(const CommandSpec& spec, size_t argc) {
@@ -92,7 +96,7 @@ Resolved resolve(const CommandTable& table, std::span<const std::string_view> ar
   if (!spec->subcommands.empty() && argv.size() >= 2) {
     const CommandSpec* sub = spec->subcommand(to_lower(argv[1]));
     if (!sub) {
-      r.error = format_error("ERR unknown subcommand '%.128s'. Try %s HELP.", {argv[1], to_upper(spec->name)});
+      r.error = format_error(err::kUnknownSubcommand, {argv[1], to_upper(spec->name)});
       return r;
     }
     spec = sub;
@@ -175,7 +179,7 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   // A MONITOR client is a replica to Redis: it may not touch the keyspace.
   if (!server.clients.monitors().empty() && spec.has(kReadonly | kWrite | kMayReplicate) &&
       server.clients.monitoring(session))
-    return reject("ERR Replica can't interact with the keyspace");
+    return reject(kReplicaKeyspace);
   // Nothing is evicted while a file loads: the dataset is what it holds.
   if (server.config.values().maxmemory != 0 && !server.facts.loading && out_of_memory(server, session, spec))
     return reject(err::kOom);
@@ -184,7 +188,7 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
   if (session.in_multi && !spec.has(kTransactionControl)) {
-    if (spec.has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
+    if (spec.has(kNoMulti)) return reject(kNotInTransaction);
     queue(session, spec, argv);
     reply.simple("QUEUED");
     return;

@@ -71,8 +71,7 @@ void setbit_command(Call& call) {
   if (!r.ok()) return call.error(err::kWrongType);
   if (r.created) call.notify(pubsub::kNew, "new", key);
   if (r.value.changed) {
-    call.modified(key);
-    call.notify(pubsub::kString, "setbit", key);
+    call.modified(key, pubsub::kString, "setbit");
   }
   call.reply.integer(r.value.old_bit);
 }
@@ -82,14 +81,14 @@ void getbit_command(Call& call) {
   uint64_t offset;
   if (!bit_offset_or_reply(call, call.argv[2], false, 0, &offset)) return;
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (!wrong_type) call.reply.integer(e ? bits::get_bit(e->str(), offset) : 0);
 }
 
 /* BITCOUNT key [start end [BYTE | BIT]] */
 void bitcount_command(Call& call) {
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (e == nullptr) return call.reply.integer(0);
   const size_t argc = call.argv.size();
@@ -163,11 +162,9 @@ void bitop_command(Call& call) {
   const auto r = bitops::op_store_result(call.db(), found, dest, result);
   if (r.created) call.notify(pubsub::kNew, "new", dest);
   if (r.value == bitops::StoreResult::kStored) {
-    call.modified(dest);
-    call.notify(pubsub::kString, "set", dest);
+    call.modified(dest, pubsub::kString, "set");
   } else if (r.value == bitops::StoreResult::kDeleted) {
-    call.modified(dest);
-    call.notify(pubsub::kGeneric, "del", dest);
+    call.modified(dest, pubsub::kGeneric, "del");
   }
   call.reply.integer(static_cast<int64_t>(result.size()));
 }
@@ -257,8 +254,7 @@ void bitfield_generic(Call& call, bool readonly_command) {
     }
   }
   if (r.value.changes > 0) {
-    call.modified(key);
-    call.notify(pubsub::kString, "setbit", key);
+    call.modified(key, pubsub::kString, "setbit");
   }
 }
 

@@ -55,6 +55,9 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
 
 namespace {
 
+constexpr std::string_view kUnknownClientType = "ERR Unknown client type '%s'";
+constexpr std::string_view kNoSuchUser = "ERR No such user '%s'";
+constexpr std::string_view kInvalidClientId = "ERR Invalid client ID";
 constexpr std::string_view kBadKillId = "ERR client-id should be greater than 0";
 
 // Redis's client types (getClientType). lawnkv has neither masters nor
@@ -74,7 +77,7 @@ bool client_type_or_reply(Call& call, std::string_view name, ClientType* out) {
   } else if (is_option(name, "master")) {
     *out = ClientType::kMaster;
   } else {
-    call.error(format_error("ERR Unknown client type '%s'", {name}));
+    call.error(format_error(kUnknownClientType, {name}));
     return false;
   }
   return true;
@@ -127,7 +130,7 @@ bool parse_kill_filter_or_reply(Call& call, KillFilter* out) {
     } else if (has_value && is_option(opt, "user")) {
       // ACLGetUserByName: the whole name, NUL bytes and case included.
       if (value != "default") {
-        call.error(format_error("ERR No such user '%s'", {value}));
+        call.error(format_error(kNoSuchUser, {value}));
         return false;
       }
     } else if (has_value && is_option(opt, "skipme")) {
@@ -160,7 +163,7 @@ bool clients_to_list_or_reply(Call& call, std::vector<Session*>* out) {
   } else if (argv.size() > 3 && is_option(argv[2], "id")) {
     std::vector<long long> ids;
     for (size_t i = 3; i < argv.size(); ++i) {
-      if (!integer_or_reply(call, argv[i], &ids.emplace_back(), "ERR Invalid client ID")) return false;
+      if (!integer_or_reply(call, argv[i], &ids.emplace_back(), kInvalidClientId)) return false;
     }
     for (long long id : ids) {
       const auto it = sessions.find(static_cast<uint64_t>(id));

@@ -25,6 +25,11 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kInvalidCommand = "ERR Invalid command specified";
+constexpr std::string_view kNoKeyArguments = "ERR The command has no key arguments";
+constexpr std::string_view kInvalidArgCount = "ERR Invalid number of arguments specified for command";
+constexpr std::string_view kInvalidArguments = "ERR Invalid arguments specified for command";
+
 struct FlagName {
   uint32_t flag;
   std::string_view name;
@@ -279,13 +284,13 @@ void getkeys_generic(Call& call, bool with_flags) {
   const auto args = call.argv.subspan(2);
   const CommandSpec* c = call.server.commands.find(args[0]);
   if (c && !c->subcommands.empty() && args.size() >= 2) c = c->subcommand(to_lower(args[1]));
-  if (!c) return call.error("ERR Invalid command specified");
-  if (!has_key_arguments(*c)) return call.error("ERR The command has no key arguments");
+  if (!c) return call.error(kInvalidCommand);
+  if (!has_key_arguments(*c)) return call.error(kNoKeyArguments);
   const long argc = static_cast<long>(args.size());
   if ((c->arity > 0 && c->arity != argc) || argc < -c->arity)
-    return call.error("ERR Invalid number of arguments specified for command");
+    return call.error(kInvalidArgCount);
   const std::vector<KeyRef> keys = find_keys(*c, args);
-  if (keys.empty() && !c->has(kNoMandatoryKeys)) return call.error("ERR Invalid arguments specified for command");
+  if (keys.empty() && !c->has(kNoMandatoryKeys)) return call.error(kInvalidArguments);
   const auto spec_flags = split(c->key_flags, ';');
   call.reply.array(keys.size());
   for (const KeyRef& k : keys) {

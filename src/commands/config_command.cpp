@@ -14,6 +14,8 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kAppendonlyFailed =
+    "ERR CONFIG SET failed (possibly related to argument 'appendonly') - ";
 constexpr std::string_view kNoConfigFile = "ERR The server is running without a config file";
 // lawnkv never writes its config file: Redis's text for a rewrite that
 // failed, with the reason strerror(EOPNOTSUPP) gives.
@@ -50,7 +52,7 @@ void config_set_command(Call& call) {
   if (call.cfg().appendonly && !aof.enabled()) {
     if (const std::string why = aof.turn_on(call.server); !why.empty()) {
       call.server.config.mutable_values().appendonly = false;
-      return call.error("ERR CONFIG SET failed (possibly related to argument 'appendonly') - " + why);
+      return call.error(std::string(kAppendonlyFailed) + why);
     }
   } else if (!call.cfg().appendonly && aof.enabled()) {
     aof.turn_off(call.server);

@@ -15,6 +15,10 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kProtocolNotInteger = "ERR Protocol version is not an integer or out of range";
+constexpr std::string_view kHelloSyntax = "ERR Syntax error in HELLO option '%s'";
+constexpr std::string_view kNoSuchClient = "ERR No such client";
+constexpr std::string_view kUnblockReason = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
 constexpr std::string_view kNoPasswordSet =
     "ERR AUTH <password> called without any password configured for the default user. "
     "Are you sure your configuration is correct?";
@@ -41,7 +45,7 @@ bool valid_client_name(std::string_view name) {
 
 /* PING [message] */
 void ping_command(Call& call) {
-  if (call.argv.size() > 2) return call.error("ERR wrong number of arguments for 'ping' command");
+  if (call.argv.size() > 2) return call.error(err::wrong_arity("ping"));
   if (call.session.protocol == 2 && call.session.subscribed()) {
     call.reply.array(2);
     call.reply.bulk("pong");
@@ -84,7 +88,7 @@ void hello_command(Call& call) {
   int protocol = call.session.protocol;
   if (call.argv.size() >= 2) {
     long long v;
-    if (!integer_or_reply(call, call.argv[1], &v, "ERR Protocol version is not an integer or out of range"))
+    if (!integer_or_reply(call, call.argv[1], &v, kProtocolNotInteger))
       return;
     if (v < 2 || v > 3) return call.error("NOPROTO unsupported protocol version");
     protocol = static_cast<int>(v);
@@ -104,7 +108,7 @@ void hello_command(Call& call) {
       has_name = true;
       name = call.argv[++i];
     } else {
-      return call.error(format_error("ERR Syntax error in HELLO option '%s'", {call.argv[i]}));
+      return call.error(format_error(kHelloSyntax, {call.argv[i]}));
     }
   }
   if (has_auth && !authenticate_or_reply(call, user, pass)) return;
@@ -174,7 +178,7 @@ void client_kill_command(Call& call) {
   for (Session* s : victims) kill_session(call, *s);
   // The old form answers OK or an error; the filters, how many were killed.
   if (call.argv.size() == 3) {
-    if (victims.empty()) return call.error("ERR No such client");
+    if (victims.empty()) return call.error(kNoSuchClient);
     return call.reply.simple("OK");
   }
   call.reply.integer(static_cast<int64_t>(victims.size()));
@@ -213,15 +217,14 @@ void client_reply_command(Call& call) {
 /* CLIENT UNBLOCK client-id [TIMEOUT | ERROR] */
 void client_unblock_command(Call& call) {
   if (call.argv.size() > 4) {
-    return call.error(format_error(
-        "ERR unknown subcommand or wrong number of arguments for '%.128s'. Try CLIENT HELP.", {call.argv[1]}));
+    return reply_subcommand_syntax_error(call);
   }
   bool error = false;
   if (call.argv.size() == 4) {
     if (is_option(call.argv[3], "error")) {
       error = true;
     } else if (!is_option(call.argv[3], "timeout")) {
-      return call.error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+      return call.error(kUnblockReason);
     }
   }
   long long id;

@@ -25,7 +25,6 @@
 #include "commands/encoding_names.hpp"
 #include "commands/server_family.hpp"
 #include "core/address.hpp"
-#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "durability/snapshots.hpp"
 #include "engine/args.hpp"
@@ -39,6 +38,11 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kClockRange = "ERR the clock would leave its range (0 to year 146,000)";
+constexpr std::string_view kReloadNosaveOnly = "ERR lawnkv's DEBUG RELOAD supports the NOSAVE option only.";
+constexpr std::string_view kReloadOptions =
+    "ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.";
+constexpr std::string_view kReloadFailed = "ERR Error trying to load the RDB dump";
 constexpr std::string_view kDebugRefused =
     "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you can run it "
     "from a local connection, otherwise you need to set this option in the configuration file, and then "
@@ -81,7 +85,7 @@ void debug_set_active_expire(Call& call) {
 void debug_advance_time(Call& call) {
   long long ms;
   if (!integer_or_reply(call, call.argv[2], &ms)) return;
-  if (!call.server.clock.advance_ms(ms)) return call.error("ERR the clock would leave its range (0 to year 146,000)");
+  if (!call.server.clock.advance_ms(ms)) return call.error(kClockRange);
   call.reply.simple("OK");
 }
 
@@ -115,13 +119,13 @@ void debug_reload(Call& call) {
   for (size_t i = 2; i < call.argv.size(); ++i) {
     if (iequals(call.argv[i], "nosave")) save = false;
     else if (iequals(call.argv[i], "merge") || iequals(call.argv[i], "noflush"))
-      return call.error("ERR lawnkv's DEBUG RELOAD supports the NOSAVE option only.");
-    else return call.error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+      return call.error(kReloadNosaveOnly);
+    else return call.error(kReloadOptions);
   }
   Snapshots& snap = call.server.snapshots();
   if (save && !snap.save(call.server).empty()) return call.error("ERR");
   const persistence::LoadResult r = snap.reload(call.server, Snapshots::path(call.cfg()), call.now_ms);
-  if (!r.ok()) return call.error("ERR Error trying to load the RDB dump");
+  if (!r.ok()) return call.error(kReloadFailed);
   call.reply.simple("OK");
 }
 
@@ -150,8 +154,7 @@ void debug_command(Call& call) {
   if (is_option(sub, "reload")) return debug_reload(call);
   if (is_option(sub, "digest") && argc == 2) return debug_digest(call);
   if (is_option(sub, "digest-value") && argc >= 2) return debug_digest_value(call);
-  call.error(format_error("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try DEBUG HELP.",
-                          {sub}));
+  reply_subcommand_syntax_error(call);
 }
 
 }  // namespace

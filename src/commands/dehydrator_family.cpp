@@ -21,6 +21,8 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kCountNotPositive = "ERR COUNT must be positive";
+
 using dehydrator::Dehydrator;
 
 constexpr std::string_view kAlreadyDehydrating = "ERROR: Element already dehydrating.";
@@ -29,28 +31,13 @@ constexpr std::string_view kNoSuchElement = "ERROR: No Such Element.";
 constexpr std::string_view kNegativeTtl = "ERR TTL must not be negative";
 constexpr size_t kGeneratedIdLength = 31;
 
-// The dehydrator at key for reading: nullptr if the key is missing, or (after
-// replying WRONGTYPE, *wrong_type set) if it holds another type.
-Dehydrator* find_or_reply(Call& call, std::string_view key, bool* wrong_type) {
-  store::Entry* e = lookup_read(call, key);
-  *wrong_type = e && e->type() != store::Type::kDehydrator;
-  if (*wrong_type) {
-    call.error(err::kWrongType);
-    return nullptr;
-  }
-  return e ? static_cast<Dehydrator*>(e->obj()) : nullptr;
-}
-
 // The dehydrator at key, created if the key is missing; nullptr after
 // replying WRONGTYPE.
 Dehydrator* find_or_create_or_reply(Call& call, std::string_view key) {
-  store::Entry* e = lookup_write(call, key);
-  if (!e) return static_cast<Dehydrator*>(call.db().add_object(key, std::make_unique<Dehydrator>()).obj());
-  if (e->type() != store::Type::kDehydrator) {
-    call.error(err::kWrongType);
-    return nullptr;
-  }
-  return static_cast<Dehydrator*>(e->obj());
+  bool wrong_type;
+  if (Dehydrator* d = lookup_or_reply<Dehydrator>(call, key, Intent::kWrite, &wrong_type)) return d;
+  if (wrong_type) return nullptr;
+  return static_cast<Dehydrator*>(call.db().add_object(key, std::make_unique<Dehydrator>()).obj());
 }
 
 // A TTL in ms: an integer, not negative, and whose deadline (now + ttl) the
@@ -144,7 +131,7 @@ void gidpush_command(Call& call) {
 /* REDE.PULL key id */
 void pull_command(Call& call) {
   bool wrong_type;
-  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  Dehydrator* d = lookup_or_reply<Dehydrator>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   std::optional<std::string> v = d ? d->pull(call.argv[2]) : std::nullopt;
   if (!v) return call.reply.null();
@@ -155,7 +142,7 @@ void pull_command(Call& call) {
 /* REDE.POLL key */
 void poll_command(Call& call) {
   bool wrong_type;
-  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  Dehydrator* d = lookup_or_reply<Dehydrator>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   reply_elements(call, d, SIZE_MAX);
 }
@@ -163,7 +150,7 @@ void poll_command(Call& call) {
 /* REDE.XPOLL key */
 void xpoll_command(Call& call) {
   bool wrong_type;
-  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  Dehydrator* d = lookup_or_reply<Dehydrator>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (!d) return call.reply.array(0);
   const std::vector<std::string_view> ids = d->due_ids(call.now_ms);
@@ -174,7 +161,7 @@ void xpoll_command(Call& call) {
 /* REDE.XACK key id [id ...] */
 void xack_command(Call& call) {
   bool wrong_type;
-  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  Dehydrator* d = lookup_or_reply<Dehydrator>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (!d) return call.reply.array(0);
   call.reply.array(call.argv.size() - 2);
@@ -196,7 +183,7 @@ void xack_command(Call& call) {
 /* REDE.LOOK key id */
 void look_command(Call& call) {
   bool wrong_type;
-  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  Dehydrator* d = lookup_or_reply<Dehydrator>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   const std::optional<std::string_view> v = d ? d->look(call.argv[2]) : std::nullopt;
   if (!v) return call.reply.null();
@@ -206,7 +193,7 @@ void look_command(Call& call) {
 /* REDE.TTN key */
 void ttn_command(Call& call) {
   bool wrong_type;
-  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  Dehydrator* d = lookup_or_reply<Dehydrator>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (!d) return call.reply.null();
   call.reply.integer(d->ttn(call.now_ms));
@@ -215,7 +202,7 @@ void ttn_command(Call& call) {
 /* REDE.UPDATE key id element */
 void update_command(Call& call) {
   bool wrong_type;
-  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  Dehydrator* d = lookup_or_reply<Dehydrator>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (!d) return call.error(kNoSuchDehydrator);
   std::optional<std::string> old = d->update(call.argv[2], call.argv[3]);
@@ -232,13 +219,13 @@ void bpoll_command(Call& call) {
   if (call.argv.size() == 5 && iequals(call.argv[3], "count")) {
     long long n;
     if (!integer_or_reply(call, call.argv[4], &n)) return;
-    if (n <= 0) return call.error("ERR COUNT must be positive");
+    if (n <= 0) return call.error(kCountNotPositive);
     count = static_cast<size_t>(n);
   } else if (call.argv.size() != 3) {
     return call.error(err::kSyntax);
   }
   bool wrong_type;
-  Dehydrator* d = find_or_reply(call, call.argv[1], &wrong_type);
+  Dehydrator* d = lookup_or_reply<Dehydrator>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (d && d->has_due(call.now_ms)) return reply_elements(call, d, count);
   // Nothing due: wait for the key's next element, or for a write to it.

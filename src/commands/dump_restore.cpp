@@ -85,8 +85,7 @@ void restore_command(Call& call) {
   if ((ttl != 0 && deadline <= call.now_ms) || nothing) {
     if (deleted) {
       call.data.effects.replace_own({"DEL", key});
-      call.modified(key);
-      call.notify(pubsub::kGeneric, "del", key);
+      call.modified(key, pubsub::kGeneric, "del");
     }
     return call.reply.simple("OK");
   }
@@ -103,8 +102,7 @@ void restore_command(Call& call) {
     argv.emplace_back("ABSTTL");
     call.data.effects.replace_own(std::move(argv));
   }
-  call.modified(key);
-  call.notify(pubsub::kGeneric, "restore", key);
+  call.modified(key, pubsub::kGeneric, "restore");
   call.reply.simple("OK");
 }
 

@@ -11,6 +11,7 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kUnsupportedOption = "ERR Unsupported option %s";
 constexpr std::string_view kNxIncompatible =
     "ERR NX and XX, GT or LT options at the same time are not compatible";
 constexpr std::string_view kGtLtIncompatible =
@@ -45,7 +46,7 @@ bool expire_conditions_or_reply(Call& call, std::span<const std::string_view> op
     } else if (iequals(opt, "lt")) {
       c |= kExpireLt;
     } else {
-      call.error(format_error("ERR Unsupported option %s", {arg}));
+      call.error(format_error(kUnsupportedOption, {arg}));
       return false;
     }
   }
@@ -69,13 +70,11 @@ OpResult<bool> op_expire(DbContext& call, std::string_view key, int64_t deadline
   if (!conditions_hold(conditions, current, deadline_ms)) return {OpStatus::kSkipped};
   if (deadline_ms <= call.now_ms) {
     call.db().remove(key);
-    call.modified(key);
-    call.notify(pubsub::kGeneric, "del", key);
+    call.modified(key, pubsub::kGeneric, "del");
     return {OpStatus::kOk, true};
   }
   call.db().set_deadline(*e, deadline_ms, ttl_ms);
-  call.modified(key);
-  call.notify(pubsub::kGeneric, "expire", key);
+  call.modified(key, pubsub::kGeneric, "expire");
   return {OpStatus::kOk, false};
 }
 
@@ -84,8 +83,7 @@ OpStatus op_persist(DbContext& call, std::string_view key) {
   if (e == nullptr) return OpStatus::kNoKey;
   if (!e->has_ttl()) return OpStatus::kSkipped;
   call.db().clear_deadline(*e);
-  call.modified(key);
-  call.notify(pubsub::kGeneric, "persist", key);
+  call.modified(key, pubsub::kGeneric, "persist");
   return OpStatus::kOk;
 }
 

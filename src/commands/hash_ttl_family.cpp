@@ -24,6 +24,12 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kNumFieldsParameter = "ERR Parameter `numFields` should be greater than 0";
+constexpr std::string_view kInvalidFieldCount = "ERR invalid number of fields";
+constexpr std::string_view kMissingExpireTime = "ERR missing expire time";
+constexpr std::string_view kFxxAndFnx = "ERR Only one of FXX or FNX arguments can be specified";
+constexpr std::string_view kUnknownArgument = "ERR unknown argument: ";
+
 using types::Hash;
 
 // A field-TTL command's record: the fields whose TTL it set (HPEXPIREAT
@@ -66,7 +72,7 @@ void hexpire_generic(Call& call, bool absolute, bool seconds) {
       at = 4;
     }
   std::span<const std::string_view> fields;
-  if (!fields_or_reply(call, at, "ERR Parameter `numFields` should be greater than 0", &fields)) return;
+  if (!fields_or_reply(call, at, kNumFieldsParameter, &fields)) return;
   call.reply.array(fields.size());
   if (!h) {
     for (size_t i = 0; i < fields.size(); ++i) call.reply.integer(Hash::kNoField);
@@ -86,8 +92,7 @@ void hexpire_generic(Call& call, bool absolute, bool seconds) {
   record_fields(call, deleted ? FieldChange::kDelete : FieldChange::kExpireAt, deadline, changed);
   const bool emptied = h->empty();
   if (emptied) call.db().remove(call.argv[1]);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, deleted ? "hdel" : "hexpire", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, deleted ? "hdel" : "hexpire");
   if (emptied) call.notify(pubsub::kGeneric, "del", call.argv[1]);
 }
 
@@ -104,7 +109,7 @@ void httl_generic(Call& call, bool relative, bool seconds) {
   Hash* h = hash_for_read(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
   std::span<const std::string_view> fields;
-  if (!fields_or_reply(call, 2, "ERR Number of fields must be a positive integer", &fields)) return;
+  if (!fields_or_reply(call, 2, kNumFieldsNotPositive, &fields)) return;
   call.reply.array(fields.size());
   const int64_t base = relative ? call.now_ms : 0;
   for (std::string_view f : fields) {
@@ -128,7 +133,7 @@ void hpersist_command(Call& call) {
   Hash* h = hash_for_write(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
   std::span<const std::string_view> fields;
-  if (!fields_or_reply(call, 2, "ERR Number of fields must be a positive integer", &fields)) return;
+  if (!fields_or_reply(call, 2, kNumFieldsNotPositive, &fields)) return;
   call.reply.array(fields.size());
   bool changed = false;
   for (std::string_view f : fields) {
@@ -137,8 +142,7 @@ void hpersist_command(Call& call) {
     call.reply.integer(r);
   }
   if (!changed) return;
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hpersist", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hpersist");
 }
 
 
@@ -196,7 +200,7 @@ void hsetex_command(Call& call) {
       long long n;
       if (i + 3 >= call.argv.size()) return call.error(err::wrong_arity(call.spec->name));
       if (!string_to_ll(call.argv[i + 1], &n) || n < 1 || n > std::numeric_limits<int>::max())
-        return call.error("ERR invalid number of fields");
+        return call.error(kInvalidFieldCount);
       const size_t remaining = call.argv.size() - i - 2;
       if (remaining % 2 != 0 || static_cast<size_t>(n) != remaining / 2)
         return call.error(err::wrong_arity(call.spec->name));
@@ -204,7 +208,7 @@ void hsetex_command(Call& call) {
       count = static_cast<size_t>(n);
     } else if (deadline_option(a, &absolute, &seconds)) {
       if (expiry.kind != FieldExpiry::kNone) return call.error(kOneExpiry);
-      if (i + 1 >= call.argv.size()) return call.error("ERR missing expire time");
+      if (i + 1 >= call.argv.size()) return call.error(kMissingExpireTime);
       if (!field_deadline_or_reply(call, call.argv[++i], absolute, seconds, &expiry.deadline_ms, &expiry.ttl_ms))
         return;
       expiry.kind = FieldExpiry::kDeadline;
@@ -212,10 +216,10 @@ void hsetex_command(Call& call) {
       if (expiry.kind != FieldExpiry::kNone) return call.error(kOneExpiry);
       expiry.kind = FieldExpiry::kKeep;
     } else if (is_option(a, "fnx") || is_option(a, "fxx")) {
-      if (cond != kAny) return call.error("ERR Only one of FXX or FNX arguments can be specified");
+      if (cond != kAny) return call.error(kFxxAndFnx);
       cond = is_option(a, "fnx") ? kFnx : kFxx;
     } else {
-      return call.error("ERR unknown argument: " + std::string(c_string(a)));
+      return call.error(std::string(kUnknownArgument).append(c_string(a)));
     }
   }
   // The arity (-6) leaves no way through the options without FIELDS.
@@ -275,7 +279,7 @@ void hgetex_command(Call& call) {
     at = 3;
   }
   std::span<const std::string_view> fields;
-  if (!fields_or_reply(call, at, "ERR Number of fields must be a positive integer", &fields)) return;
+  if (!fields_or_reply(call, at, kNumFieldsNotPositive, &fields)) return;
   call.reply.array(fields.size());
   size_t updated = 0, deleted = 0;
   std::vector<std::string_view> changed;

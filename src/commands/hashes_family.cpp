@@ -38,7 +38,6 @@ using types::Hash;
 constexpr std::string_view kHashNotInteger = "ERR hash value is not an integer";
 constexpr std::string_view kHashNotFloat = "ERR hash value is not a float";
 constexpr std::string_view kOverflow = "ERR increment or decrement would overflow";
-constexpr std::string_view kNanOrInfinity = "ERR increment would produce NaN or Infinity";
 constexpr std::string_view kIncrNanOrInfinity = "ERR value is NaN or Infinity";
 
 /* HSET key field value [field value ...]
@@ -50,8 +49,7 @@ void hset_generic(Call& call, bool count_reply) {
   int64_t created = 0;
   const Hash::Limits lim = hash_limits(call);
   for (size_t i = 2; i < call.argv.size(); i += 2) created += h->set(call.argv[i], call.argv[i + 1], lim);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hset", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hset");
   if (count_reply) return call.reply.integer(created);
   call.reply.simple("OK");
 }
@@ -65,8 +63,7 @@ void hsetnx_command(Call& call) {
   if (!h) return;
   if (h->get(call.argv[2])) return call.reply.integer(0);
   h->set(call.argv[2], call.argv[3], hash_limits(call));
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hset", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hset");
   call.reply.integer(1);
 }
 
@@ -111,7 +108,7 @@ void hgetdel_command(Call& call) {
   Hash* h = hash_for_write(call, call.argv[1], &wrong_type);
   if (wrong_type) return;
   std::span<const std::string_view> fields;
-  if (!fields_or_reply(call, 2, "ERR Number of fields must be a positive integer", &fields)) return;
+  if (!fields_or_reply(call, 2, kNumFieldsNotPositive, &fields)) return;
   call.reply.array(fields.size());
   size_t deleted = 0;
   for (std::string_view f : fields) {
@@ -126,8 +123,7 @@ void hgetdel_command(Call& call) {
   }
   if (deleted == 0) return;
   const bool key_removed = delete_hash_if_empty(call, call.argv[1], h);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hdel", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hdel");
   if (key_removed) call.notify(pubsub::kGeneric, "del", call.argv[1]);
 }
 
@@ -193,8 +189,7 @@ void hincrby_command(Call& call) {
     return call.error(kOverflow);
   value += incr;
   h->set(call.argv[2], ll_to_string(value), hash_limits(call), /*keep_ttl=*/true);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hincrby", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hincrby");
   call.reply.integer(value);
 }
 
@@ -208,11 +203,10 @@ void hincrbyfloat_command(Call& call) {
   long double value = 0;
   if (const auto cur = h->get(call.argv[2]); cur && !string_to_ld(*cur, &value)) return call.error(kHashNotFloat);
   value += incr;
-  if (std::isnan(value) || std::isinf(value)) return call.error(kNanOrInfinity);
+  if (std::isnan(value) || std::isinf(value)) return call.error(err::kNanOrInfinity);
   const std::string text = ld_to_string(value);
   h->set(call.argv[2], text, hash_limits(call), /*keep_ttl=*/true);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kHash, "hincrbyfloat", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kHash, "hincrbyfloat");
   call.reply.bulk(text);
   // The value as written, the field's TTL kept (as Redis 8.0 propagates it).
   call.data.effects.replace_own({"HSETEX", call.argv[1], "KEEPTTL", "FIELDS", "1", call.argv[2], text});
@@ -238,14 +232,14 @@ void hrandfield_command(Call& call) {
   long long l;
   if (!integer_or_reply(call, call.argv[2], &l)) return;
   if (l < -std::numeric_limits<long long>::max())
-    return call.error("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807");
+    return call.error(err::kCountRange);
   bool withvalues = false;
   if (call.argv.size() > 4 || (call.argv.size() == 4 && !is_option(call.argv[3], "withvalues")))
     return call.error(err::kSyntax);
   if (call.argv.size() == 4) {
     withvalues = true;
     if (l < -std::numeric_limits<long long>::max() / 2 || l > std::numeric_limits<long long>::max() / 2)
-      return call.error("ERR value is out of range");
+      return call.error(err::kOutOfRange);
   }
   bool wrong_type;
   Hash* h = hash_for_read(call, call.argv[1], &wrong_type);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/numbers.hpp"
+#include "commands/time_args.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
 #include "engine/lookup.hpp"
@@ -17,6 +18,7 @@ using types::Hash;
 
 constexpr std::string_view kFieldsMissing = "ERR Mandatory argument FIELDS is missing or not at the right position";
 constexpr std::string_view kNumFieldsMismatch = "ERR The `numfields` parameter must match the number of arguments";
+constexpr std::string_view kExpireNegative = "ERR invalid expire time, must be >= 0";
 // Redis 7.4's largest field deadline (EB_EXPIRE_TIME_MAX >> 2), in ms.
 constexpr int64_t kMaxFieldDeadline = 0xFFFFFFFFFFFFLL >> 2;
 
@@ -31,17 +33,14 @@ Hash* without_due_fields(Call& call, std::string_view key, Hash* h) {
   call.data.keyspace.stats().expired_subkeys += n;
   const bool emptied = h->empty();
   if (emptied) call.db().remove(key);
-  call.modified(key);
-  call.notify(pubsub::kHash, "hexpired", key);
+  call.modified(key, pubsub::kHash, "hexpired");
   if (emptied) call.notify(pubsub::kGeneric, "del", key);
   return emptied ? nullptr : h;
 }
 
-Hash* hash_at(Call& call, std::string_view key, store::Entry* e, bool* wrong_type) {
-  *wrong_type = e && e->type() != store::Type::kHash;
-  if (*wrong_type) call.error(err::kWrongType);
-  if (!e || *wrong_type) return nullptr;
-  return without_due_fields(call, key, static_cast<Hash*>(e->obj()));
+Hash* hash_at(Call& call, std::string_view key, Intent intent, bool* wrong_type) {
+  Hash* h = lookup_or_reply<Hash>(call, key, intent, wrong_type);
+  return h ? without_due_fields(call, key, h) : nullptr;
 }
 
 }  // namespace
@@ -51,11 +50,11 @@ Hash::Limits hash_limits(const Call& call) {
 }
 
 Hash* hash_for_read(Call& call, std::string_view key, bool* wrong_type) {
-  return hash_at(call, key, lookup_read(call, key), wrong_type);
+  return hash_at(call, key, Intent::kRead, wrong_type);
 }
 
 Hash* hash_for_write(Call& call, std::string_view key, bool* wrong_type) {
-  return hash_at(call, key, lookup_write(call, key), wrong_type);
+  return hash_at(call, key, Intent::kWrite, wrong_type);
 }
 
 Hash* hash_or_create(Call& call, std::string_view key) {
@@ -95,12 +94,12 @@ bool field_deadline_or_reply(Call& call, std::string_view arg, bool absolute, bo
   long long t;
   if (!integer_or_reply(call, arg, &t)) return false;
   if (t < 0) {
-    call.error("ERR invalid expire time, must be >= 0");
+    call.error(kExpireNegative);
     return false;
   }
   const int64_t base = absolute ? 0 : call.now_ms;
   if ((seconds && t > kMaxFieldDeadline / 1000) || (seconds ? t * 1000 : t) > kMaxFieldDeadline - base) {
-    call.error("ERR invalid expire time in '" + call.spec->name + "' command");
+    reply_invalid_expire_time(call);
     return false;
   }
   if (seconds) t *= 1000;

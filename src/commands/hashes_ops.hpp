@@ -13,6 +13,10 @@
 
 namespace lawnkv {
 
+// A FIELDS count that is not a positive integer (HGETDEL and the field TTL
+// commands).
+inline constexpr std::string_view kNumFieldsNotPositive = "ERR Number of fields must be a positive integer";
+
 // How hashes grow under the server's configuration (hash-max-listpack-*).
 types::Hash::Limits hash_limits(const Call& call);
 

@@ -58,8 +58,7 @@ std::string_view type_name(const store::Entry* e) {
 bool op_delete(DbContext& call, std::string_view key) {
   if (lookup_write(call, key) == nullptr) return false;
   call.db().remove(key);
-  call.modified(key);
-  call.notify(pubsub::kGeneric, "del", key);
+  call.modified(key, pubsub::kGeneric, "del");
   return true;
 }
 

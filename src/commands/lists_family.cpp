@@ -28,11 +28,15 @@
 #include "commands/time_args.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv {
 
 namespace {
+
+constexpr std::string_view kCountNegative = "ERR COUNT can't be negative";
+constexpr std::string_view kMaxlenNegative = "ERR MAXLEN can't be negative";
 
 using types::List;
 
@@ -146,18 +150,18 @@ void mpop_reply(Call& call, std::string_view key, List& l, End from, long long c
 // command runs again for a blocked client, of another type. Replies
 // WRONGTYPE (and *failed is set) when it first runs on another type.
 List* blocking_source(Call& call, std::string_view key, bool* failed) {
-  const ListRef found = list_for_write(call, key);
+  const auto found = lookup<types::List>(call, key, Intent::kWrite);
   *failed = found.wrong_type && !call.retry;
   if (*failed) call.error(err::kWrongType);
-  return found.list;
+  return found.value;
 }
 
 /* LPUSH/RPUSH/LPUSHX/RPUSHX key element [element ...] */
 void push_generic(Call& call, End to, bool only_existing) {
   const std::string_view key = call.argv[1];
-  const ListRef found = list_for_write(call, key);
+  const auto found = lookup<types::List>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  List* l = found.list;
+  List* l = found.value;
   if (!l) {
     if (only_existing) return call.reply.integer(0);
     l = &create_list(call, key);
@@ -166,8 +170,7 @@ void push_generic(Call& call, End to, bool only_existing) {
   const types::ListOptions opts = list_options(call);
   for (size_t i = 2; i < call.argv.size(); ++i) push(*l, to, call.argv[i], opts);
   call.reply.integer(static_cast<int64_t>(l->size()));
-  call.modified(key);
-  call.notify(pubsub::kList, push_event(to), key);
+  call.modified(key, pubsub::kList, push_event(to));
 }
 
 void lpush_command(Call& call) { push_generic(call, End::kLeft, false); }
@@ -177,15 +180,15 @@ void rpushx_command(Call& call) { push_generic(call, End::kRight, true); }
 
 /* LPOP/RPOP key [count] */
 void pop_generic(Call& call, End from) {
-  if (call.argv.size() > 3) return call.error("ERR wrong number of arguments for '" + call.spec->name + "' command");
+  if (call.argv.size() > 3) return call.error(err::wrong_arity(call.spec->name));
   const bool has_count = call.argv.size() == 3;
   long long count = 0;
   if (has_count && !range_or_reply(call, call.argv[2], 0, LLONG_MAX, err::kNotPositive, &count)) return;
   const std::string_view key = call.argv[1];
-  const ListRef found = list_for_write(call, key);
-  if (!found.list && !found.wrong_type) return has_count ? call.reply.null_array() : call.reply.null();
+  const auto found = lookup<types::List>(call, key, Intent::kWrite);
+  if (!found.value && !found.wrong_type) return has_count ? call.reply.null_array() : call.reply.null();
   if (found.wrong_type) return call.error(err::kWrongType);
-  List& l = *found.list;
+  List& l = *found.value;
   if (has_count && count == 0) return call.reply.array(0);
   if (!has_count) {
     call.reply.bulk(pop(l, from));
@@ -199,51 +202,50 @@ void rpop_command(Call& call) { pop_generic(call, End::kRight); }
 
 /* LLEN key */
 void llen_command(Call& call) {
-  const ListRef found = list_for_read(call, call.argv[1]);
+  const auto found = lookup<types::List>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  call.reply.integer(found.list ? static_cast<int64_t>(found.list->size()) : 0);
+  call.reply.integer(found.value ? static_cast<int64_t>(found.value->size()) : 0);
 }
 
 /* LRANGE key start stop */
 void lrange_command(Call& call) {
   long long start, stop;
   if (!integer_or_reply(call, call.argv[2], &start) || !integer_or_reply(call, call.argv[3], &stop)) return;
-  const ListRef found = list_for_read(call, call.argv[1]);
+  const auto found = lookup<types::List>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.list) return call.reply.array(0);
-  const List& l = *found.list;
+  if (!found.value) return call.reply.array(0);
+  const List& l = *found.value;
   if (!clamp_range(static_cast<long long>(l.size()), &start, &stop)) return call.reply.array(0);
   reply_range(call, l, static_cast<size_t>(start), static_cast<size_t>(stop - start + 1), false);
 }
 
 /* LINDEX key index */
 void lindex_command(Call& call) {
-  const ListRef found = list_for_read(call, call.argv[1]);
-  if (!found.list && !found.wrong_type) return call.reply.null();
+  const auto found = lookup<types::List>(call, call.argv[1], Intent::kRead);
+  if (!found.value && !found.wrong_type) return call.reply.null();
   if (found.wrong_type) return call.error(err::kWrongType);
   long long index;
   if (!integer_or_reply(call, call.argv[2], &index)) return;
-  const auto len = static_cast<long long>(found.list->size());
+  const auto len = static_cast<long long>(found.value->size());
   if (index < 0) index += len;
   if (index < 0 || index >= len) return call.reply.null();
-  call.reply.bulk(found.list->at(static_cast<size_t>(index)));
+  call.reply.bulk(found.value->at(static_cast<size_t>(index)));
 }
 
 /* LSET key index element */
 void lset_command(Call& call) {
   const std::string_view key = call.argv[1];
-  const ListRef found = list_for_write(call, key);
-  if (!found.list && !found.wrong_type) return call.error(err::kNoSuchKey);
+  const auto found = lookup<types::List>(call, key, Intent::kWrite);
+  if (!found.value && !found.wrong_type) return call.error(err::kNoSuchKey);
   if (found.wrong_type) return call.error(err::kWrongType);
   long long index;
   if (!integer_or_reply(call, call.argv[2], &index)) return;
-  const auto len = static_cast<long long>(found.list->size());
+  const auto len = static_cast<long long>(found.value->size());
   if (index < 0) index += len;
   if (index < 0 || index >= len) return call.error(kIndexRange);
-  found.list->set(static_cast<size_t>(index), call.argv[3], list_options(call));
+  found.value->set(static_cast<size_t>(index), call.argv[3], list_options(call));
   call.reply.simple("OK");
-  call.modified(key);
-  call.notify(pubsub::kList, "lset", key);
+  call.modified(key, pubsub::kList, "lset");
 }
 
 /* LINSERT key BEFORE|AFTER pivot element */
@@ -257,14 +259,13 @@ void linsert_command(Call& call) {
     return call.error(err::kSyntax);
   }
   const std::string_view key = call.argv[1];
-  const ListRef found = list_for_write(call, key);
+  const auto found = lookup<types::List>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.list) return call.reply.integer(0);
-  if (!found.list->insert_at_pivot(call.argv[3], call.argv[4], before, list_options(call)))
+  if (!found.value) return call.reply.integer(0);
+  if (!found.value->insert_at_pivot(call.argv[3], call.argv[4], before, list_options(call)))
     return call.reply.integer(-1);
-  call.modified(key);
-  call.notify(pubsub::kList, "linsert", key);
-  call.reply.integer(static_cast<int64_t>(found.list->size()));
+  call.modified(key, pubsub::kList, "linsert");
+  call.reply.integer(static_cast<int64_t>(found.value->size()));
 }
 
 /* LREM key count element */
@@ -272,16 +273,15 @@ void lrem_command(Call& call) {
   long long count;
   if (!integer_or_reply(call, call.argv[2], &count)) return;
   const std::string_view key = call.argv[1];
-  const ListRef found = list_for_write(call, key);
+  const auto found = lookup<types::List>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.list) return call.reply.integer(0);
-  List& l = *found.list;
+  if (!found.value) return call.reply.integer(0);
+  List& l = *found.value;
   // |LLONG_MIN| does not fit: it asks for more than any list holds anyway.
   const size_t limit = count == LLONG_MIN ? SIZE_MAX : static_cast<size_t>(count < 0 ? -count : count);
   const size_t removed = l.remove_equal(call.argv[3], limit, count < 0);
   if (removed > 0) {
-    call.modified(key);
-    call.notify(pubsub::kList, "lrem", key);
+    call.modified(key, pubsub::kList, "lrem");
   }
   if (l.empty()) {
     call.db().remove(key);
@@ -295,10 +295,10 @@ void ltrim_command(Call& call) {
   long long start, stop;
   if (!integer_or_reply(call, call.argv[2], &start) || !integer_or_reply(call, call.argv[3], &stop)) return;
   const std::string_view key = call.argv[1];
-  const ListRef found = list_for_write(call, key);
+  const auto found = lookup<types::List>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.list) return call.reply.simple("OK");
-  List& l = *found.list;
+  if (!found.value) return call.reply.simple("OK");
+  List& l = *found.value;
   const auto len = static_cast<long long>(l.size());
   if (clamp_range(len, &start, &stop)) {
     l.drop_back(static_cast<size_t>(len - stop - 1));
@@ -324,9 +324,9 @@ void lpos_command(Call& call) {
       if (!integer_or_reply(call, call.argv[++j], &rank)) return;
       if (rank == 0) return call.error(kRankZero);
     } else if (is_option(call.argv[j], "count") && more) {
-      if (!range_or_reply(call, call.argv[++j], 0, LLONG_MAX, "ERR COUNT can't be negative", &count)) return;
+      if (!range_or_reply(call, call.argv[++j], 0, LLONG_MAX, kCountNegative, &count)) return;
     } else if (is_option(call.argv[j], "maxlen") && more) {
-      if (!range_or_reply(call, call.argv[++j], 0, LLONG_MAX, "ERR MAXLEN can't be negative", &maxlen)) return;
+      if (!range_or_reply(call, call.argv[++j], 0, LLONG_MAX, kMaxlenNegative, &maxlen)) return;
     } else {
       return call.error(err::kSyntax);
     }
@@ -335,10 +335,10 @@ void lpos_command(Call& call) {
   // The match to start from. Redis negates LLONG_MIN into itself, which
   // every match count passes: the first match from the tail, as rank -1.
   const unsigned long long skip = !from_tail ? rank : rank == LLONG_MIN ? 1 : -rank;
-  const ListRef found = list_for_read(call, call.argv[1]);
-  if (!found.list && !found.wrong_type) return count != -1 ? call.reply.array(0) : call.reply.null();
+  const auto found = lookup<types::List>(call, call.argv[1], Intent::kRead);
+  if (!found.value && !found.wrong_type) return count != -1 ? call.reply.array(0) : call.reply.null();
   if (found.wrong_type) return call.error(err::kWrongType);
-  const List& l = *found.list;
+  const List& l = *found.value;
   const std::string_view element = call.argv[2];
   const size_t len = l.size();
   std::vector<int64_t> matches;
@@ -366,13 +366,13 @@ void lpos_command(Call& call) {
 // events: the push's, then the pop's, then `del` for an emptied source.
 void move_element(Call& call, List& src, End from, End to) {
   const std::string_view src_key = call.argv[1], dst_key = call.argv[2];
-  const ListRef dst = list_for_write(call, dst_key);
+  const auto dst = lookup<types::List>(call, dst_key, Intent::kWrite);
   if (dst.wrong_type) return call.error(err::kWrongType);
   const std::string value = pop(src, from);
   // LMOVE, whichever form moved it (RPOPLPUSH, BLMOVE, BRPOPLPUSH).
   call.data.effects.replace_own({"LMOVE", src_key, dst_key, from == End::kLeft ? "LEFT" : "RIGHT",
                                  to == End::kLeft ? "LEFT" : "RIGHT"});
-  List* d = dst.list;
+  List* d = dst.value;
   if (!d) {
     // The source itself when src_key == dst_key is never missing here.
     d = &create_list(call, dst_key);
@@ -384,8 +384,8 @@ void move_element(Call& call, List& src, End from, End to) {
   call.reply.bulk(value);
   call.notify(pubsub::kList, pop_event(from), src_key);
   // src may be the destination: it is looked up again to know if it is empty.
-  const ListRef again = list_for_write(call, src_key);
-  if (again.list && again.list->empty()) {
+  const auto again = lookup<types::List>(call, src_key, Intent::kWrite);
+  if (again.value && again.value->empty()) {
     call.db().remove(src_key);
     call.notify(pubsub::kGeneric, "del", src_key);
   }
@@ -393,10 +393,10 @@ void move_element(Call& call, List& src, End from, End to) {
 }
 
 void lmove_generic(Call& call, End from, End to) {
-  const ListRef src = list_for_write(call, call.argv[1]);
-  if (!src.list && !src.wrong_type) return call.reply.null();
+  const auto src = lookup<types::List>(call, call.argv[1], Intent::kWrite);
+  if (!src.value && !src.wrong_type) return call.reply.null();
   if (src.wrong_type) return call.error(err::kWrongType);
-  move_element(call, *src.list, from, to);
+  move_element(call, *src.value, from, to);
 }
 
 /* LMOVE source destination LEFT|RIGHT LEFT|RIGHT */
@@ -446,9 +446,9 @@ void lmpop_command(Call& call) {
   MpopArgs args;
   if (!mpop_args_or_reply(call, 1, &args)) return;
   for (std::string_view key : args.keys) {
-    const ListRef found = list_for_write(call, key);
+    const auto found = lookup<types::List>(call, key, Intent::kWrite);
     if (found.wrong_type) return call.error(err::kWrongType);
-    if (found.list) return mpop_reply(call, key, *found.list, args.from, args.count);
+    if (found.value) return mpop_reply(call, key, *found.value, args.from, args.count);
   }
   call.reply.null_array();
 }

@@ -11,17 +11,6 @@
 
 namespace lawnkv {
 
-// A key looked up as a list: list is null when the key is missing or holds
-// another type (then wrong_type).
-struct ListRef {
-  types::List* list = nullptr;
-  bool wrong_type = false;
-};
-// For commands that read the list (hits, misses, `keymiss`).
-ListRef list_for_read(DbContext& call, std::string_view key);
-// For commands that change it.
-ListRef list_for_write(DbContext& call, std::string_view key);
-
 // How lists grow under the server's configuration (list-max-listpack-size).
 types::ListOptions list_options(const Call& call);
 

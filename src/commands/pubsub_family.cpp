@@ -15,7 +15,6 @@
 
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
-#include "core/error_format.hpp"
 #include "engine/context.hpp"
 #include "pubsub/hub.hpp"
 
@@ -95,19 +94,9 @@ void publish_command(Call& call) {
   call.reply.integer(static_cast<int64_t>(receivers));
 }
 
-// Redis's addReplySubcommandSyntaxError, for a subcommand given too many
-// arguments where its arity is "at least".
-void subcommand_syntax_error(Call& call) {
-  std::string parent(call.argv[0]);
-  for (char& c : parent)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  call.error(format_error("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try %s HELP.",
-                          {call.argv[1], parent}));
-}
-
 /* PUBSUB CHANNELS [pattern] */
 void pubsub_channels_command(Call& call) {
-  if (call.argv.size() > 3) return subcommand_syntax_error(call);
+  if (call.argv.size() > 3) return reply_subcommand_syntax_error(call);
   const std::vector<std::string> names =
       call.argv.size() == 3 ? hub(call).active_channels(call.argv[2]) : hub(call).active_channels();
   call.reply.array_of_bulks(names);

@@ -31,8 +31,7 @@ void remove_members(Call& call, V* value, uint32_t event_class, std::string_view
     }
   }
   if (removed > 0) {
-    call.modified(key);
-    call.notify(event_class, event, key);
+    call.modified(key, event_class, event);
     if (key_removed) call.notify(pubsub::kGeneric, "del", key);
   }
   call.reply.integer(removed);

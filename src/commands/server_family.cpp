@@ -9,6 +9,8 @@
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
 #include "core/allocator.hpp"
+#include "core/ascii.hpp"
+#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
@@ -18,6 +20,13 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kRewriteInProgress =
+    "ERR Background append only file rewriting already in progress";
+constexpr std::string_view kChildActive =
+    "ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE in order to schedule a "
+    "BGSAVE whenever possible.";
+constexpr std::string_view kRewriteFailed =
+    "ERR Can't execute an AOF background rewriting. Please check the server logs for more information.";
 constexpr std::string_view kBgsaveInProgress = "ERR Background save already in progress";
 constexpr std::string_view kShutdownErrors = "ERR Errors trying to SHUTDOWN. Check logs.";
 constexpr std::string_view kNoShutdownInProgress = "ERR No shutdown in progress.";
@@ -100,8 +109,7 @@ void bgsave_command(Call& call) {
   // One child at a time (Redis's hasActiveChildProcess).
   if (call.server.aof().rewrite_in_progress()) {
     if (call.argv.size() == 1)
-      return call.error("ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE in "
-                        "order to schedule a BGSAVE whenever possible.");
+      return call.error(kChildActive);
     snap.schedule();
     return call.reply.simple("Background saving scheduled");
   }
@@ -121,11 +129,9 @@ void bgrewriteaof_command(Call& call) {
     case AppendOnly::Rewrite::kStarted: return call.reply.simple("Background append only file rewriting started");
     case AppendOnly::Rewrite::kScheduled:
       return call.reply.simple("Background append only file rewriting scheduled");
-    case AppendOnly::Rewrite::kInProgress:
-      return call.error("ERR Background append only file rewriting already in progress");
+    case AppendOnly::Rewrite::kInProgress: return call.error(kRewriteInProgress);
     case AppendOnly::Rewrite::kFailed:
-      return call.error("ERR Can't execute an AOF background rewriting. Please check the server logs for more "
-                        "information.");
+      return call.error(kRewriteFailed);
   }
 }
 
@@ -164,6 +170,10 @@ void reply_help(Call& call, std::string_view name, std::initializer_list<std::st
   for (std::string_view line : lines) call.reply.simple(line);
   call.reply.simple("HELP");
   call.reply.simple("    Prints this help.");
+}
+
+void reply_subcommand_syntax_error(Call& call) {
+  call.error(format_error(err::kSubcommandSyntax, {call.argv[1], to_upper(call.argv[0])}));
 }
 
 std::string bytes_to_human(uint64_t n) {

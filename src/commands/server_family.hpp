@@ -24,6 +24,11 @@ void register_module_command(CommandTable& t);   // module_command.cpp: MODULE L
 // a simple string.
 void reply_help(Call& call, std::string_view name, std::initializer_list<std::string_view> lines);
 
+// Redis's addReplySubcommandSyntaxError: err::kSubcommandSyntax for
+// argv[1] under argv[0] in upper case (a subcommand given arguments its
+// arity allows but it does not take).
+void reply_subcommand_syntax_error(Call& call);
+
 // Redis's bytesToHuman: 1023 -> "1023B", 1138320 -> "1.09M".
 std::string bytes_to_human(uint64_t n);
 

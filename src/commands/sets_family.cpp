@@ -27,6 +27,7 @@
 #include "core/glob.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 #include "types/set_algebra.hpp"
 
 namespace lawnkv {
@@ -36,7 +37,6 @@ namespace {
 using types::Member;
 using types::Set;
 
-constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
 
 void reply_member(Call& call, const Member& m) {
   char buf[kLongStrSize];
@@ -65,8 +65,7 @@ void store_result(Call& call, std::string_view dst, std::unique_ptr<Set> result,
   if (result->empty()) {
     call.reply.integer(0);
     if (call.db().remove(dst)) {
-      call.modified(dst);
-      call.notify(pubsub::kGeneric, "del", dst);
+      call.modified(dst, pubsub::kGeneric, "del");
     }
     return;
   }
@@ -84,10 +83,10 @@ bool any_missing(const std::vector<const Set*>& sets) {
 /* SADD key member [member ...] */
 void sadd_command(Call& call) {
   const std::string_view key = call.argv[1];
-  const SetRef found = set_for_write(call, key);
+  const auto found = lookup<types::Set>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
   const types::SetOptions opts = set_options(call);
-  Set* s = found.set;
+  Set* s = found.value;
   if (!s) {
     s = &create_set(call, key);
     call.notify(pubsub::kNew, "new", key);
@@ -95,69 +94,67 @@ void sadd_command(Call& call) {
   int64_t added = 0;
   for (size_t i = 2; i < call.argv.size(); ++i) added += s->add(call.argv[i], opts);
   if (added > 0) {
-    call.modified(key);
-    call.notify(pubsub::kSet, "sadd", key);
+    call.modified(key, pubsub::kSet, "sadd");
   }
   call.reply.integer(added);
 }
 
 /* SREM key member [member ...] */
 void srem_command(Call& call) {
-  const SetRef found = set_for_write(call, call.argv[1]);
+  const auto found = lookup<types::Set>(call, call.argv[1], Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  remove_members(call, found.set, pubsub::kSet, "srem");
+  remove_members(call, found.value, pubsub::kSet, "srem");
 }
 
 /* SMOVE source destination member */
 void smove_command(Call& call) {
   const std::string_view src_key = call.argv[1], dst_key = call.argv[2], member = call.argv[3];
-  const SetRef src = set_for_write(call, src_key);
-  const SetRef dst = set_for_write(call, dst_key);
+  const auto src = lookup<types::Set>(call, src_key, Intent::kWrite);
+  const auto dst = lookup<types::Set>(call, dst_key, Intent::kWrite);
   // A missing source answers 0 before any type is checked.
-  if (!src.set && !src.wrong_type) return call.reply.integer(0);
+  if (!src.value && !src.wrong_type) return call.reply.integer(0);
   if (src.wrong_type || dst.wrong_type) return call.error(err::kWrongType);
-  if (src.set == dst.set) return call.reply.integer(src.set->contains(member) ? 1 : 0);
-  if (!src.set->remove(member)) return call.reply.integer(0);
+  if (src.value == dst.value) return call.reply.integer(src.value->contains(member) ? 1 : 0);
+  if (!src.value->remove(member)) return call.reply.integer(0);
   call.notify(pubsub::kSet, "srem", src_key);
-  if (src.set->empty()) {
+  if (src.value->empty()) {
     call.db().remove(src_key);
     call.notify(pubsub::kGeneric, "del", src_key);
   }
   const types::SetOptions opts = set_options(call);
-  Set* d = dst.set;
+  Set* d = dst.value;
   if (!d) {
     d = &create_set(call, dst_key);
     call.notify(pubsub::kNew, "new", dst_key);
   }
   call.modified(src_key);
   if (d->add(member, opts)) {
-    call.modified(dst_key);
-    call.notify(pubsub::kSet, "sadd", dst_key);
+    call.modified(dst_key, pubsub::kSet, "sadd");
   }
   call.reply.integer(1);
 }
 
 /* SCARD key */
 void scard_command(Call& call) {
-  const SetRef found = set_for_read(call, call.argv[1]);
+  const auto found = lookup<types::Set>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  call.reply.integer(found.set ? static_cast<int64_t>(found.set->size()) : 0);
+  call.reply.integer(found.value ? static_cast<int64_t>(found.value->size()) : 0);
 }
 
 /* SISMEMBER key member */
 void sismember_command(Call& call) {
-  const SetRef found = set_for_read(call, call.argv[1]);
+  const auto found = lookup<types::Set>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  call.reply.integer(found.set && found.set->contains(call.argv[2]) ? 1 : 0);
+  call.reply.integer(found.value && found.value->contains(call.argv[2]) ? 1 : 0);
 }
 
 /* SMISMEMBER key member [member ...] */
 void smismember_command(Call& call) {
-  const SetRef found = set_for_read(call, call.argv[1]);
+  const auto found = lookup<types::Set>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
   call.reply.array(call.argv.size() - 2);
   for (size_t i = 2; i < call.argv.size(); ++i)
-    call.reply.integer(found.set && found.set->contains(call.argv[i]) ? 1 : 0);
+    call.reply.integer(found.value && found.value->contains(call.argv[i]) ? 1 : 0);
 }
 
 /* SPOP key count (count given) */
@@ -165,16 +162,16 @@ void spop_count(Call& call) {
   const std::string_view key = call.argv[1];
   long long count;
   if (!positive_or_reply(call, call.argv[2], &count)) return;
-  const SetRef found = set_for_write(call, key);
+  const auto found = lookup<types::Set>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.set || count == 0) return call.reply.set(0);
-  Set& s = *found.set;
+  if (!found.value || count == 0) return call.reply.set(0);
+  Set& s = *found.value;
   call.notify(pubsub::kSet, "spop", key);
   if (static_cast<size_t>(count) >= s.size()) {
     // The whole set, listed as SUNION of the one key lists it (Redis runs
     // SUNION here, read lookup included): ascending when every member is
     // an integer and an intset could hold them all.
-    const Set* one[] = {set_for_read(call, key).set};
+    const Set* one[] = {lookup<types::Set>(call, key, Intent::kRead).value};
     reply_set(call, *types::union_of(one, set_options(call)));
     call.db().remove(key);
     call.notify(pubsub::kGeneric, "del", key);
@@ -202,10 +199,10 @@ void spop_command(Call& call) {
   if (call.argv.size() == 3) return spop_count(call);
   if (call.argv.size() > 3) return call.error(err::kSyntax);
   const std::string_view key = call.argv[1];
-  const SetRef found = set_for_write(call, key);
+  const auto found = lookup<types::Set>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.set) return call.reply.null();
-  Set& s = *found.set;
+  if (!found.value) return call.reply.null();
+  Set& s = *found.value;
   // The event first: it names no member, and the reply must follow it.
   call.notify(pubsub::kSet, "spop", key);
   s.pop_random(call.data.keyspace.rng(), [&](const Member& m) {
@@ -226,10 +223,10 @@ void srandmember_count(Call& call) {
   long long count;
   if (!integer_or_reply(call, call.argv[2], &count)) return;
   if (count == LLONG_MIN) return call.error(err::kCountRange);
-  const SetRef found = set_for_read(call, call.argv[1]);
+  const auto found = lookup<types::Set>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.set || count == 0) return call.reply.array(0);
-  const Set& s = *found.set;
+  if (!found.value || count == 0) return call.reply.array(0);
+  const Set& s = *found.value;
   auto& rng = call.data.keyspace.rng();
   // Negative: that many draws, repeats allowed, in draw order.
   if (count < 0 || count == 1) {
@@ -253,10 +250,10 @@ void srandmember_count(Call& call) {
 void srandmember_command(Call& call) {
   if (call.argv.size() == 3) return srandmember_count(call);
   if (call.argv.size() > 3) return call.error(err::kSyntax);
-  const SetRef found = set_for_read(call, call.argv[1]);
+  const auto found = lookup<types::Set>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.set) return call.reply.null();
-  reply_member(call, found.set->random(call.data.keyspace.rng()));
+  if (!found.value) return call.reply.null();
+  reply_member(call, found.value->random(call.data.keyspace.rng()));
 }
 
 /* SINTER key [key ...], and SMEMBERS key (Redis serves both with one
@@ -281,7 +278,7 @@ void sintercard_command(Call& call) {
   for (size_t i = 2 + static_cast<size_t>(numkeys); i < call.argv.size(); ++i) {
     const bool has_value = i + 1 < call.argv.size();
     if (!has_value || !is_option(call.argv[i], "limit")) return call.error(err::kSyntax);
-    if (!positive_or_reply(call, call.argv[++i], &limit, kLimitNegative)) return;
+    if (!positive_or_reply(call, call.argv[++i], &limit, err::kLimitNegative)) return;
   }
   std::vector<const Set*> sets;
   if (!sets_for_read(call, call.argv.subspan(2, static_cast<size_t>(numkeys)), &sets))
@@ -298,8 +295,7 @@ void sinterstore_command(Call& call) {
   if (any_missing(sets)) {
     // Redis's shortcut: the destination goes before the reply.
     if (call.db().remove(dst)) {
-      call.modified(dst);
-      call.notify(pubsub::kGeneric, "del", dst);
+      call.modified(dst, pubsub::kGeneric, "del");
     }
     return call.reply.integer(0);
   }
@@ -343,12 +339,12 @@ void sdiffstore_command(Call& call) {
 void sscan_command(Call& call) {
   uint64_t cursor;
   if (!scan_cursor_or_reply(call, call.argv[2], &cursor)) return;
-  const SetRef found = set_for_read(call, call.argv[1]);
+  const auto found = lookup<types::Set>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.set) return reply_empty_scan(call);
+  if (!found.value) return reply_empty_scan(call);
   ScanOptions opts;
   if (!scan_options_or_reply(call, 3, false, &opts)) return;
-  const Set& s = *found.set;
+  const Set& s = *found.value;
   std::vector<std::string> members;
   if (s.is_intset()) {
     s.for_each([&](const Member& m) { members.push_back(m.to_string()); });

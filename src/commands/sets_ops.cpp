@@ -6,26 +6,16 @@ namespace lawnkv {
 
 namespace {
 
-SetRef as_set(store::Entry* e) {
-  if (e == nullptr) return {};
-  if (e->type() != store::Type::kSet) return {nullptr, true};
-  return {static_cast<types::Set*>(e->obj()), false};
-}
-
 }  // namespace
-
-SetRef set_for_read(DbContext& call, std::string_view key) { return as_set(lookup_read(call, key)); }
-
-SetRef set_for_write(DbContext& call, std::string_view key) { return as_set(lookup_write(call, key)); }
 
 bool sets_for_read(DbContext& call, std::span<const std::string_view> keys,
                    std::vector<const types::Set*>* sets) {
   sets->clear();
   sets->reserve(keys.size());
   for (std::string_view key : keys) {
-    const SetRef r = set_for_read(call, key);
+    const auto r = lookup<types::Set>(call, key, Intent::kRead);
     if (r.wrong_type) return false;
-    sets->push_back(r.set);
+    sets->push_back(r.value);
   }
   return true;
 }

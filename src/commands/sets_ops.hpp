@@ -17,17 +17,6 @@
 
 namespace lawnkv {
 
-// A key looked up as a set: set is null when the key is missing or holds
-// another type (then wrong_type).
-struct SetRef {
-  types::Set* set = nullptr;
-  bool wrong_type = false;
-};
-// For commands that read the set (hits, misses, `keymiss`).
-SetRef set_for_read(DbContext& call, std::string_view key);
-// For commands that change it.
-SetRef set_for_write(DbContext& call, std::string_view key);
-
 // The sets at keys, read in order as SINTER, SUNION and SDIFF look them up
 // (a missing key is a null set). False at the first key of another type: the
 // keys after it are not looked up, as in Redis.

@@ -8,7 +8,6 @@
 
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
-#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "engine/args.hpp"
 
@@ -21,8 +20,7 @@ constexpr std::string_view kBadCount = "ERR count should be greater than or equa
 /* SLOWLOG GET [count] */
 void slowlog_get_command(Call& call) {
   if (call.argv.size() > 3)
-    return call.error(format_error(
-        "ERR unknown subcommand or wrong number of arguments for '%.128s'. Try SLOWLOG HELP.", {call.argv[1]}));
+    return reply_subcommand_syntax_error(call);
   const auto& entries = call.server.slowlog.entries();
   long long count = 10;
   if (call.argv.size() == 3) {

@@ -209,8 +209,7 @@ bool score_item(Call& call, const SortOptions& o, Item& item) {
 void store_result(Call& call, std::string_view key, const std::vector<std::string>& values) {
   if (values.empty()) {
     if (lookup_write(call, key) && call.db().remove(key)) {
-      call.modified(key);
-      call.notify(pubsub::kGeneric, "del", key);
+      call.modified(key, pubsub::kGeneric, "del");
     }
     return;
   }

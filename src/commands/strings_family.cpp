@@ -31,7 +31,6 @@ namespace {
 
 constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
 constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
-constexpr std::string_view kNanOrInfinity = "ERR increment would produce NaN or Infinity";
 
 // Replies the error for a failed op.
 void reply_op_error(Call& call, OpStatus status) {
@@ -40,7 +39,7 @@ void reply_op_error(Call& call, OpStatus status) {
     case OpStatus::kNotInteger: return call.error(err::kNotInteger);
     case OpStatus::kNotFloat: return call.error(err::kNotFloat);
     case OpStatus::kOverflow: return call.error(err::kOverflow);
-    case OpStatus::kNanOrInfinity: return call.error(kNanOrInfinity);
+    case OpStatus::kNanOrInfinity: return call.error(err::kNanOrInfinity);
     case OpStatus::kTooLong: return call.error(err::kStringTooLong);
     case OpStatus::kInvalidExpire: return reply_invalid_expire_time(call);
     case OpStatus::kOk:
@@ -175,7 +174,7 @@ bool deadline_or_reply(Call& call, const ExpireArg& arg, strings::Deadline* out)
 // true, or replies WRONGTYPE and returns false.
 bool get_generic(Call& call, std::string_view key) {
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, key, Intent::kRead, &wrong_type);
   if (wrong_type) return false;
   if (e) {
     call.reply.bulk(e->str());
@@ -204,7 +203,7 @@ void mget_command(Call& call) {
 /* STRLEN key */
 void strlen_command(Call& call) {
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (!wrong_type) call.reply.integer(e ? static_cast<int64_t>(e->str().size()) : 0);
 }
 
@@ -214,7 +213,7 @@ void getrange_command(Call& call) {
   if (!integer_or_reply(call, call.argv[2], &start)) return;
   if (!integer_or_reply(call, call.argv[3], &end)) return;
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, call.argv[1], &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, call.argv[1], Intent::kRead, &wrong_type);
   if (wrong_type) return;
   call.reply.bulk(e ? strings::string_range(e->str(), start, end) : std::string_view());
 }
@@ -228,8 +227,7 @@ void set_and_notify(Call& call, store::Entry* found, std::string_view key, std::
                     bool keep_ttl, const strings::Deadline* expire) {
   const auto r = strings::op_set(call.db(), found, key, value, keep_ttl, expire);
   if (r.created) call.notify(pubsub::kNew, "new", key);
-  call.modified(key);
-  call.notify(pubsub::kString, "set", key);
+  call.modified(key, pubsub::kString, "set");
 }
 
 // What SET-like commands reply when they store (ok) or not (abort: NX/XX).
@@ -336,13 +334,12 @@ void msetnx_command(Call& call) { mset_generic(call, true); }
 void getdel_command(Call& call) {
   const std::string_view key = call.argv[1];
   bool wrong_type;
-  const store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
+  const store::Entry* e = lookup_or_reply<store::Entry>(call, key, Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (e == nullptr) return call.reply.null();
   call.reply.bulk(e->str());
   call.db().remove(key);
-  call.modified(key);
-  call.notify(pubsub::kGeneric, "del", key);
+  call.modified(key, pubsub::kGeneric, "del");
 }
 
 /* GETEX key [EX seconds | PX milliseconds | EXAT unix-time-seconds |
@@ -352,7 +349,7 @@ void getex_command(Call& call) {
   const auto opts = parse_string_options(call.argv.subspan(2), kGetexGrammar);
   if (!opts) return call.error(err::kSyntax);
   bool wrong_type;
-  store::Entry* e = lookup_string_or_reply(call, key, &wrong_type);
+  store::Entry* e = lookup_or_reply<store::Entry>(call, key, Intent::kRead, &wrong_type);
   if (wrong_type) return;
   if (e == nullptr) return call.reply.null();
   strings::Deadline deadline;
@@ -362,18 +359,15 @@ void getex_command(Call& call) {
   if (opts->expire && opts->expire->absolute && deadline.at_ms <= call.now_ms) {
     // A timestamp already reached deletes the key: a `del`, not an `expired`.
     call.db().remove(key);
-    call.modified(key);
-    call.notify(pubsub::kGeneric, "del", key);
+    call.modified(key, pubsub::kGeneric, "del");
     call.data.effects.replace_own({"DEL", key});
   } else if (opts->expire) {
     call.db().set_deadline(*e, deadline.at_ms, deadline.ttl_ms);
-    call.modified(key);
-    call.notify(pubsub::kGeneric, "expire", key);
+    call.modified(key, pubsub::kGeneric, "expire");
     if (call.data.effects.active()) call.data.effects.replace_own({"PEXPIREAT", key, ll_to_string(deadline.at_ms)});
   } else if (opts->has(kPersist) && e->has_ttl()) {
     call.db().clear_deadline(*e);
-    call.modified(key);
-    call.notify(pubsub::kGeneric, "persist", key);
+    call.modified(key, pubsub::kGeneric, "persist");
     call.data.effects.replace_own({"PERSIST", key});
   }
 }
@@ -384,8 +378,7 @@ void getex_command(Call& call) {
 // the command's event.
 void notify_change(Call& call, bool created, std::string_view event, std::string_view key) {
   if (created) call.notify(pubsub::kNew, "new", key);
-  call.modified(key);
-  call.notify(pubsub::kString, event, key);
+  call.modified(key, pubsub::kString, event);
 }
 
 // INCR, DECR, INCRBY and DECRBY.

@@ -2,86 +2,109 @@
 // STORE forms, and ZINTERCARD, as Redis 7.0's zunionInterDiffGenericCommand:
 // the keys are looked up (sorted sets, or plain sets whose members score 1)
 // before the options are read, so WRONGTYPE wins over a syntax error; the
-// inputs are then taken smallest first (stably) for union and intersection,
-// which fixes the order in which scores are summed; a sum that is NaN
-// (inf + -inf) is 0, and so is a weighted score that is NaN (inf * 0).
+// options are parsed once into ZSetOpArgs, and the algebra itself is
+// types/zset_algebra.hpp's.
 
-#include <algorithm>
-#include <cmath>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "commands/zsets_ops.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
 #include "engine/lookup.hpp"
-#include "types/set.hpp"
+#include "types/zset_algebra.hpp"
 
 namespace lawnkv {
 
 namespace {
 
+using types::Aggregate;
 using types::ZSet;
+using types::ZSetOp;
+using types::ZSource;
 
-enum class SetOp { kUnion, kInter, kDiff };
-enum class Aggregate { kSum, kMin, kMax };
+constexpr std::string_view kWeightNotFloat = "ERR weight value is not a float";
 
-// One input: a sorted set, a set (scores 1), or a missing key (empty).
-struct Source {
-  const ZSet* zset = nullptr;
-  const types::Set* set = nullptr;
-  double weight = 1;
-
-  size_t size() const { return zset ? zset->size() : set ? set->size() : 0; }
-  const void* subject() const { return zset ? static_cast<const void*>(zset) : set; }
-  // fn(std::string_view member, double score) for each member.
-  template <class F>
-  void for_each(F&& fn) const {
-    if (zset) zset->walk(0, zset->size(), false, fn);
-    if (set) set->for_each([&](const types::Member& m) {
-      char buf[kLongStrSize];
-      fn(m.text(buf), 1.0);
-    });
-  }
-  bool find(std::string_view member, double* score) const {
-    if (zset) {
-      const std::optional<double> s = zset->score(member);
-      if (s) *score = *s;
-      return s.has_value();
-    }
-    *score = 1;
-    return set && set->contains(member);
-  }
+// Which command of the family runs: its operation, whether it stores (dst
+// not empty) and whether it only counts (ZINTERCARD).
+struct ZSetOpForm {
+  ZSetOp op;
+  std::string_view dst;  // empty for the forms that reply the result
+  bool count_only = false;
 };
 
-void aggregate(double* target, double value, Aggregate how) {
-  switch (how) {
-    case Aggregate::kSum:
-      *target += value;
-      if (std::isnan(*target)) *target = 0;
-      break;
-    case Aggregate::kMin: *target = value < *target ? value : *target; break;
-    case Aggregate::kMax: *target = value > *target ? value : *target; break;
+// The options after the keys, parsed once: [WEIGHTS w ...] [AGGREGATE
+// SUM|MIN|MAX] (union, intersection), [WITHSCORES] (the replying forms),
+// [LIMIT limit] (ZINTERCARD).
+struct ZSetOpArgs {
+  std::vector<double> weights;  // one per input, or empty: every weight 1
+  Aggregate how = Aggregate::kSum;
+  bool with_scores = false;
+  long long limit = 0;  // 0: none
+};
+
+// Replies err::kSyntax; false, for the option parser to return.
+bool syntax_error(Call& call) {
+  call.error(err::kSyntax);
+  return false;
+}
+
+// Parses the options at argv[j..] (after the keys of `inputs` inputs) into
+// *args; false after replying the error.
+bool zsetop_args_or_reply(Call& call, size_t j, size_t inputs, const ZSetOpForm& form, ZSetOpArgs* args) {
+  const bool weighted = form.op != ZSetOp::kDiff && !form.count_only;
+  while (j < call.argv.size()) {
+    const size_t remaining = call.argv.size() - j;
+    const std::string_view opt = call.argv[j];
+    if (weighted && remaining >= inputs + 1 && is_option(opt, "weights")) {
+      ++j;
+      args->weights.resize(inputs);
+      for (double& w : args->weights) {
+        if (!string_to_double(call.argv[j++], &w)) {
+          call.error(kWeightNotFloat);
+          return false;
+        }
+      }
+    } else if (weighted && remaining >= 2 && is_option(opt, "aggregate")) {
+      const std::string_view how = call.argv[j + 1];
+      if (is_option(how, "sum")) args->how = Aggregate::kSum;
+      else if (is_option(how, "min")) args->how = Aggregate::kMin;
+      else if (is_option(how, "max")) args->how = Aggregate::kMax;
+      else return syntax_error(call);
+      j += 2;
+    } else if (form.dst.empty() && !form.count_only && is_option(opt, "withscores")) {
+      args->with_scores = true;
+      ++j;
+    } else if (form.count_only && remaining >= 2 && is_option(opt, "limit")) {
+      if (!integer_or_reply(call, call.argv[j + 1], &args->limit, err::kLimitNegative)) return false;
+      if (args->limit < 0) {
+        call.error(err::kLimitNegative);
+        return false;
+      }
+      j += 2;
+    } else {
+      return syntax_error(call);
+    }
   }
+  return true;
 }
 
 /* ZUNION numkeys key [key ...] [WEIGHTS w ...] [AGGREGATE SUM|MIN|MAX]
  * [WITHSCORES], ZINTER (the same), ZDIFF numkeys key [key ...]
  * [WITHSCORES], their STORE forms (destination first, no WITHSCORES), and
  * ZINTERCARD numkeys key [key ...] [LIMIT limit] (count_only). numkeys is
- * at argv[at]; dst is empty for the forms that reply the result. */
-void zsetop_generic(Call& call, size_t at, std::string_view dst, SetOp op, bool count_only) {
+ * at argv[at]. */
+void zsetop_generic(Call& call, size_t at, const ZSetOpForm& form) {
   long long setnum;
   if (!integer_or_reply(call, call.argv[at], &setnum)) return;
   if (setnum < 1) {
     return call.error("ERR at least 1 input key is needed for '" + std::string(call.spec->name) + "' command");
   }
   if (setnum > static_cast<long long>(call.argv.size() - at - 1)) return call.error(err::kSyntax);
-  std::vector<Source> src(static_cast<size_t>(setnum));
+  std::vector<ZSource> src(static_cast<size_t>(setnum));
   size_t j = at + 1;
-  for (Source& s : src) {
+  for (ZSource& s : src) {
     const store::Entry* e = lookup_read(call, call.argv[j++]);
     if (!e) continue;
     if (e->type() == store::Type::kZSet) {
@@ -92,112 +115,34 @@ void zsetop_generic(Call& call, size_t at, std::string_view dst, SetOp op, bool 
       return call.error(err::kWrongType);
     }
   }
-  Aggregate how = Aggregate::kSum;
-  bool with_scores = false;
-  long long limit = 0;
-  while (j < call.argv.size()) {
-    const size_t remaining = call.argv.size() - j;
-    const std::string_view opt = call.argv[j];
-    if (op != SetOp::kDiff && !count_only && remaining >= src.size() + 1 && is_option(opt, "weights")) {
-      ++j;
-      for (Source& s : src) {
-        if (!string_to_double(call.argv[j++], &s.weight)) return call.error("ERR weight value is not a float");
-      }
-    } else if (op != SetOp::kDiff && !count_only && remaining >= 2 && is_option(opt, "aggregate")) {
-      const std::string_view how_arg = call.argv[j + 1];
-      if (is_option(how_arg, "sum")) how = Aggregate::kSum;
-      else if (is_option(how_arg, "min")) how = Aggregate::kMin;
-      else if (is_option(how_arg, "max")) how = Aggregate::kMax;
-      else return call.error(err::kSyntax);
-      j += 2;
-    } else if (dst.empty() && !count_only && is_option(opt, "withscores")) {
-      with_scores = true;
-      ++j;
-    } else if (count_only && remaining >= 2 && is_option(opt, "limit")) {
-      constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
-      if (!integer_or_reply(call, call.argv[j + 1], &limit, kLimitNegative)) return;
-      if (limit < 0) return call.error(kLimitNegative);
-      j += 2;
-    } else {
-      return call.error(err::kSyntax);
-    }
-  }
-  if (op != SetOp::kDiff) {
-    std::stable_sort(src.begin(), src.end(), [](const Source& a, const Source& b) { return a.size() < b.size(); });
-  }
+  ZSetOpArgs args;
+  if (!zsetop_args_or_reply(call, j, src.size(), form, &args)) return;
+  for (size_t i = 0; i < args.weights.size(); ++i) src[i].weight = args.weights[i];
 
+  if (form.count_only) {
+    return call.reply.integer(static_cast<int64_t>(types::intersection_size(src, static_cast<size_t>(args.limit))));
+  }
   const types::ZSetOptions opts = zset_options(call);
-  auto result = std::make_unique<ZSet>(true, opts.seed());
-  size_t max_len = 0;
-  auto keep = [&](std::string_view m, double s) {
-    result->add(m, s, types::kZAddNone, opts);
-    max_len = std::max(max_len, m.size());
-  };
-  size_t cardinality = 0;
-  if (op == SetOp::kInter) {
-    if (src[0].size() > 0) {
-      bool done = false;
-      src[0].for_each([&](std::string_view m, double s0) {
-        if (done) return;
-        double score = src[0].weight * s0;
-        if (std::isnan(score)) score = 0;
-        size_t k = 1;
-        for (; k < src.size(); ++k) {
-          double value;
-          if (src[k].subject() == src[0].subject()) {
-            value = s0 * src[k].weight;
-          } else if (src[k].find(m, &value)) {
-            value *= src[k].weight;
-          } else {
-            break;
-          }
-          aggregate(&score, value, how);
-        }
-        if (k < src.size()) return;
-        if (!count_only) return keep(m, score);
-        ++cardinality;
-        if (limit && cardinality >= static_cast<size_t>(limit)) done = true;
-      });
-    }
-  } else if (op == SetOp::kUnion) {
-    std::unordered_map<std::string, double> acc;
-    for (const Source& s : src) {
-      s.for_each([&](std::string_view m, double v) {
-        double score = s.weight * v;
-        if (std::isnan(score)) score = 0;
-        auto [it, fresh] = acc.try_emplace(std::string(m), score);
-        if (!fresh) aggregate(&it->second, score, how);
-      });
-    }
-    for (const auto& [m, s] : acc) keep(m, s);
-  } else if (src[0].size() > 0) {
-    src[0].for_each([&](std::string_view m, double s) {
-      double unused;
-      for (size_t k = 1; k < src.size(); ++k)
-        if (src[k].find(m, &unused)) return;
-      keep(m, s);
-    });
-  }
-
-  if (count_only) return call.reply.integer(static_cast<int64_t>(cardinality));
-  if (!dst.empty()) {
+  size_t max_len;
+  std::unique_ptr<ZSet> result = types::combine(src, form.op, args.how, opts, &max_len);
+  if (!form.dst.empty()) {
     result->compact_if_fits(opts, max_len);
     const std::string_view event =
-        op == SetOp::kUnion ? "zunionstore" : (op == SetOp::kInter ? "zinterstore" : "zdiffstore");
-    return store_zset_result(call, dst, std::move(result), event);
+        form.op == ZSetOp::kUnion ? "zunionstore" : (form.op == ZSetOp::kInter ? "zinterstore" : "zdiffstore");
+    return store_zset_result(call, form.dst, std::move(result), event);
   }
-  reply_ranks_header(call, result->size(), with_scores);
+  reply_ranks_header(call, result->size(), args.with_scores);
   result->walk(0, result->size(), false,
-               [&](std::string_view m, double s) { reply_ranked(call, m, s, with_scores); });
+               [&](std::string_view m, double s) { reply_ranked(call, m, s, args.with_scores); });
 }
 
-void zunion_command(Call& call) { zsetop_generic(call, 1, {}, SetOp::kUnion, false); }
-void zinter_command(Call& call) { zsetop_generic(call, 1, {}, SetOp::kInter, false); }
-void zdiff_command(Call& call) { zsetop_generic(call, 1, {}, SetOp::kDiff, false); }
-void zunionstore_command(Call& call) { zsetop_generic(call, 2, call.argv[1], SetOp::kUnion, false); }
-void zinterstore_command(Call& call) { zsetop_generic(call, 2, call.argv[1], SetOp::kInter, false); }
-void zdiffstore_command(Call& call) { zsetop_generic(call, 2, call.argv[1], SetOp::kDiff, false); }
-void zintercard_command(Call& call) { zsetop_generic(call, 1, {}, SetOp::kInter, true); }
+void zunion_command(Call& call) { zsetop_generic(call, 1, {ZSetOp::kUnion, {}}); }
+void zinter_command(Call& call) { zsetop_generic(call, 1, {ZSetOp::kInter, {}}); }
+void zdiff_command(Call& call) { zsetop_generic(call, 1, {ZSetOp::kDiff, {}}); }
+void zunionstore_command(Call& call) { zsetop_generic(call, 2, {ZSetOp::kUnion, call.argv[1]}); }
+void zinterstore_command(Call& call) { zsetop_generic(call, 2, {ZSetOp::kInter, call.argv[1]}); }
+void zdiffstore_command(Call& call) { zsetop_generic(call, 2, {ZSetOp::kDiff, call.argv[1]}); }
+void zintercard_command(Call& call) { zsetop_generic(call, 1, {ZSetOp::kInter, {}, true}); }
 
 }  // namespace
 

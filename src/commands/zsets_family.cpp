@@ -31,11 +31,16 @@
 #include "core/numbers.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv {
 
 namespace {
+
+constexpr std::string_view kXxAndNx = "ERR XX and NX options at the same time are not compatible";
+constexpr std::string_view kGtLtNx = "ERR GT, LT, and/or NX options at the same time are not compatible";
+constexpr std::string_view kIncrOnePair = "ERR INCR option supports a single increment-element pair";
 
 using types::ZSet;
 
@@ -70,10 +75,10 @@ void zadd_generic(Call& call, unsigned flags) {
   if (args == 0 || args % 2 != 0) return call.error(err::kSyntax);
   const bool incr = flags & types::kZAddIncr, nx = flags & types::kZAddNx, xx = flags & types::kZAddXx;
   const bool gt = flags & types::kZAddGt, lt = flags & types::kZAddLt;
-  if (nx && xx) return call.error("ERR XX and NX options at the same time are not compatible");
+  if (nx && xx) return call.error(kXxAndNx);
   if ((gt && nx) || (lt && nx) || (gt && lt))
-    return call.error("ERR GT, LT, and/or NX options at the same time are not compatible");
-  if (incr && args > 2) return call.error("ERR INCR option supports a single increment-element pair");
+    return call.error(kGtLtNx);
+  if (incr && args > 2) return call.error(kIncrOnePair);
   // Every score is read before any member is added, as Redis does: a bad
   // one refuses the whole command. A few live on the stack.
   const size_t pairs = args / 2;
@@ -83,10 +88,10 @@ void zadd_generic(Call& call, unsigned flags) {
   for (size_t i = 0; i < pairs; ++i)
     if (!score_or_reply(call, call.argv[at + 2 * i], &scores[i])) return;
 
-  const ZSetRef found = zset_for_write(call, key);
+  const auto found = lookup<types::ZSet>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
   const types::ZSetOptions opts = zset_options(call);
-  ZSet* z = found.zset;
+  ZSet* z = found.value;
   int64_t added = 0, updated = 0, processed = 0;
   double score = 0;
   if (!z && !xx) {
@@ -122,8 +127,7 @@ void zadd_generic(Call& call, unsigned flags) {
     call.reply.integer(ch ? added + updated : added);
   }
   if (added || updated) {
-    call.modified(key);
-    call.notify(pubsub::kZset, incr ? "zincr" : "zadd", key);
+    call.modified(key, pubsub::kZset, incr ? "zincr" : "zadd");
   }
 }
 
@@ -132,34 +136,34 @@ void zincrby_command(Call& call) { zadd_generic(call, types::kZAddIncr); }
 
 /* ZREM key member [member ...] */
 void zrem_command(Call& call) {
-  const ZSetRef found = zset_for_write(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  remove_members(call, found.zset, pubsub::kZset, "zrem");
+  remove_members(call, found.value, pubsub::kZset, "zrem");
 }
 
 /* ZCARD key */
 void zcard_command(Call& call) {
-  const ZSetRef found = zset_for_read(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  call.reply.integer(found.zset ? static_cast<int64_t>(found.zset->size()) : 0);
+  call.reply.integer(found.value ? static_cast<int64_t>(found.value->size()) : 0);
 }
 
 /* ZSCORE key member */
 void zscore_command(Call& call) {
-  const ZSetRef found = zset_for_read(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  const std::optional<double> s = found.zset ? found.zset->score(call.argv[2]) : std::nullopt;
+  const std::optional<double> s = found.value ? found.value->score(call.argv[2]) : std::nullopt;
   if (!s) return call.reply.null();
   call.reply.dbl(*s);
 }
 
 /* ZMSCORE key member [member ...] */
 void zmscore_command(Call& call) {
-  const ZSetRef found = zset_for_read(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
   call.reply.array(call.argv.size() - 2);
   for (size_t i = 2; i < call.argv.size(); ++i) {
-    const std::optional<double> s = found.zset ? found.zset->score(call.argv[i]) : std::nullopt;
+    const std::optional<double> s = found.value ? found.value->score(call.argv[i]) : std::nullopt;
     if (s) {
       call.reply.dbl(*s);
     } else {
@@ -170,11 +174,11 @@ void zmscore_command(Call& call) {
 
 /* ZRANK key member, ZREVRANK key member */
 void zrank_generic(Call& call, bool reverse) {
-  const ZSetRef found = zset_for_read(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  const std::optional<size_t> r = found.zset ? found.zset->rank(call.argv[2]) : std::nullopt;
+  const std::optional<size_t> r = found.value ? found.value->rank(call.argv[2]) : std::nullopt;
   if (!r) return call.reply.null();
-  call.reply.integer(static_cast<int64_t>(reverse ? found.zset->size() - 1 - *r : *r));
+  call.reply.integer(static_cast<int64_t>(reverse ? found.value->size() - 1 - *r : *r));
 }
 void zrank_command(Call& call) { zrank_generic(call, false); }
 void zrevrank_command(Call& call) { zrank_generic(call, true); }
@@ -183,18 +187,18 @@ void zrevrank_command(Call& call) { zrank_generic(call, true); }
 void zcount_command(Call& call) {
   ScoreRange range;
   if (!parse_score_range(call.argv[2], call.argv[3], &range)) return call.error(kBadScoreRange);
-  const ZSetRef found = zset_for_read(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  call.reply.integer(found.zset ? static_cast<int64_t>(rank_span(*found.zset, range).size()) : 0);
+  call.reply.integer(found.value ? static_cast<int64_t>(rank_span(*found.value, range).size()) : 0);
 }
 
 /* ZLEXCOUNT key min max */
 void zlexcount_command(Call& call) {
   LexRange range;
   if (!parse_lex_range(call.argv[2], call.argv[3], &range)) return call.error(kBadLexRange);
-  const ZSetRef found = zset_for_read(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  call.reply.integer(found.zset ? static_cast<int64_t>(rank_span(*found.zset, range).size()) : 0);
+  call.reply.integer(found.value ? static_cast<int64_t>(rank_span(*found.value, range).size()) : 0);
 }
 
 // One member at rank r, with its score.
@@ -214,12 +218,12 @@ void zrandmember_count(Call& call) {
     return call.error(err::kSyntax);
   if (call.argv.size() == 4) {
     with_scores = true;
-    if (count < -LLONG_MAX / 2 || count > LLONG_MAX / 2) return call.error("ERR value is out of range");
+    if (count < -LLONG_MAX / 2 || count > LLONG_MAX / 2) return call.error(err::kOutOfRange);
   }
-  const ZSetRef found = zset_for_read(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.zset || count == 0) return call.reply.array(0);
-  const ZSet& z = *found.zset;
+  if (!found.value || count == 0) return call.reply.array(0);
+  const ZSet& z = *found.value;
   auto& rng = call.data.keyspace.rng();
   // Negative: that many draws, repeats allowed, in draw order.
   if (count < 0 || count == 1) {
@@ -259,10 +263,10 @@ void zrandmember_count(Call& call) {
 /* ZRANDMEMBER key [count [WITHSCORES]] */
 void zrandmember_command(Call& call) {
   if (call.argv.size() >= 3) return zrandmember_count(call);
-  const ZSetRef found = zset_for_read(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.zset) return call.reply.null();
-  call.reply.bulk(at_rank(*found.zset, call.data.keyspace.rng()() % found.zset->size()).first);
+  if (!found.value) return call.reply.null();
+  call.reply.bulk(at_rank(*found.value, call.data.keyspace.rng()() % found.value->size()).first);
 }
 
 /* ZSCAN key cursor [MATCH pattern] [COUNT count]
@@ -271,12 +275,12 @@ void zrandmember_command(Call& call) {
 void zscan_command(Call& call) {
   uint64_t cursor;
   if (!scan_cursor_or_reply(call, call.argv[2], &cursor)) return;
-  const ZSetRef found = zset_for_read(call, call.argv[1]);
+  const auto found = lookup<types::ZSet>(call, call.argv[1], Intent::kRead);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.zset) return reply_empty_scan(call);
+  if (!found.value) return reply_empty_scan(call);
   ScanOptions opts;
   if (!scan_options_or_reply(call, 3, false, &opts)) return;
-  const ZSet& z = *found.zset;
+  const ZSet& z = *found.value;
   std::vector<std::pair<std::string, std::string>> items;
   if (z.is_listpack()) {
     z.walk(0, z.size(), false, [&](std::string_view m, double s) { items.emplace_back(m, d_to_string(s)); });
@@ -360,10 +364,10 @@ void zpop_generic(Call& call, bool max) {
     if (count < 0) return call.error(err::kNotPositive);
   }
   const std::string_view key = call.argv[1];
-  const ZSetRef found = zset_for_write(call, key);
+  const auto found = lookup<types::ZSet>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.zset || count == 0) return call.reply.array(0);
-  pop_and_reply(call, key, *found.zset, count, {.max = max, .nested = call.session.protocol > 2 && count != -1});
+  if (!found.value || count == 0) return call.reply.array(0);
+  pop_and_reply(call, key, *found.value, count, {.max = max, .nested = call.session.protocol > 2 && count != -1});
 }
 void zpopmin_command(Call& call) { zpop_generic(call, false); }
 void zpopmax_command(Call& call) { zpop_generic(call, true); }
@@ -374,13 +378,13 @@ void zpopmax_command(Call& call) { zpop_generic(call, true); }
 void pop_first_or_block(Call& call, std::span<const std::string_view> keys, long long count, const PopShape& shape,
                         const int64_t* timeout_at) {
   for (std::string_view key : keys) {
-    const ZSetRef found = zset_for_write(call, key);
+    const auto found = lookup<types::ZSet>(call, key, Intent::kWrite);
     if (found.wrong_type) {
       if (call.retry) continue;
       return call.error(err::kWrongType);
     }
-    if (!found.zset) continue;
-    return pop_and_reply(call, key, *found.zset, count, shape);
+    if (!found.value) continue;
+    return pop_and_reply(call, key, *found.value, count, shape);
   }
   if (!timeout_at) return call.reply.null_array();
   call.block({.keys = keys, .timeout_at_ms = *timeout_at, .ready_bound_ms = expiry::kNever});

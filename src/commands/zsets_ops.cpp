@@ -7,12 +7,6 @@ namespace lawnkv {
 
 namespace {
 
-ZSetRef as_zset(store::Entry* e) {
-  if (e == nullptr) return {};
-  if (e->type() != store::Type::kZSet) return {nullptr, true};
-  return {static_cast<types::ZSet*>(e->obj()), false};
-}
-
 // One bound of a score range: "(" makes it exclusive; the rest is read as
 // strtod reads a C string.
 bool parse_score_bound(std::string_view arg, double* v, bool* ex) {
@@ -47,10 +41,6 @@ bool parse_lex_bound(std::string_view arg, LexBound* out) {
 
 }  // namespace
 
-ZSetRef zset_for_read(DbContext& call, std::string_view key) { return as_zset(lookup_read(call, key)); }
-
-ZSetRef zset_for_write(DbContext& call, std::string_view key) { return as_zset(lookup_write(call, key)); }
-
 types::ZSetOptions zset_options(Call& call) {
   return {.max_listpack_entries = static_cast<size_t>(call.cfg().zset_max_listpack_entries),
           .max_listpack_value = static_cast<size_t>(call.cfg().zset_max_listpack_value),
@@ -75,8 +65,7 @@ void store_zset_result(Call& call, std::string_view dst, std::unique_ptr<types::
   if (z->empty()) {
     call.reply.integer(0);
     if (call.db().remove(dst)) {
-      call.modified(dst);
-      call.notify(pubsub::kGeneric, "del", dst);
+      call.modified(dst, pubsub::kGeneric, "del");
     }
     return;
   }

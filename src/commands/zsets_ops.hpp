@@ -17,15 +17,6 @@ namespace lawnkv {
 
 class CommandTable;
 
-// A key looked up as a sorted set: zset is null when the key is missing or
-// holds another type (then wrong_type).
-struct ZSetRef {
-  types::ZSet* zset = nullptr;
-  bool wrong_type = false;
-};
-ZSetRef zset_for_read(DbContext& call, std::string_view key);
-ZSetRef zset_for_write(DbContext& call, std::string_view key);
-
 // zset-max-listpack-entries / -value, and the keyspace's seed generator.
 types::ZSetOptions zset_options(Call& call);
 

@@ -12,10 +12,16 @@
 #include "commands/zsets_ops.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 
 namespace {
+
+constexpr std::string_view kLimitNeedsBy =
+    "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+constexpr std::string_view kWithscoresByLex =
+    "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
 
 using types::ZSet;
 
@@ -75,9 +81,9 @@ void zrange_generic(Call& call, size_t first, bool store, RangeType type, Direct
   if (type == RangeType::kAuto) type = RangeType::kRank;
   const bool reverse = dir == Direction::kReverse;
   if (limit != -1 && type == RangeType::kRank)
-    return call.error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
+    return call.error(kLimitNeedsBy);
   if (with_scores && type == RangeType::kLex)
-    return call.error("ERR syntax error, WITHSCORES not supported in combination with BYLEX");
+    return call.error(kWithscoresByLex);
   if (reverse && type != RangeType::kRank) std::swap(min_at, max_at);
 
   long long start = 0, end = 0;
@@ -95,13 +101,13 @@ void zrange_generic(Call& call, size_t first, bool store, RangeType type, Direct
         return;
   }
 
-  const ZSetRef found = zset_for_read(call, call.argv[first]);
-  if (!found.zset && !found.wrong_type) {
+  const auto found = lookup<types::ZSet>(call, call.argv[first], Intent::kRead);
+  if (!found.value && !found.wrong_type) {
     if (store) return store_zset_result(call, call.argv[1], std::make_unique<ZSet>(), "zrangestore");
     return call.reply.array(0);
   }
   if (found.wrong_type) return call.error(err::kWrongType);
-  const ZSet& z = *found.zset;
+  const ZSet& z = *found.value;
   RankSpan span;
   switch (type) {
     case RangeType::kScore: span = limit_span(rank_span(z, scores), offset, limit, reverse); break;
@@ -156,10 +162,10 @@ void zremrange_generic(Call& call, RangeType type) {
       if (!integer_or_reply(call, call.argv[2], &start) || !integer_or_reply(call, call.argv[3], &end)) return;
   }
   const std::string_view key = call.argv[1];
-  const ZSetRef found = zset_for_write(call, key);
+  const auto found = lookup<types::ZSet>(call, key, Intent::kWrite);
   if (found.wrong_type) return call.error(err::kWrongType);
-  if (!found.zset) return call.reply.integer(0);
-  ZSet& z = *found.zset;
+  if (!found.value) return call.reply.integer(0);
+  ZSet& z = *found.value;
   RankSpan span;
   switch (type) {
     case RangeType::kScore: span = rank_span(z, scores); break;
@@ -171,8 +177,7 @@ void zremrange_generic(Call& call, RangeType type) {
     z.erase_ranks(span.lo, span.hi);
     const bool key_removed = z.empty();
     if (key_removed) call.db().remove(key);
-    call.modified(key);
-    call.notify(pubsub::kZset, event, key);
+    call.modified(key, pubsub::kZset, event);
     if (key_removed) call.notify(pubsub::kGeneric, "del", key);
   }
   call.reply.integer(static_cast<int64_t>(removed));

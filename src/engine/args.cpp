@@ -7,6 +7,12 @@
 
 namespace lawnkv {
 
+namespace {
+
+constexpr std::string_view kIntRange = "ERR value is out of range, value must between -2147483648 and 2147483647";
+
+}  // namespace
+
 bool integer_or_reply(Call& call, std::string_view arg, long long* out, std::string_view msg) {
   if (string_to_ll(arg, out)) return true;
   call.error(msg.empty() ? err::kNotInteger : msg);
@@ -23,7 +29,7 @@ bool int_or_reply(Call& call, std::string_view arg, int* out, std::string_view m
   long long v;
   if (!integer_or_reply(call, arg, &v, msg)) return false;
   if (v < INT_MIN || v > INT_MAX) {
-    call.error(msg.empty() ? "ERR value is out of range, value must between -2147483648 and 2147483647" : msg);
+    call.error(msg.empty() ? kIntRange : msg);
     return false;
   }
   *out = static_cast<int>(v);

@@ -30,6 +30,13 @@ struct DbContext {
   }
   // key in this db changed (WATCH, blocked clients).
   void modified(std::string_view key) { data.modified(db_index, key); }
+  // The pair every write sends after changing key: modified (WATCH,
+  // blocked clients, one more unsaved change, which is what records the
+  // write's effect) then the keyspace notification, in Redis's order.
+  void modified(std::string_view key, uint32_t cls, std::string_view event) {
+    modified(key);
+    notify(cls, event, key);
+  }
 };
 
 // Set while a blocked command runs again (blocking.hpp): block() then

@@ -14,6 +14,10 @@ namespace lawnkv {
 
 namespace {
 
+constexpr std::string_view kUnknownCommand = "ERR unknown command '%.128s', with args beginning with: %s";
+constexpr std::string_view kReplicaKeyspace = "ERR Replica can't interact with the keyspace";
+constexpr std::string_view kNotInTransaction = "ERR Command not allowed inside a transaction";
+
 // Redis quotes the name and up to 128 bytes of arguments, each as
 // "'%.*s' " with the room left (so each stops at its first NUL byte).
 std::string unknown_command_text(std::span<const std::string_view> argv) {
@@ -24,7 +28,7 @@ std::string unknown_command_text(std::span<const std::string_view> argv) {
     args.append(c_string(argv[i]).substr(0, room));
     args += "' ";
   }
-  return format_error("ERR unknown command '%.128s', with args beginning with: %s", {argv[0], args});
+  return format_error(kUnknownCommand, {argv[0], args});
 }
 
 std::string arity_text(const CommandSpec& spec) {
@@ -96,7 +100,7 @@ Resolved resolve(const CommandTable& table, std::span<const std::string_view> ar
   if (!spec->subcommands.empty() && argv.size() >= 2) {
     const CommandSpec* sub = spec->subcommand(to_lower(argv[1]));
     if (!sub) {
-      r.error = format_error("ERR unknown subcommand '%.128s'. Try %s HELP.", {argv[1], to_upper(spec->name)});
+      r.error = format_error(err::kUnknownSubcommand, {argv[1], to_upper(spec->name)});
       return r;
     }
     spec = sub;
@@ -190,15 +194,15 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   }
   if (busy && !spec.has(kAllowBusy)) {
     // Redis checks no-multi before.
-    if (session.in_multi && spec.has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
+    if (session.in_multi && spec.has(kNoMulti)) return reject(kNotInTransaction);
     return reject(server.busy_error);
   }
   // A MONITOR client is a replica to Redis: it may not touch the keyspace.
   if (!server.clients.monitors().empty() && spec.has(kReadonly | kWrite | kMayReplicate) &&
       server.clients.monitoring(session))
-    return reject("ERR Replica can't interact with the keyspace");
+    return reject(kReplicaKeyspace);
   if (session.in_multi && !spec.has(kTransactionControl)) {
-    if (spec.has(kNoMulti)) return reject("ERR Command not allowed inside a transaction");
+    if (spec.has(kNoMulti)) return reject(kNotInTransaction);
     queue(session, spec, argv);
     reply.simple("QUEUED");
     return;

@@ -36,6 +36,18 @@ inline constexpr std::string_view kBusyScript =
     "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 inline constexpr std::string_view kBusyFunction =
     "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+inline constexpr std::string_view kOutOfRange = "ERR value is out of range";
+inline constexpr std::string_view kNanOrInfinity = "ERR increment would produce NaN or Infinity";
+inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
+inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
+inline constexpr std::string_view kNegativeKeys = "ERR Number of keys can't be negative";
+
+// Formats for format_error: an unknown subcommand (dispatch), and Redis's
+// addReplySubcommandSyntaxError (the subcommand, then the command in upper
+// case).
+inline constexpr std::string_view kUnknownSubcommand = "ERR unknown subcommand '%.128s'. Try %s HELP.";
+inline constexpr std::string_view kSubcommandSyntax =
+    "ERR unknown subcommand or wrong number of arguments for '%.128s'. Try %s HELP.";
 
 // Redis's addReplyErrorArity, for a command that checks its arguments' count
 // beyond its row's arity (name is the row's, lower case).

@@ -30,21 +30,17 @@
 // does. An erase pays for the slots with the moved member's block and two
 // slots (one of them the last, usually in cache).
 //
-// Resizing the buckets is incremental, as store::Dict's and for the same
-// reason (a set of millions of members must not stall the loop in one SADD):
-// growing (at load 1) or shrinking (at load 1/8, to the smallest power of two
-// >= twice the members) allocates the new bucket array, then every insert
-// and erase moves up to kRehashBuckets chains over (visiting at most 10 empty
-// buckets per chain). Meanwhile a member is in the old table if its bucket
-// there is not yet moved, else in the new one. A table of up to kResizeAtOnce
-// buckets moves at once. slots_ is resized whole, but never copied past
-// 64 KiB (16k members): beyond that mremap moves its pages (about 50 us for
-// 16M members). The object itself is 48 bytes (the bucket arrays by pointer
-// and log2 size, the size in slots_'s block): most sets are small.
+// The buckets are core/chained_table.hpp's, which resizes incrementally (a
+// set of millions of members must not stall the loop in one SADD): every
+// insert and erase moves up to kRehashBuckets chains. slots_ is resized
+// whole, but never copied past 64 KiB (16k members): beyond that mremap
+// moves its pages (about 50 us for 16M members). The object itself is 48
+// bytes (the table's 32 with its seed, the size in slots_'s block): most
+// sets are small.
 //
-// scan() is Redis's dictScan: a reverse-binary cursor over buckets, so a
-// member present for a whole SSCAN is returned at least once across any
-// number of resizes (possibly twice after a shrink).
+// scan() is Redis's dictScan: a member present for a whole SSCAN is
+// returned at least once across any number of resizes (possibly twice after
+// a shrink).
 
 #include <cstddef>
 #include <cstdint>
@@ -55,15 +51,14 @@
 
 #include "core/arena.hpp"
 #include "core/byte_hash.hpp"
+#include "core/chained_table.hpp"
 #include "core/compact_vector.hpp"
-#include "core/scan_cursor.hpp"
 
 namespace lawnkv::types {
 
 class MemberTable {
  public:
-  static constexpr size_t kRehashBuckets = 2;
-  static constexpr size_t kMinBuckets = 4;
+  static constexpr size_t kMinBuckets = ChainedTableSizes::kMinBuckets;
   // Members up to this length are stored in their block.
   static constexpr size_t kInlineMax = 254;
 
@@ -98,40 +93,51 @@ class MemberTable {
   // Calls fn(std::string_view) for each member: table order, which is not
   // insertion order. An fn that returns bool stops the walk with false.
   template <class F>
-  void for_each(F&& fn) const;
+  void for_each(F&& fn) const {
+    table_.for_each([&](const Node& n) { return fn(member_of(&n)); });
+  }
   // Calls fn(std::string_view) for the members of the bucket(s) at cursor
   // and returns the next cursor (0 = the scan is complete). fn must not
   // change the table.
   template <class F>
-  uint64_t scan(uint64_t cursor, F&& fn) const;
+  uint64_t scan(uint64_t cursor, F&& fn) const {
+    return table_.scan(cursor, [&](const Node& n) { fn(member_of(&n)); });
+  }
 
   // Bytes of this object, its bucket arrays, its slots and its members'
   // blocks.
   size_t memory_bytes() const;
   // The bucket count the table has, or is rehashing to.
-  size_t bucket_count() const { return rehashing() ? next().count : table().count; }
-  bool rehashing() const { return next_ != nullptr; }
+  size_t bucket_count() const { return table_.bucket_count(); }
+  bool rehashing() const { return table_.rehashing(); }
   // Checks that slots_ holds each member of the chains once, each in the
   // slot its block names: an empty string, or what is wrong. O(size()), for
   // tests.
   std::string check() const;
-  // Tables of at most this many buckets resize at once: moving a few dozen
-  // members costs less than keeping two arrays.
-  static constexpr size_t kResizeAtOnce = 64;
 
  private:
-  struct Node;
-  using Link = arena::Ref<Node>;
-  // A bucket array as the code walks it (the object keeps only its pointer
-  // and the log2 of its size, to stay small: most hash tables are small).
-  struct Buckets {
-    Link* links = nullptr;
-    size_t count = 0;  // a power of two, or 0 for none
-    size_t mask() const { return count - 1; }
+  struct Node {
+    static constexpr uint8_t kOnHeap = 255;
+    static constexpr size_t kHeader = 9;
+    arena::Ref<Node> next;
+    uint32_t slot;
+    uint8_t len;  // inline length, or kOnHeap
+    // The bytes follow (or, kOnHeap, a std::string* at offset 16).
+    const char* bytes() const { return reinterpret_cast<const char*>(this) + kHeader; }
+    char* bytes() { return reinterpret_cast<char*>(this) + kHeader; }
   };
+  struct Traits {
+    using Node = MemberTable::Node;
+    using Link = arena::Ref<Node>;
+    using Key = std::string_view;
+    uint64_t seed = 0;
+    static Link& next(Node& n) { return n.next; }
+    uint64_t hash(std::string_view member) const { return hash_bytes(member, seed); }
+    uint64_t hash(const Node& n) const { return hash_bytes(member_of(&n), seed); }
+    bool equal(const Node& n, std::string_view member, uint64_t) const { return member_of(&n) == member; }
+  };
+  using Link = arena::Ref<Node>;
 
-  static Link* allocate(size_t count);
-  static void release(Link* links, size_t count);
   // The arena block of a member of len bytes.
   static size_t block_size(size_t len);
   static std::string_view member_of(const Node* n);
@@ -141,75 +147,11 @@ class MemberTable {
   void unlink(Link* link);
   void erase_slot(size_t slot);
 
-  Buckets table() const { return {table_, size_t{1} << table_bits_}; }
-  Buckets next() const { return {next_, next_ ? size_t{1} << next_bits_ : 0}; }
-  uint64_t hash_of(std::string_view member) const { return hash_bytes(member, seed_); }
-  // The bucket member's chain lives in, in whichever table holds it now.
-  Link& bucket_of(uint64_t hash) const;
-  void maybe_resize();
-  void resize(size_t count);
-  // Moves up to chains non-empty buckets of table_ to next_.
-  void rehash(size_t chains);
-  void rehash_step() {
-    if (rehashing()) rehash(kRehashBuckets);
-  }
-
-  Link* table_;
-  Link* next_ = nullptr;     // non-null while a rehash is under way
+  ChainedTable<Traits> table_;
   CompactVector<Link> slots_;  // every member once, in no particular order
-  uint64_t seed_;
-  uint64_t node_bytes_ = 0;  // the members' blocks and heap strings
-  uint32_t rehash_at_ = 0;   // table_'s buckets below this have moved to next_
-  uint8_t table_bits_;       // table_ has 2^table_bits_ buckets
-  uint8_t next_bits_ = 0;
+  uint64_t node_bytes_ = 0;    // the members' blocks and heap strings
 };
 
 static_assert(sizeof(MemberTable) == 48);
-
-struct MemberTable::Node {
-  static constexpr uint8_t kOnHeap = 255;
-  static constexpr size_t kHeader = 9;
-  Link next;
-  uint32_t slot;
-  uint8_t len;  // inline length, or kOnHeap
-  // The bytes follow (or, kOnHeap, a std::string* at offset 16).
-  const char* bytes() const { return reinterpret_cast<const char*>(this) + kHeader; }
-  char* bytes() { return reinterpret_cast<char*>(this) + kHeader; }
-};
-
-template <class F>
-void MemberTable::for_each(F&& fn) const {
-  for (const Buckets& t : {table(), next()})
-    for (size_t i = 0; i < t.count; ++i)
-      for (const Node* n = t.links[i]; n; n = n->next) {
-        if constexpr (std::is_same_v<decltype(fn(member_of(n))), bool>) {
-          if (!fn(member_of(n))) return;
-        } else {
-          fn(member_of(n));
-        }
-      }
-}
-
-template <class F>
-uint64_t MemberTable::scan(uint64_t cursor, F&& fn) const {
-  auto visit = [&](const Buckets& t, uint64_t v) {
-    for (const Node* n = t.links[v & t.mask()]; n; n = n->next) fn(member_of(n));
-  };
-  if (!rehashing()) {
-    visit(table(), cursor);
-    return next_scan_cursor(cursor, table().mask());
-  }
-  const Buckets small = table_bits_ < next_bits_ ? table() : next();
-  const Buckets large = table_bits_ < next_bits_ ? next() : table();
-  const uint64_t m0 = small.mask();
-  const uint64_t m1 = large.mask();
-  visit(small, cursor);
-  // Every bucket of the larger table whose low bits are the cursor's.
-  do {
-    visit(large, cursor);
-    cursor = next_scan_cursor(cursor, m1);
-  } while (cursor & (m0 ^ m1));
-  return cursor;
-}
 
 }  // namespace lawnkv::types

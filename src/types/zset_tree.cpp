@@ -7,7 +7,6 @@ namespace lawnkv::types {
 
 namespace {
 
-constexpr size_t kMinBuckets = 4;
 // A node below this many entries merges with a neighbour when the two fit
 // in kMergeMax.
 constexpr int kMinFill = ZTree::kCap / 4;
@@ -42,25 +41,11 @@ int lower_bound(const double* scores, ElemAt elem, int n, double score, std::str
 
 }  // namespace
 
-ZTree::ZTree(uint64_t seed)
-    : root_(new Leaf()),
-      buckets_(static_cast<Elem**>(std::calloc(kMinBuckets, sizeof(Elem*)))),
-      mask_(kMinBuckets - 1),
-      seed_(seed) {
-  if (!buckets_) throw std::bad_alloc();
-  node_bytes_ = sizeof(Leaf);
-}
+ZTree::ZTree(uint64_t seed) : root_(new Leaf()), hash_(HashTraits{seed}) { node_bytes_ = sizeof(Leaf); }
 
 ZTree::~ZTree() {
   // Every element is in the hash table: free them from there, then the nodes.
-  for (uint64_t b = 0; b <= mask_; ++b) {
-    for (Elem* e = buckets_[b]; e;) {
-      Elem* next = e->chain;
-      std::free(e);
-      e = next;
-    }
-  }
-  std::free(buckets_);
+  hash_.clear([](Elem* e) { std::free(e); });
   free_node(root_);
 }
 
@@ -109,49 +94,7 @@ bool ZTree::consistent(const Node* n, size_t* count, double* max_score, const El
 }
 
 size_t ZTree::memory_bytes() const {
-  return sizeof(*this) + (mask_ + 1) * sizeof(Elem*) + elem_bytes_ + node_bytes_;
-}
-
-const ZTree::Elem* ZTree::find(std::string_view member) const {
-  for (const Elem* e = *bucket(member); e; e = e->chain)
-    if (same_member(e->member(), member)) return e;
-  return nullptr;
-}
-
-void ZTree::rehash(size_t count) {
-  Elem** fresh = static_cast<Elem**>(std::calloc(count, sizeof(Elem*)));
-  if (!fresh) throw std::bad_alloc();
-  const uint64_t old_count = mask_ + 1;
-  Elem** old = buckets_;
-  buckets_ = fresh;
-  mask_ = count - 1;
-  for (uint64_t i = 0; i < old_count; ++i) {
-    for (Elem* e = old[i]; e;) {
-      Elem* next = e->chain;
-      Elem** b = bucket(e->member());
-      e->chain = *b;
-      *b = e;
-      e = next;
-    }
-  }
-  std::free(old);
-}
-
-void ZTree::hash_add(Elem* e) {
-  if (size_ > mask_) rehash((mask_ + 1) * 2);
-  Elem** b = bucket(e->member());
-  e->chain = *b;
-  *b = e;
-}
-
-void ZTree::hash_remove(const Elem* e) {
-  for (Elem** p = bucket(e->member()); *p; p = &(*p)->chain) {
-    if (*p == e) {
-      *p = e->chain;
-      break;
-    }
-  }
-  if (mask_ + 1 > kMinBuckets && size_ * 8 < mask_ + 1) rehash((mask_ + 1) / 2);
+  return sizeof(*this) + hash_.memory_bytes() + elem_bytes_ + node_bytes_;
 }
 
 ZTree::Leaf* ZTree::descend(double score, std::string_view member, Path* path) const {
@@ -386,8 +329,10 @@ void ZTree::insert(std::string_view member, double score) {
   e->len = static_cast<uint32_t>(member.size());
   if (!member.empty()) std::memcpy(e + 1, member.data(), member.size());
   elem_bytes_ += bytes;
-  hash_add(e);
+  hash_.rehash_step();
+  hash_.push(e);
   link(e);
+  hash_.fit(size_);
 }
 
 void ZTree::rescore(const Elem* ce, double score) {
@@ -411,7 +356,9 @@ void ZTree::erase_rank(size_t rank) {
 }
 
 void ZTree::release(const Elem* e) {
-  hash_remove(e);
+  hash_.rehash_step();
+  hash_.unlink(hash_.link_to(e));
+  hash_.fit(size_);
   elem_bytes_ -= sizeof(Elem) + e->len;
   std::free(const_cast<Elem*>(e));
 }

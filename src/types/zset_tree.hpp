@@ -24,9 +24,11 @@
 // only the entries of split or merged nodes are recomputed from their
 // children.
 //
-// The hash table resizes at once (doubling at load 1, halving below 1/8);
-// scan() walks its buckets with Redis's reverse-binary cursor, so a member
-// present for a whole ZSCAN is returned at least once across resizes.
+// The hash table is core/chained_table.hpp's, linked through Elem::chain:
+// it resizes incrementally, a few chains per insert and removal, so one ZADD
+// to a set of millions of members never pays for moving them all. scan()
+// walks its buckets with Redis's reverse-binary cursor, so a member present
+// for a whole ZSCAN is returned at least once across resizes.
 
 #include <cstddef>
 #include <cstdint>
@@ -35,7 +37,7 @@
 
 #include "core/byte_hash.hpp"
 #include "core/bytes.hpp"
-#include "core/scan_cursor.hpp"
+#include "core/chained_table.hpp"
 
 namespace lawnkv::types {
 
@@ -81,8 +83,8 @@ class ZTree {
   ZTree& operator=(const ZTree&) = delete;
 
   size_t size() const { return size_; }
-  uint64_t seed() const { return seed_; }
-  const Elem* find(std::string_view member) const;
+  uint64_t seed() const { return hash_.traits().seed; }
+  const Elem* find(std::string_view member) const { return hash_.find(member); }
   // Adds a member that is not present.
   void insert(std::string_view member, double score);
   // Gives e (present) a new score, moving it to its place.
@@ -161,15 +163,20 @@ class ZTree {
   // *max_elem; false on the first entry that disagrees with its child.
   static bool consistent(const Node* n, size_t* count, double* max_score, const Elem** max_elem);
 
-  Elem** bucket(std::string_view member) const { return &buckets_[hash_bytes(member, seed_) & mask_]; }
-  void hash_add(Elem* e);
-  void hash_remove(const Elem* e);
-  void rehash(size_t count);
+  // The member -> element table.
+  struct HashTraits {
+    using Node = Elem;
+    using Link = Elem*;
+    using Key = std::string_view;
+    uint64_t seed = 0;
+    static Elem*& next(Elem& e) { return e.chain; }
+    uint64_t hash(std::string_view member) const { return hash_bytes(member, seed); }
+    uint64_t hash(const Elem& e) const { return hash_bytes(e.member(), seed); }
+    bool equal(const Elem& e, std::string_view member, uint64_t) const { return same_member(e.member(), member); }
+  };
 
   Node* root_;
-  Elem** buckets_;
-  uint64_t mask_;  // bucket count - 1
-  uint64_t seed_;
+  ChainedTable<HashTraits> hash_;
   uint64_t elem_bytes_ = 0;
   uint64_t node_bytes_ = 0;
   size_t size_ = 0;
@@ -250,8 +257,7 @@ size_t ZTree::count_below(Less&& less) const {
 
 template <class F>
 uint64_t ZTree::scan(uint64_t cursor, F&& fn) const {
-  for (const Elem* e = buckets_[cursor & mask_]; e; e = e->chain) fn(e->member(), e->score);
-  return next_scan_cursor(cursor, mask_);
+  return hash_.scan(cursor, [&](const Elem& e) { fn(e.member(), e.score); });
 }
 
 }  // namespace lawnkv::types

@@ -37,7 +37,6 @@ using types::Hash;
 
 constexpr std::string_view kHashNotInteger = "ERR hash value is not an integer";
 constexpr std::string_view kHashNotFloat = "ERR hash value is not a float";
-constexpr std::string_view kOverflow = "ERR increment or decrement would overflow";
 constexpr std::string_view kIncrNanOrInfinity = "ERR value is NaN or Infinity";
 
 /* HSET key field value [field value ...]
@@ -186,7 +185,7 @@ void hincrby_command(Call& call) {
   if (const auto cur = h->get(call.argv[2]); cur && !string_to_ll(*cur, &value)) return call.error(kHashNotInteger);
   if ((incr < 0 && value < 0 && incr < std::numeric_limits<long long>::min() - value) ||
       (incr > 0 && value > 0 && incr > std::numeric_limits<long long>::max() - value))
-    return call.error(kOverflow);
+    return call.error(err::kOverflow);
   value += incr;
   h->set(call.argv[2], ll_to_string(value), hash_limits(call), /*keep_ttl=*/true);
   call.modified(call.argv[1], pubsub::kHash, "hincrby");

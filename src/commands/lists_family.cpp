@@ -40,7 +40,6 @@ constexpr std::string_view kMaxlenNegative = "ERR MAXLEN can't be negative";
 
 using types::List;
 
-constexpr std::string_view kCountPositive = "ERR count should be greater than 0";
 constexpr std::string_view kRankZero =
     "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... "
     "or use negative to start from the end of the list";
@@ -431,7 +430,7 @@ bool mpop_args_or_reply(Call& call, size_t numkeys_at, MpopArgs* out) {
   bool counted = false;
   for (size_t j = where_at + 1; j < call.argv.size(); ++j) {
     if (!counted && is_option(call.argv[j], "count") && j + 1 < call.argv.size()) {
-      if (!range_or_reply(call, call.argv[++j], 1, LLONG_MAX, kCountPositive, &out->count)) return false;
+      if (!range_or_reply(call, call.argv[++j], 1, LLONG_MAX, err::kCountPositive, &out->count)) return false;
       counted = true;
     } else {
       call.error(err::kSyntax);

@@ -45,7 +45,6 @@ constexpr std::string_view kIncrOnePair = "ERR INCR option supports a single inc
 using types::ZSet;
 
 constexpr std::string_view kNan = "ERR resulting score is not a number (NaN)";
-constexpr std::string_view kCountPositive = "ERR count should be greater than 0";
 
 // A double as getDoubleFromObjectOrReply reads it (string2d).
 bool score_or_reply(Call& call, std::string_view arg, double* out) {
@@ -418,8 +417,8 @@ void zmpop_generic(Call& call, size_t first, bool blocking) {
   long long count = -1;
   for (size_t j = where_at + 1; j < call.argv.size(); ++j) {
     if (count == -1 && is_option(call.argv[j], "count") && j + 1 < call.argv.size()) {
-      if (!integer_or_reply(call, call.argv[++j], &count, kCountPositive)) return;
-      if (count < 1) return call.error(kCountPositive);
+      if (!integer_or_reply(call, call.argv[++j], &count, err::kCountPositive)) return;
+      if (count < 1) return call.error(err::kCountPositive);
     } else {
       return call.error(err::kSyntax);
     }

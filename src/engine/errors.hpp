@@ -40,6 +40,7 @@ inline constexpr std::string_view kOutOfRange = "ERR value is out of range";
 inline constexpr std::string_view kNanOrInfinity = "ERR increment would produce NaN or Infinity";
 inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
 inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
+inline constexpr std::string_view kCountPositive = "ERR count should be greater than 0";
 inline constexpr std::string_view kNegativeKeys = "ERR Number of keys can't be negative";
 
 // Formats for format_error: an unknown subcommand (dispatch), and Redis's

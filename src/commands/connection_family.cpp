@@ -254,7 +254,7 @@ void client_help_command(Call& call) {
                  "LIST [options ...]",
                  "    Return information about client connections. Options: TYPE, ID.",
                  "NO-EVICT (ON|OFF)",
-                 "    Accepted for compatibility; lawnkv does not evict clients.",
+                 "    Protect current client connection from eviction.",
                  "REPLY (ON|OFF|SKIP)",
                  "    Control the replies sent to the current connection.",
                  "SETNAME <name>",

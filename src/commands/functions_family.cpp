@@ -17,15 +17,26 @@ namespace {
 
 using scripting::Runtime;
 
+constexpr std::string_view kBadNumkeys = "ERR Bad number of keys provided";
+constexpr std::string_view kCodeMissing = "ERR Function code is missing";
+constexpr std::string_view kLibraryNotFound = "ERR Library not found";
+constexpr std::string_view kFlushMode = "ERR FUNCTION FLUSH only supports SYNC|ASYNC option";
+constexpr std::string_view kLibraryNameMissing = "ERR library name argument was not given";
+constexpr std::string_view kRestorePolicy =
+    "ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.";
+// Followed by the argument.
+constexpr std::string_view kUnknownLoadOption = "ERR Unknown option given: ";
+constexpr std::string_view kUnknownListArgument = "ERR Unknown argument ";
+
 /* FCALL function numkeys [key ...] [arg ...] (and FCALL_RO) */
 void fcall_generic(Call& call, bool read_only) {
   Runtime& rt = Runtime::of(call.server);
-  if (rt.functions().find(call.argv[1]) == nullptr) return call.error("ERR Function not found");
+  if (rt.functions().find(call.argv[1]) == nullptr) return call.error(scripting::kFunctionNotFound);
   long long numkeys = 0;
-  if (!integer_or_reply(call, call.argv[2], &numkeys, "ERR Bad number of keys provided")) return;
+  if (!integer_or_reply(call, call.argv[2], &numkeys, kBadNumkeys)) return;
   const long long room = static_cast<long long>(call.argv.size()) - 3;
-  if (numkeys > room) return call.error("ERR Number of keys can't be greater than number of args");
-  if (numkeys < 0) return call.error("ERR Number of keys can't be negative");
+  if (numkeys > room) return call.error(err::kTooManyKeys);
+  if (numkeys < 0) return call.error(err::kNegativeKeys);
   const size_t n = static_cast<size_t>(numkeys);
   rt.fcall(call, {.script = call.argv[1], .by_sha = false, .read_only = read_only,
                   .keys = call.argv.subspan(3, n), .args = call.argv.subspan(3 + n)});
@@ -40,11 +51,11 @@ void function_load_command(Call& call) {
   size_t at = 2;
   for (; at + 1 < call.argv.size(); ++at) {
     if (!is_option(call.argv[at], "replace")) {
-      return call.error("ERR Unknown option given: " + std::string(call.argv[at]));
+      return call.error(std::string(kUnknownLoadOption) + std::string(call.argv[at]));
     }
     replace = true;
   }
-  if (at >= call.argv.size()) return call.error("ERR Function code is missing");
+  if (at >= call.argv.size()) return call.error(kCodeMissing);
   std::string name, error;
   if (!Runtime::of(call.server).functions().load(call.argv[at], replace, &name, &error)) return call.error(error);
   call.data.changed();
@@ -53,19 +64,16 @@ void function_load_command(Call& call) {
 
 /* FUNCTION DELETE library-name */
 void function_delete_command(Call& call) {
-  if (!Runtime::of(call.server).functions().remove(call.argv[2])) return call.error("ERR Library not found");
+  if (!Runtime::of(call.server).functions().remove(call.argv[2])) return call.error(kLibraryNotFound);
   call.data.changed();
   call.reply.simple("OK");
 }
 
 /* FUNCTION FLUSH [ASYNC|SYNC] */
 void function_flush_command(Call& call) {
-  if (call.argv.size() > 3) {
-    return call.error("ERR unknown subcommand or wrong number of arguments for '" +
-                      std::string(call.argv[1].substr(0, 128)) + "'. Try FUNCTION HELP.");
-  }
+  if (call.argv.size() > 3) return reply_subcommand_syntax_error(call);
   if (call.argv.size() == 3 && !is_option(call.argv[2], "sync") && !is_option(call.argv[2], "async")) {
-    return call.error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
+    return call.error(kFlushMode);
   }
   Runtime::of(call.server).functions().flush();
   call.data.changed();
@@ -82,11 +90,11 @@ void function_list_command(Call& call) {
       continue;
     }
     if (!pattern && is_option(call.argv[i], "libraryname")) {
-      if (i + 1 >= call.argv.size()) return call.error("ERR library name argument was not given");
+      if (i + 1 >= call.argv.size()) return call.error(kLibraryNameMissing);
       pattern = call.argv[++i];
       continue;
     }
-    return call.error("ERR Unknown argument " + std::string(call.argv[i]));
+    return call.error(std::string(kUnknownListArgument) + std::string(call.argv[i]));
   }
   const auto& libraries = Runtime::of(call.server).functions().libraries();
   size_t n = 0;
@@ -132,10 +140,7 @@ void function_dump_command(Call& call) { call.reply.bulk(Runtime::of(call.server
 /* FUNCTION RESTORE serialized-value [FLUSH|APPEND|REPLACE] */
 void function_restore_command(Call& call) {
   using Policy = scripting::Functions::RestorePolicy;
-  if (call.argv.size() > 4) {
-    return call.error("ERR unknown subcommand or wrong number of arguments for '" +
-                      std::string(call.argv[1].substr(0, 128)) + "'. Try FUNCTION HELP.");
-  }
+  if (call.argv.size() > 4) return reply_subcommand_syntax_error(call);
   Policy policy = Policy::kAppend;
   if (call.argv.size() == 4) {
     if (is_option(call.argv[3], "append")) {
@@ -145,7 +150,7 @@ void function_restore_command(Call& call) {
     } else if (is_option(call.argv[3], "flush")) {
       policy = Policy::kFlush;
     } else {
-      return call.error("ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+      return call.error(kRestorePolicy);
     }
   }
   std::string error;

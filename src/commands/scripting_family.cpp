@@ -10,6 +10,7 @@
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
 #include "engine/args.hpp"
+#include "engine/errors.hpp"
 #include "scripting/runtime.hpp"
 
 namespace lawnkv {
@@ -18,13 +19,17 @@ namespace {
 
 using scripting::Runtime;
 
+constexpr std::string_view kFlushMode = "ERR SCRIPT FLUSH only support SYNC|ASYNC option";
+constexpr std::string_view kNoDebugger = "ERR lawnkv has no Lua debugger: SCRIPT DEBUG NO is the only mode";
+constexpr std::string_view kDebugMode = "ERR Use SCRIPT DEBUG YES/SYNC/NO";
+
 /* EVAL script numkeys [key [key ...]] [arg [arg ...]] (and EVALSHA, _RO) */
 void eval_generic(Call& call, bool by_sha, bool read_only) {
   long long numkeys = 0;
   if (!integer_or_reply(call, call.argv[2], &numkeys)) return;
   const long long room = static_cast<long long>(call.argv.size()) - 3;
-  if (numkeys > room) return call.error("ERR Number of keys can't be greater than number of args");
-  if (numkeys < 0) return call.error("ERR Number of keys can't be negative");
+  if (numkeys > room) return call.error(err::kTooManyKeys);
+  if (numkeys < 0) return call.error(err::kNegativeKeys);
   const size_t n = static_cast<size_t>(numkeys);
   Runtime::Request req{.script = call.argv[1], .by_sha = by_sha, .read_only = read_only,
                        .keys = call.argv.subspan(3, n), .args = call.argv.subspan(3 + n)};
@@ -54,7 +59,7 @@ void script_exists_command(Call& call) {
 void script_flush_command(Call& call) {
   if (call.argv.size() > 3 ||
       (call.argv.size() == 3 && !is_option(call.argv[2], "sync") && !is_option(call.argv[2], "async"))) {
-    return call.error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
+    return call.error(kFlushMode);
   }
   // ASYNC frees at once too: the Lua heap of the scripts is small next to
   // a dataset, and a fresh interpreter must exist before the next script.
@@ -74,9 +79,9 @@ void script_debug_command(Call& call) {
   const std::string_view mode = call.argv[2];
   if (is_option(mode, "no")) return call.reply.simple("OK");
   if (is_option(mode, "yes") || is_option(mode, "sync")) {
-    return call.error("ERR lawnkv has no Lua debugger: SCRIPT DEBUG NO is the only mode");
+    return call.error(kNoDebugger);
   }
-  call.error("ERR Use SCRIPT DEBUG YES/SYNC/NO");
+  call.error(kDebugMode);
 }
 
 /* SCRIPT HELP */

@@ -10,11 +10,13 @@
 #include <vector>
 
 #include "commands/families.hpp"
+#include "commands/streams_errors.hpp"
 #include "commands/streams_ops.hpp"
 #include "core/ascii.hpp"
 #include "core/error_format.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 
@@ -25,16 +27,25 @@ using types::StreamGroup;
 using types::StreamId;
 using types::StreamNack;
 
+constexpr std::string_view kXclaimMinIdle = "ERR Invalid min-idle-time argument for XCLAIM";
+constexpr std::string_view kXclaimIdle = "ERR Invalid IDLE option argument for XCLAIM";
+constexpr std::string_view kXclaimTime = "ERR Invalid TIME option argument for XCLAIM";
+constexpr std::string_view kXclaimRetryCount = "ERR Invalid RETRYCOUNT option argument for XCLAIM";
+constexpr std::string_view kXclaimUnknownOption = "ERR Unrecognized XCLAIM option '%s'";  // format_error
+constexpr std::string_view kXautoclaimMinIdle = "ERR Invalid min-idle-time argument for XAUTOCLAIM";
+constexpr std::string_view kXautoclaimCount = "ERR COUNT must be > 0";
+
 /* XCLAIM key group consumer min-idle-time id [id ...] [IDLE ms] [TIME unix-time-milliseconds]
  *        [RETRYCOUNT count] [FORCE] [JUSTID] [LASTID lastid] */
 void xclaim_command(Call& call) {
   const auto& argv = call.argv;
-  const StreamRef ref = stream_for_read(call, argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  StreamGroup* g = ref.s ? ref.s->group(argv[2]) : nullptr;
-  if (!g) return call.error(format_error("NOGROUP No such key '%s' or consumer group '%s'", {argv[1], argv[2]}));
+  const auto found = lookup<types::Stream>(call, argv[1], Intent::kRead);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  types::Stream* s = found.value;
+  StreamGroup* g = s ? s->group(argv[2]) : nullptr;
+  if (!g) return call.error(format_error(kNoKeyOrGroup, {argv[1], argv[2]}));
   long long minidle;
-  if (!integer_or_reply(call, argv[4], &minidle, "ERR Invalid min-idle-time argument for XCLAIM")) return;
+  if (!integer_or_reply(call, argv[4], &minidle, kXclaimMinIdle)) return;
   if (minidle < 0) minidle = 0;
   std::vector<StreamId> ids;
   size_t j = 5;
@@ -56,17 +67,16 @@ void xclaim_command(Call& call) {
     } else if (iequals(opt, "justid")) {
       justid = true;
     } else if (iequals(opt, "idle") && more) {
-      if (!integer_or_reply(call, argv[++j], &deliverytime, "ERR Invalid IDLE option argument for XCLAIM")) return;
+      if (!integer_or_reply(call, argv[++j], &deliverytime, kXclaimIdle)) return;
       deliverytime = now - deliverytime;
     } else if (iequals(opt, "time") && more) {
-      if (!integer_or_reply(call, argv[++j], &deliverytime, "ERR Invalid TIME option argument for XCLAIM")) return;
+      if (!integer_or_reply(call, argv[++j], &deliverytime, kXclaimTime)) return;
     } else if (iequals(opt, "retrycount") && more) {
-      if (!integer_or_reply(call, argv[++j], &retrycount, "ERR Invalid RETRYCOUNT option argument for XCLAIM"))
-        return;
+      if (!integer_or_reply(call, argv[++j], &retrycount, kXclaimRetryCount)) return;
     } else if (iequals(opt, "lastid") && more) {
       if (!stream_id_or_reply(call, argv[++j], 0, true, nullptr, &last_id)) return;
     } else {
-      return call.error(format_error("ERR Unrecognized XCLAIM option '%s'", {opt}));
+      return call.error(format_error(kXclaimUnknownOption, {opt}));
     }
   }
   call.data.effects.drop_own();
@@ -85,7 +95,7 @@ void xclaim_command(Call& call) {
   for (const auto id : ids) {
     auto it = g->pel.find(id);
     types::StreamEntry e;
-    if (!ref.s->find(id, &e)) {
+    if (!s->find(id, &e)) {
       if (it != g->pel.end()) {
         StreamNack gone = it->second;
         if (gone.consumer) record_stream_claim(call, argv[1], argv[2], *g, id, gone);
@@ -128,20 +138,20 @@ void xclaim_command(Call& call) {
 void xautoclaim_command(Call& call) {
   const auto& argv = call.argv;
   long long minidle;
-  if (!integer_or_reply(call, argv[4], &minidle, "ERR Invalid min-idle-time argument for XAUTOCLAIM")) return;
+  if (!integer_or_reply(call, argv[4], &minidle, kXautoclaimMinIdle)) return;
   if (minidle < 0) minidle = 0;
   StreamId start;
   const bool startex = argv[5].size() > 1 && argv[5][0] == '(';
   if (!stream_id_or_reply(call, startex ? argv[5].substr(1) : argv[5], 0, startex, nullptr, &start)) return;
-  if (startex && !start.incr()) return call.error("ERR invalid start ID for the interval");
+  if (startex && !start.incr()) return call.error(kInvalidStartId);
   long long count = 100;
   bool justid = false;
   constexpr long long kMaxCount = LONG_MAX / 16;  // Redis's LONG_MAX / max(sizeof(streamID), 10)
   for (size_t j = 6; j < argv.size(); j++) {
     if (iequals(argv[j], "count") && j + 1 < argv.size()) {
       long long n;
-      if (!integer_or_reply(call, argv[j + 1], &n, "ERR COUNT must be > 0")) return;
-      if (n < 1 || n > kMaxCount) return call.error("ERR COUNT must be > 0");
+      if (!integer_or_reply(call, argv[j + 1], &n, kXautoclaimCount)) return;
+      if (n < 1 || n > kMaxCount) return call.error(kXautoclaimCount);
       count = n;
       j++;
     } else if (iequals(argv[j], "justid")) {
@@ -150,10 +160,11 @@ void xautoclaim_command(Call& call) {
       return call.error(err::kSyntax);
     }
   }
-  const StreamRef ref = stream_for_read(call, argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  StreamGroup* g = ref.s ? ref.s->group(argv[2]) : nullptr;
-  if (!g) return call.error(format_error("NOGROUP No such key '%s' or consumer group '%s'", {argv[1], argv[2]}));
+  const auto found = lookup<types::Stream>(call, argv[1], Intent::kRead);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  types::Stream* s = found.value;
+  StreamGroup* g = s ? s->group(argv[2]) : nullptr;
+  if (!g) return call.error(format_error(kNoKeyOrGroup, {argv[1], argv[2]}));
   call.data.effects.drop_own();
   long long attempts = count * 10;
   const int64_t now = call.now_ms;
@@ -165,7 +176,7 @@ void xautoclaim_command(Call& call) {
     const StreamId id = it->first;
     ++it;
     types::StreamEntry e;
-    if (!ref.s->find(id, &e)) {
+    if (!s->find(id, &e)) {
       record_stream_claim(call, argv[1], argv[2], *g, id, g->pel.find(id)->second);
       g->ack(id);
       call.data.changed();

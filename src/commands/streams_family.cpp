@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "commands/families.hpp"
+#include "commands/streams_errors.hpp"
 #include "commands/streams_ops.hpp"
 #include "core/ascii.hpp"
 #include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv {
@@ -38,10 +40,6 @@ constexpr std::string_view kIdZero = "ERR The ID specified in XADD must be great
 constexpr std::string_view kIdExhausted = "ERR The stream has exhausted the last possible ID, unable to add more items";
 constexpr std::string_view kIdTooSmall = "ERR The ID specified in XADD is equal or smaller than the target stream top item";
 constexpr std::string_view kTooLarge = "ERR Elements are too large to be stored";
-constexpr std::string_view kBadStart = "ERR invalid start ID for the interval";
-constexpr std::string_view kBadEnd = "ERR invalid end ID for the interval";
-constexpr std::string_view kUnbalanced =
-    "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.";
 constexpr std::string_view kGroupOnlyXreadgroup =
     "ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.";
 constexpr std::string_view kNoackOnlyXreadgroup =
@@ -146,10 +144,10 @@ void xadd_command(Call& call) {
   if (call.argv.size() < field_pos + 2 || (call.argv.size() - field_pos) % 2 == 1)
     return call.error(err::wrong_arity(call.spec->name));
   if (a.id_given && a.seq_given && a.id.zero()) return call.error(kIdZero);
-  const StreamRef ref = stream_for_write(call, call.argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  if (!ref.s && a.no_mkstream) return call.reply.null();
-  const StreamId last = ref.s ? ref.s->last_id() : StreamId{};
+  const auto found = lookup<Stream>(call, call.argv[1], Intent::kWrite);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  if (!found.value && a.no_mkstream) return call.reply.null();
+  const StreamId last = found.value ? found.value->last_id() : StreamId{};
   if (last == StreamId::max()) return call.error(kIdExhausted);
   StreamId id;
   if (!a.id_given) {
@@ -172,13 +170,12 @@ void xadd_command(Call& call) {
   size_t total = 0;
   for (size_t i = field_pos; i < call.argv.size(); i++) total += call.argv[i].size();
   if (total > (size_t{1} << 30)) return call.error(kTooLarge);
-  Stream* s = ref.s ? ref.s : stream_or_create(call, call.argv[1]);
+  Stream* s = found.value ? found.value : stream_or_create(call, call.argv[1]);
   const std::vector<std::string_view> fields(call.argv.begin() + static_cast<long>(field_pos), call.argv.end());
   s->append(id, fields, stream_limits(call));
   const std::string id_text = id.str();
   call.reply.bulk(id_text);
-  call.modified(call.argv[1]);
-  call.notify(pubsub::kStream, "xadd", call.argv[1]);
+  call.modified(call.argv[1], pubsub::kStream, "xadd");
   if (a.trim.by != StreamTrim::By::kNone && s->trim(a.trim)) call.notify(pubsub::kStream, "xtrim", call.argv[1]);
   // Recorded with the ID it made and an approximate trim made exact.
   const bool made_id = !a.id_given || !a.seq_given;
@@ -194,15 +191,16 @@ void xadd_command(Call& call) {
 void xtrim_command(Call& call) {
   AddTrimArgs a;
   if (!add_trim_args_or_reply(call, false, &a)) return;
-  const StreamRef ref = stream_for_write(call, call.argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  if (!ref.s) return call.reply.integer(0);
-  const int64_t deleted = ref.s->trim(a.trim);
+  const auto found = lookup<Stream>(call, call.argv[1], Intent::kWrite);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  if (!found.value) return call.reply.integer(0);
+  Stream& s = *found.value;
+  const int64_t deleted = s.trim(a.trim);
   if (deleted) {
     call.notify(pubsub::kStream, "xtrim", call.argv[1]);
     if (a.trim.approx && call.data.effects.active()) {
       std::vector<std::string> rec(call.argv.begin(), call.argv.end());
-      rewrite_approx_trim(*ref.s, a, &rec);
+      rewrite_approx_trim(s, a, &rec);
       call.data.effects.replace_own(std::move(rec));
     }
     call.modified(call.argv[1]);
@@ -212,9 +210,9 @@ void xtrim_command(Call& call) {
 
 /* XLEN key */
 void xlen_command(Call& call) {
-  const StreamRef ref = stream_for_read(call, call.argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  call.reply.integer(ref.s ? static_cast<int64_t>(ref.s->length()) : 0);
+  const auto found = lookup<Stream>(call, call.argv[1], Intent::kRead);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  call.reply.integer(found.value ? static_cast<int64_t>(found.value->length()) : 0);
 }
 
 // One bound of XRANGE: "(" makes it exclusive (strict then: no "-"/"+").
@@ -230,9 +228,9 @@ void xrange_generic(Call& call, bool rev) {
   StreamId start, end;
   bool startex, endex;
   if (!interval_id_or_reply(call, call.argv[rev ? 3 : 2], 0, &start, &startex)) return;
-  if (startex && !start.incr()) return call.error(kBadStart);
+  if (startex && !start.incr()) return call.error(kInvalidStartId);
   if (!interval_id_or_reply(call, call.argv[rev ? 2 : 3], UINT64_MAX, &end, &endex)) return;
-  if (endex && !end.decr()) return call.error(kBadEnd);
+  if (endex && !end.decr()) return call.error(kInvalidEndId);
   long long count = -1;
   for (size_t j = 4; j < call.argv.size(); j++) {
     if (iequals(call.argv[j], "count") && j + 1 < call.argv.size()) {
@@ -243,11 +241,12 @@ void xrange_generic(Call& call, bool rev) {
       return call.error(err::kSyntax);
     }
   }
-  const StreamRef ref = stream_for_read(call, call.argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  if (!ref.s) return call.reply.array(0);
+  const auto found = lookup<Stream>(call, call.argv[1], Intent::kRead);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  if (!found.value) return call.reply.array(0);
   if (count == 0) return call.reply.null_array();
-  reply_stream_entries(call.reply, stream_range(*ref.s, start, end, rev, count < 0 ? 0 : static_cast<size_t>(count)));
+  reply_stream_entries(call.reply,
+                       stream_range(*found.value, start, end, rev, count < 0 ? 0 : static_cast<size_t>(count)));
 }
 
 void xrange_command(Call& call) { xrange_generic(call, false); }
@@ -255,18 +254,15 @@ void xrevrange_command(Call& call) { xrange_generic(call, true); }
 
 /* XDEL key id [id ...] */
 void xdel_command(Call& call) {
-  const StreamRef ref = stream_for_write(call, call.argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  if (!ref.s) return call.reply.integer(0);
+  const auto found = lookup<Stream>(call, call.argv[1], Intent::kWrite);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  if (!found.value) return call.reply.integer(0);
   std::vector<StreamId> ids(call.argv.size() - 2);
   for (size_t j = 2; j < call.argv.size(); j++)
     if (!stream_id_or_reply(call, call.argv[j], 0, true, nullptr, &ids[j - 2])) return;
   int64_t deleted = 0;
-  for (const auto id : ids) deleted += ref.s->erase(id) ? 1 : 0;
-  if (deleted) {
-    call.modified(call.argv[1]);
-    call.notify(pubsub::kStream, "xdel", call.argv[1]);
-  }
+  for (const auto id : ids) deleted += found.value->erase(id) ? 1 : 0;
+  if (deleted) call.modified(call.argv[1], pubsub::kStream, "xdel");
   call.reply.integer(deleted);
 }
 
@@ -281,17 +277,17 @@ void xread_command(Call& call) {
     const std::string_view o = argv[i];
     if (iequals(o, "block") && more) {
       if (call.session.in_script)
-        return call.error(format_error("ERR %s command is not allowed with BLOCK option from scripts", {argv[0]}));
+        return call.error(format_error(kBlockFromScript, {argv[0]}));
       i++;
-      if (!integer_or_reply(call, argv[i], &block_ms, "ERR timeout is not an integer or out of range")) return;
-      if (block_ms < 0) return call.error("ERR timeout is negative");
+      if (!integer_or_reply(call, argv[i], &block_ms, kBlockTimeoutNotInteger)) return;
+      if (block_ms < 0) return call.error(err::kTimeoutNegative);
     } else if (iequals(o, "count") && more) {
       i++;
       if (!integer_or_reply(call, argv[i], &count)) return;
       if (count < 0) count = 0;
     } else if (iequals(o, "streams") && more) {
       streams_arg = i + 1;
-      if ((argv.size() - streams_arg) % 2 != 0) return call.error(kUnbalanced);
+      if ((argv.size() - streams_arg) % 2 != 0) return call.error(kUnbalancedStreams);
       break;
     } else if (iequals(o, "group") && more >= 2) {
       return call.error(kGroupOnlyXreadgroup);
@@ -310,11 +306,11 @@ void xread_command(Call& call) {
   std::vector<StreamId> ids(n);
   for (size_t k = 0; k < n; k++) {
     if (woken && k != ready) continue;
-    const StreamRef ref = stream_for_read(call, argv[streams_arg + k]);
-    if (ref.wrong_type && !woken) return call.error(err::kWrongType);
+    const auto found = lookup<Stream>(call, argv[streams_arg + k], Intent::kRead);
+    if (found.wrong_type && !woken) return call.error(err::kWrongType);
     const std::string_view arg = argv[streams_arg + n + k];
     if (arg == "$") {
-      ids[k] = ref.s ? ref.s->last_id() : StreamId{};
+      ids[k] = found.value ? found.value->last_id() : StreamId{};
     } else if (arg == ">") {
       return call.error(kGtOnlyXreadgroup);
     } else if (!stream_id_or_reply(call, arg, 0, true, nullptr, &ids[k])) {
@@ -324,18 +320,18 @@ void xread_command(Call& call) {
   std::vector<std::pair<std::string_view, std::vector<types::StreamEntry>>> out;
   for (size_t k = 0; k < n; k++) {
     if (woken && k != ready) continue;
-    const StreamRef ref = stream_for_read(call, argv[streams_arg + k]);
-    if (!ref.s) continue;
+    const Stream* s = lookup<Stream>(call, argv[streams_arg + k], Intent::kRead).value;
+    if (!s) continue;
     if (woken) {
-      if (!(ref.s->last_id() > ids[k])) continue;
+      if (!(s->last_id() > ids[k])) continue;
     } else {
       StreamId last;
-      if (!ref.s->length() || !ref.s->edge_id(false, false, &last) || !(last > ids[k])) continue;
+      if (!s->length() || !s->edge_id(false, false, &last) || !(last > ids[k])) continue;
     }
     StreamId start = ids[k];
     start.incr();
     const long long limit = woken && count == 0 ? kBlockedReadDefaultCount : count;
-    out.emplace_back(argv[streams_arg + k], stream_range(*ref.s, start, StreamId::max(), false, limit));
+    out.emplace_back(argv[streams_arg + k], stream_range(*s, start, StreamId::max(), false, limit));
   }
   if (out.empty()) {
     if (block_ms < 0) return call.reply.null_array();

@@ -17,12 +17,14 @@
 
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
+#include "commands/streams_errors.hpp"
 #include "commands/streams_ops.hpp"
 #include "core/ascii.hpp"
 #include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 #include "expiry/timer.hpp"
 
 namespace lawnkv {
@@ -44,15 +46,17 @@ constexpr std::string_view kMissingGroup = "ERR Missing GROUP option for XREADGR
 constexpr std::string_view kDollarInGroup =
     "ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by "
     "specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set.";
-constexpr std::string_view kUnbalanced =
-    "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.";
+constexpr std::string_view kEntriesAddedNegative = "ERR entries_added must be positive";
+constexpr std::string_view kIdBelowMaxDeleted =
+    "ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id";
+constexpr std::string_view kIdBelowTop = "ERR The ID specified in XSETID is smaller than the target stream top item";
+constexpr std::string_view kEntriesAddedBelowLength =
+    "ERR The entries_added specified in XSETID is smaller than the target stream length";
+// A format: key, then group.
+constexpr std::string_view kNoKeyOrGroupXreadgroup =
+    "NOGROUP No such key '%s' or consumer group '%s' in XREADGROUP with GROUP option";
 constexpr std::string_view kGroupGone = "NOGROUP the consumer group this client was blocked on no longer exists";
 constexpr std::string_view kKeyGone = "UNBLOCKED the stream key no longer exists";
-
-void subcommand_syntax_error(Call& call) {
-  call.error(format_error("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try %s HELP.",
-                          {call.argv[1], to_upper(call.argv[0])}));
-}
 
 /* XGROUP CREATE key group (id | $) [MKSTREAM] [ENTRIESREAD n]
  * XGROUP SETID key group (id | $) [ENTRIESREAD n]
@@ -75,23 +79,23 @@ void xgroup_command(Call& call) {
       if (entries_read < 0 && entries_read != types::kEntriesReadUnknown) return call.error(kEntriesRead);
       i += 2;
     } else {
-      return subcommand_syntax_error(call);
+      return reply_subcommand_syntax_error(call);
     }
   }
   const std::string_view key = argv[2];
   const std::string_view name = argv[3];
-  const StreamRef ref = stream_for_write(call, key);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  Stream* s = ref.s;
+  const auto found = lookup<Stream>(call, key, Intent::kWrite);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  Stream* s = found.value;
   StreamGroup* g = nullptr;
   if (!mkstream) {
     if (!s) return call.error(kNeedsKey);
     g = s->group(name);
     if (!g && !create && !iequals(opt, "destroy"))
-      return call.error(format_error("NOGROUP No such consumer group '%s' for key name '%s'", {name, key}));
+      return call.error(format_error(kNoGroupForKey, {name, key}));
   }
   if (create) {
-    if (argv.size() > 8) return subcommand_syntax_error(call);
+    if (argv.size() > 8) return reply_subcommand_syntax_error(call);
     StreamId id;
     if (argv[4] == "$") {
       id = s ? s->last_id() : StreamId{};
@@ -107,7 +111,7 @@ void xgroup_command(Call& call) {
     call.reply.simple("OK");
     call.notify(pubsub::kStream, "xgroup-create", key);
   } else if (setid) {
-    if (argv.size() != 5 && argv.size() != 7) return subcommand_syntax_error(call);
+    if (argv.size() != 5 && argv.size() != 7) return reply_subcommand_syntax_error(call);
     StreamId id;
     if (argv[4] == "$") {
       id = s->last_id();
@@ -120,7 +124,7 @@ void xgroup_command(Call& call) {
     call.reply.simple("OK");
     call.notify(pubsub::kStream, "xgroup-setid", key);
   } else if (iequals(opt, "destroy")) {
-    if (argv.size() != 4) return subcommand_syntax_error(call);
+    if (argv.size() != 4) return reply_subcommand_syntax_error(call);
     if (!g) return call.reply.integer(0);
     s->destroy_group(name);
     call.reply.integer(1);
@@ -130,14 +134,14 @@ void xgroup_command(Call& call) {
     call.data.changed();
     call.data.blocking.signal(call.db_index, key);
   } else if (iequals(opt, "createconsumer")) {
-    if (argv.size() != 5) return subcommand_syntax_error(call);
+    if (argv.size() != 5) return reply_subcommand_syntax_error(call);
     bool created;
     if (g->consumer(argv[4])) return call.reply.integer(0);
     stream_consumer_or_create(call, g, key, argv[4], &created);
     call.data.changed();
     call.reply.integer(1);
   } else if (iequals(opt, "delconsumer")) {
-    if (argv.size() != 5) return subcommand_syntax_error(call);
+    if (argv.size() != 5) return reply_subcommand_syntax_error(call);
     const int64_t pending = g->delete_consumer(argv[4]);
     if (pending >= 0) {
       call.data.changed();
@@ -145,7 +149,7 @@ void xgroup_command(Call& call) {
     }
     call.reply.integer(pending < 0 ? 0 : pending);
   } else {
-    subcommand_syntax_error(call);
+    reply_subcommand_syntax_error(call);
   }
 }
 
@@ -178,27 +182,26 @@ void xsetid_command(Call& call) {
     const bool more = i + 1 < argv.size();
     if (iequals(argv[i], "entriesadded") && more) {
       if (!integer_or_reply(call, argv[i + 1], &entries_added)) return;
-      if (entries_added < 0) return call.error("ERR entries_added must be positive");
+      if (entries_added < 0) return call.error(kEntriesAddedNegative);
       i += 2;
     } else if (iequals(argv[i], "maxdeletedid") && more) {
       if (!stream_id_or_reply(call, argv[i + 1], 0, true, nullptr, &max_xdel)) return;
-      if (id < max_xdel)
-        return call.error("ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id");
+      if (id < max_xdel) return call.error(kIdBelowMaxDeleted);
       i += 2;
     } else {
       return call.error(err::kSyntax);
     }
   }
-  const StreamRef ref = stream_for_write(call, argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  if (!ref.s) return call.error("ERR no such key");
-  Stream* s = ref.s;
+  const auto found = lookup<Stream>(call, argv[1], Intent::kWrite);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  if (!found.value) return call.error(err::kNoSuchKey);
+  Stream* s = found.value;
   if (s->length() > 0) {
     StreamId top;
     s->edge_id(false, false, &top);
-    if (id < top) return call.error("ERR The ID specified in XSETID is smaller than the target stream top item");
+    if (id < top) return call.error(kIdBelowTop);
     if (entries_added != -1 && s->length() > static_cast<uint64_t>(entries_added))
-      return call.error("ERR The entries_added specified in XSETID is smaller than the target stream length");
+      return call.error(kEntriesAddedBelowLength);
   }
   s->set_last_id(id);
   if (entries_added != -1) s->set_entries_added(static_cast<uint64_t>(entries_added));
@@ -210,9 +213,9 @@ void xsetid_command(Call& call) {
 
 /* XACK key group id [id ...] */
 void xack_command(Call& call) {
-  const StreamRef ref = stream_for_read(call, call.argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  StreamGroup* g = ref.s ? ref.s->group(call.argv[2]) : nullptr;
+  const auto found = lookup<Stream>(call, call.argv[1], Intent::kRead);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  StreamGroup* g = found.value ? found.value->group(call.argv[2]) : nullptr;
   if (!g) return call.reply.integer(0);
   std::vector<StreamId> ids(call.argv.size() - 3);
   for (size_t j = 3; j < call.argv.size(); j++)
@@ -250,18 +253,18 @@ void xpending_command(Call& call) {
     if (count < 0) count = 0;
     bool ex;
     if (!interval_or_reply(call, argv[at], 0, &start, &ex)) return;
-    if (ex && !start.incr()) return call.error("ERR invalid start ID for the interval");
+    if (ex && !start.incr()) return call.error(kInvalidStartId);
     if (!interval_or_reply(call, argv[at + 1], UINT64_MAX, &end, &ex)) return;
-    if (ex && !end.decr()) return call.error("ERR invalid end ID for the interval");
+    if (ex && !end.decr()) return call.error(kInvalidEndId);
     if (at + 3 < argv.size()) {
       consumer_name = argv[at + 3];
       has_consumer = true;
     }
   }
-  const StreamRef ref = stream_for_read(call, argv[1]);
-  if (ref.wrong_type) return call.error(err::kWrongType);
-  StreamGroup* g = ref.s ? ref.s->group(argv[2]) : nullptr;
-  if (!g) return call.error(format_error("NOGROUP No such key '%s' or consumer group '%s'", {argv[1], argv[2]}));
+  const auto found = lookup<Stream>(call, argv[1], Intent::kRead);
+  if (found.wrong_type) return call.error(err::kWrongType);
+  StreamGroup* g = found.value ? found.value->group(argv[2]) : nullptr;
+  if (!g) return call.error(format_error(kNoKeyOrGroup, {argv[1], argv[2]}));
   auto& r = call.reply;
   if (justinfo) {
     r.array(4);
@@ -330,15 +333,15 @@ void xreadgroup_command(Call& call) {
     const std::string_view o = argv[i];
     if (iequals(o, "block") && more) {
       if (call.session.in_script)
-        return call.error(format_error("ERR %s command is not allowed with BLOCK option from scripts", {argv[0]}));
-      if (!integer_or_reply(call, argv[++i], &block_ms, "ERR timeout is not an integer or out of range")) return;
-      if (block_ms < 0) return call.error("ERR timeout is negative");
+        return call.error(format_error(kBlockFromScript, {argv[0]}));
+      if (!integer_or_reply(call, argv[++i], &block_ms, kBlockTimeoutNotInteger)) return;
+      if (block_ms < 0) return call.error(err::kTimeoutNegative);
     } else if (iequals(o, "count") && more) {
       if (!integer_or_reply(call, argv[++i], &count)) return;
       if (count < 0) count = 0;
     } else if (iequals(o, "streams") && more) {
       streams_arg = i + 1;
-      if ((argv.size() - streams_arg) % 2 != 0) return call.error(kUnbalanced);
+      if ((argv.size() - streams_arg) % 2 != 0) return call.error(kUnbalancedStreams);
       break;
     } else if (iequals(o, "group") && more >= 2) {
       group_name = argv[i + 1];
@@ -364,14 +367,13 @@ void xreadgroup_command(Call& call) {
   for (size_t k = 0; k < n; k++) {
     if (woken && k != ready) continue;
     const std::string_view key = argv[streams_arg + k];
-    const StreamRef ref = stream_for_read(call, key);
-    if (woken && !ref.s) return call.error(kKeyGone);  // deleted, or now another type
-    if (ref.wrong_type) return call.error(err::kWrongType);
-    groups[k] = ref.s ? ref.s->group(group_name) : nullptr;
+    const auto found = lookup<Stream>(call, key, Intent::kRead);
+    if (woken && !found.value) return call.error(kKeyGone);  // deleted, or now another type
+    if (found.wrong_type) return call.error(err::kWrongType);
+    groups[k] = found.value ? found.value->group(group_name) : nullptr;
     if (!groups[k]) {
       if (woken) return call.error(kGroupGone);
-      return call.error(format_error(
-          "NOGROUP No such key '%s' or consumer group '%s' in XREADGROUP with GROUP option", {key, group_name}));
+      return call.error(format_error(kNoKeyOrGroupXreadgroup, {key, group_name}));
     }
     const std::string_view arg = argv[streams_arg + n + k];
     if (arg == "$") return call.error(kDollarInGroup);
@@ -395,7 +397,7 @@ void xreadgroup_command(Call& call) {
   for (size_t k = 0; k < n; k++) {
     if (woken && k != ready) continue;
     const std::string_view key = argv[streams_arg + k];
-    Stream* s = stream_for_read(call, key).s;
+    Stream* s = lookup<Stream>(call, key, Intent::kRead).value;
     StreamGroup* g = groups[k];
     if (!s) continue;
     const bool history = !fresh[k];

@@ -10,11 +10,13 @@
 
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
+#include "commands/streams_errors.hpp"
 #include "commands/streams_ops.hpp"
 #include "core/ascii.hpp"
 #include "core/error_format.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
+#include "engine/lookup.hpp"
 
 namespace lawnkv {
 
@@ -59,11 +61,6 @@ size_t radix_tree_nodes(const Stream& s) {
   return rax_nodes(keys, 0, keys.size(), 0);
 }
 
-void subcommand_syntax_error(Call& call) {
-  call.error(format_error("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try %s HELP.",
-                          {call.argv[1], to_upper(call.argv[0])}));
-}
-
 // Redis's streamReplyWithCGLag.
 void reply_lag(resp::Writer& r, const Stream& s, const StreamGroup& g) {
   if (!s.entries_added()) return r.integer(0);
@@ -79,12 +76,12 @@ void reply_entries_read(resp::Writer& r, const StreamGroup& g) {
   r.integer(g.entries_read);
 }
 
-// The stream at argv[2], or nullptr with "ERR no such key" or WRONGTYPE replied.
+// The stream at argv[2], or nullptr with err::kNoSuchKey or WRONGTYPE replied.
 Stream* stream_or_reply(Call& call) {
-  const StreamRef ref = stream_for_read(call, call.argv[2]);
-  if (ref.wrong_type) return call.error(err::kWrongType), nullptr;
-  if (!ref.s) return call.error("ERR no such key"), nullptr;
-  return ref.s;
+  bool wrong_type;
+  Stream* s = lookup_or_reply<Stream>(call, call.argv[2], Intent::kRead, &wrong_type);
+  if (!s && !wrong_type) call.error(err::kNoSuchKey);
+  return s;
 }
 
 /* XINFO STREAM key [FULL [COUNT count]] */
@@ -94,10 +91,10 @@ void xinfo_stream_command(Call& call) {
   long long count = 10;
   if (argv.size() > 3) {
     const size_t optc = argv.size() - 3;
-    if (optc != 1 && optc != 3) return subcommand_syntax_error(call);
-    if (!iequals(argv[3], "full")) return subcommand_syntax_error(call);
+    if (optc != 1 && optc != 3) return reply_subcommand_syntax_error(call);
+    if (!iequals(argv[3], "full")) return reply_subcommand_syntax_error(call);
     if (optc == 3) {
-      if (!iequals(argv[4], "count")) return subcommand_syntax_error(call);
+      if (!iequals(argv[4], "count")) return reply_subcommand_syntax_error(call);
       if (!integer_or_reply(call, argv[5], &count)) return;
       if (count < 0) count = 10;
     }
@@ -218,9 +215,7 @@ void xinfo_consumers_command(Call& call) {
   Stream* s = stream_or_reply(call);
   if (!s) return;
   const StreamGroup* g = s->group(call.argv[3]);
-  if (!g)
-    return call.error(
-        format_error("NOGROUP No such consumer group '%s' for key name '%s'", {call.argv[3], call.argv[2]}));
+  if (!g) return call.error(format_error(kNoGroupForKey, {call.argv[3], call.argv[2]}));
   auto& r = call.reply;
   r.array(g->consumers.size());
   for (const auto& [name, c] : g->consumers) {

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "core/numbers.hpp"
-#include "engine/errors.hpp"
 #include "engine/lookup.hpp"
 #include "engine/server_state.hpp"
 #include "pubsub/event_class.hpp"
@@ -14,12 +13,6 @@
 namespace lawnkv {
 
 namespace {
-
-StreamRef as_stream(store::Entry* e) {
-  if (e == nullptr) return {};
-  if (e->type() != store::Type::kStream) return {nullptr, true};
-  return {static_cast<types::Stream*>(e->obj()), false};
-}
 
 // Redis's string2ull: a strict long long >= 0, else what strtoull takes
 // whole (leading spaces and a sign included), failing on ERANGE.
@@ -38,17 +31,10 @@ bool string_to_ull(const std::string& s, uint64_t* out) {
 
 }  // namespace
 
-StreamRef stream_for_read(DbContext& call, std::string_view key) { return as_stream(lookup_read(call, key)); }
-
-StreamRef stream_for_write(DbContext& call, std::string_view key) { return as_stream(lookup_write(call, key)); }
-
 types::Stream* stream_or_create(Call& call, std::string_view key) {
-  const StreamRef ref = stream_for_write(call, key);
-  if (ref.wrong_type) {
-    call.error(err::kWrongType);
-    return nullptr;
-  }
-  if (ref.s) return ref.s;
+  bool wrong_type;
+  if (types::Stream* s = lookup_or_reply<types::Stream>(call, key, Intent::kWrite, &wrong_type)) return s;
+  if (wrong_type) return nullptr;
   auto* s = static_cast<types::Stream*>(call.db().add_object(key, std::make_unique<types::Stream>()).obj());
   call.notify(pubsub::kNew, "new", key);
   return s;

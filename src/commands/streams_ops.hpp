@@ -1,6 +1,6 @@
 #pragma once
 // What the stream command families share (streams_family.cpp: entries;
-// streams_groups_family.cpp: consumer groups): typed lookups, the node
+// streams_groups_family.cpp: consumer groups): creating a stream, the node
 // limits from the configuration, stream IDs as Redis parses and writes
 // them, and the reply of a list of entries.
 
@@ -9,19 +9,12 @@
 #include <string_view>
 #include <vector>
 
+#include "commands/streams_errors.hpp"
 #include "engine/context.hpp"
 #include "types/stream.hpp"
 
 namespace lawnkv {
 
-// A key looked up as a stream: s is null when the key is missing or holds
-// another type (then wrong_type, nothing replied).
-struct StreamRef {
-  types::Stream* s = nullptr;
-  bool wrong_type = false;
-};
-StreamRef stream_for_read(DbContext& call, std::string_view key);
-StreamRef stream_for_write(DbContext& call, std::string_view key);
 // The stream at key, created empty (with a `new` event, as Redis's dbAdd)
 // when absent; nullptr after WRONGTYPE.
 types::Stream* stream_or_create(Call& call, std::string_view key);
@@ -44,8 +37,6 @@ int64_t stream_command_now(const Call& call);
 
 // stream-node-max-bytes and stream-node-max-entries.
 types::StreamLimits stream_limits(const Call& call);
-
-inline constexpr std::string_view kInvalidStreamId = "ERR Invalid stream ID specified as stream command argument";
 
 // Redis's streamGenericParseIDOrReply: "-", "+" (refused when strict),
 // "<ms>", "<ms>-<seq>" (each as string2ull reads it), "<ms>-*" when

@@ -200,7 +200,7 @@ void Runtime::eval(Call& call, const Request& req) {
 
 void Runtime::fcall(Call& call, const Request& req) {
   const FunctionInfo* f = functions_.find(req.script);
-  if (f == nullptr) return call.error("ERR Function not found");
+  if (f == nullptr) return call.error(kFunctionNotFound);
   if (!may_start(call, f->flags, req.read_only)) return;
   run(call, req, Target{functions_.interpreter(), f->callback, f->name, f->flags, true});
 }

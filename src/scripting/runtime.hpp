@@ -40,6 +40,10 @@
 
 namespace lawnkv::scripting {
 
+// FCALL of a function no library defines (FCALL checks before it parses its
+// keys, the runtime again when it runs one).
+inline constexpr std::string_view kFunctionNotFound = "ERR Function not found";
+
 class Runtime final : public Service, public FunctionLibraries {
  public:
   Runtime();

@@ -54,6 +54,9 @@ class RawClient {
   // it closed; false if it is still open at the deadline or sent more bytes
   // (which stay buffered for read_reply).
   bool wait_closed();
+  // The same, discarding whatever the server sends before it closes (a
+  // client evicted mid-reply gets part of its replies first).
+  bool wait_closed_discarding();
 
   // Whether the server has closed the connection (seen by a read so far).
   bool peer_closed() const { return peer_closed_; }

@@ -30,71 +30,10 @@ SEED=${NOTIFY_SEED:-1}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then d_bg=100000 d_wait=10000; else d_bg=1000000 d_wait=60000; fi
 BACKGROUND=${NOTIFY_BACKGROUND:-$d_bg}
 WAIT_MS=${NOTIFY_WAIT_MS:-$d_wait}
-CXX=${CXX:-g++}
-BIN=$ROOT/build/bench/notify-lag
+LAG_PREFIX=notify
+source bench/lib/lag_runs.bash
 
-mkdir -p "$RAW" "$(dirname "$BIN")"
-if [ ! -x "$BIN" ] || [ bench/notify_lag.cpp -nt "$BIN" ]; then
-  "$CXX" -O2 -g -std=c++20 -Wall -Wextra -o "$BIN" bench/notify_lag.cpp -lpthread >&2
-fi
-
-PID=""
-stop_server() {
-  if [ -n "$PID" ]; then
-    kill -TERM "$PID" 2>/dev/null || true
-    wait "$PID" 2>/dev/null || true
-    PID=""
-  fi
-}
-trap stop_server EXIT
-
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-
-# start_server NAME -> sets PORT and PID
-start_server() {
-  local name=$1 i
-  PORT=$(free_port)
-  case $name in
-    lawnkv) "$LAWNKV" --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no \
-              --notify-keyspace-events Ex >"$RAW/notify-$name.log" 2>&1 &
-            ;;
-    redis)  "$REDIS" --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
-              --notify-keyspace-events Ex >"$RAW/notify-$name.log" 2>&1 &
-            ;;
-  esac
-  PID=$!
-  for i in $(seq 1 200); do
-    redis-cli -p "$PORT" PING >/dev/null 2>&1 && return 0
-    kill -0 "$PID" 2>/dev/null || break
-    sleep 0.05  # waiting for the server to listen, not a measurement
-  done
-  echo "notify_lag: $name did not start on port $PORT (see $RAW/notify-$name.log)" >&2
-  exit 1
-}
-
-# run NAME BACKGROUND -> a line of results, raw lags in $RAW/notify-NAME-BG.lags
-run() {
-  local name=$1 bg=$2 line
-  start_server "$name"
-  line=$("$BIN" --port "$PORT" --keys "$KEYS" --min-ms 100 --max-ms 2000 --background "$bg" \
-           --wait-ms "$WAIT_MS" --seed "$SEED" --out "$RAW/notify-$name-$bg.lags")
-  stop_server
-  echo "$name $bg $line"
-}
-
-RESULTS=$RAW/notify-results.txt
-: >"$RESULTS"
-LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-for bg in 0 "$BACKGROUND"; do
-  for name in lawnkv redis; do
-    echo "notify_lag: $name, $KEYS keys, $bg background keys" >&2
-    run "$name" "$bg" | tee -a "$RESULTS" >&2
-  done
-done
-
-LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+lag_runs "$BACKGROUND" "--notify-keyspace-events Ex" ""
 
 # Histogram on log-spaced bins (4 per doubling, from 0.25 ms), one column per run.
 python3 - "$RAW" "$BACKGROUND" "$OUTDIR/notify_lag_hist.dat" <<'EOF'
@@ -142,13 +81,6 @@ echo "so 1.0 ms is the least any server can show. Missing events were waited for
 echo "after the last deadline. Servers run one at a time on loopback; load average"
 echo "$LOAD_BEFORE before and $LOAD_AFTER after the runs, $(nproc) CPUs (other work on the machine shows in the tails)."
 echo
-echo "| server | other keys (TTL 1 h) | events received | p50 ms | p99 ms | max ms | mean ms |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
-while read -r name bg fields; do
-  declare -A f=()
-  for kv in $fields; do f[${kv%%=*}]=${kv#*=}; done
-  printf '| %s | %s | %s / %s | %s | %s | %s | %s |\n' "$name" "$bg" "${f[received]}" "${f[keys]}" \
-    "${f[p50]}" "${f[p99]}" "${f[max]}" "${f[mean]}"
-done <"$RESULTS"
+lag_table events
 echo
 echo "![lag histogram](notify_lag.png)"

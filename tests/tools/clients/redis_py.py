@@ -12,38 +12,22 @@ Prints "ok <step>" or "FAIL <step>: <why>" per step; exits 1 if any failed.
 import os
 import sys
 import time
-import traceback
 
 import redis
+
+# No __pycache__ beside the sources from importing check.
+sys.dont_write_bytecode = True
+from check import check, eq, finish, step  # noqa: E402
 
 port = int(sys.argv[1])
 reference = os.environ.get("LAWNKV_REFERENCE") == "1"
 label = f"redis-py {redis.__version__} RESP2"
-failures = []
 
 
-def step(fn):
-    """Runs fn as one named step (its docstring); a failure is recorded and
-    the run goes on."""
-    name = fn.__doc__
-    started = time.monotonic()
-    try:
-        fn()
-        print(f"ok   {name} ({(time.monotonic() - started) * 1000:.0f} ms)", flush=True)
-    except Exception:
-        failures.append(name)
-        print(f"FAIL {name}: {traceback.format_exc()}", flush=True)
-    return fn
 
 
-def eq(got, want, what):
-    if got != want:
-        raise AssertionError(f"{what}: got {got!r}, want {want!r}")
 
 
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
 
 
 def raises(exc_type, message, fn, what):
@@ -337,7 +321,4 @@ def disconnect():
     admin.close()
 
 
-if failures:
-    print(f"{label}: {len(failures)} failed: {', '.join(failures)}")
-    sys.exit(1)
-print(f"{label}: all checks passed")
+finish(label)

@@ -14,10 +14,9 @@ Prints "ok <step>" or "FAIL <step>: <why>" per step; exits 1 if any failed.
 
 import sys
 import time
-import traceback
 from datetime import datetime, timedelta, timezone
 
-# No __pycache__ beside the sources from importing rq_tasks.
+# No __pycache__ beside the sources from importing rq_tasks and check.
 sys.dont_write_bytecode = True
 
 import redis
@@ -30,34 +29,16 @@ from rq.registry import (CanceledJobRegistry, FailedJobRegistry, FinishedJobRegi
 from rq.results import Result
 
 import rq_tasks
+from check import check, eq, finish, step
 
 port = int(sys.argv[1])
 label = f"RQ {rq.__version__} on redis-py {redis.__version__}"
-failures = []
 
 
-def step(fn):
-    """Runs fn as one named step (its docstring); a failure is recorded and
-    the run goes on."""
-    name = fn.__doc__
-    started = time.monotonic()
-    try:
-        fn()
-        print(f"ok   {name} ({(time.monotonic() - started) * 1000:.0f} ms)", flush=True)
-    except Exception:
-        failures.append(name)
-        print(f"FAIL {name}: {traceback.format_exc()}", flush=True)
-    return fn
 
 
-def eq(got, want, what):
-    if got != want:
-        raise AssertionError(f"{what}: got {got!r}, want {want!r}")
 
 
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
 
 
 # RQ pickles job data and results: the connection answers bytes.
@@ -234,7 +215,4 @@ def requeue():
 
 
 conn.close()
-if failures:
-    print(f"{label}: {len(failures)} failed: {', '.join(failures)}")
-    sys.exit(1)
-print(f"{label}: all checks passed")
+finish(label)

@@ -20,40 +20,24 @@ import os
 import socket
 import sys
 import time
-import traceback
 
 import redis
+
+# No __pycache__ beside the sources from importing check.
+sys.dont_write_bytecode = True
+from check import check, eq, finish, step  # noqa: E402
 
 proxy_port, stats_port = int(sys.argv[1]), int(sys.argv[2])
 ports = [int(p) for p in sys.argv[3].split(",")]
 auth_proxy_port, auth_port, password = int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 db_proxy_port, db = int(sys.argv[7]), int(sys.argv[8])
 reference = os.environ.get("LAWNKV_REFERENCE") == "1"
-failures = []
 
 
-def step(fn):
-    """Runs fn as one named step (its docstring); a failure is recorded and
-    the run goes on."""
-    name = fn.__doc__
-    started = time.monotonic()
-    try:
-        fn()
-        print(f"ok   {name} ({(time.monotonic() - started) * 1000:.0f} ms)", flush=True)
-    except Exception:
-        failures.append(name)
-        print(f"FAIL {name}: {traceback.format_exc()}", flush=True)
-    return fn
 
 
-def eq(got, want, what):
-    if got != want:
-        raise AssertionError(f"{what}: got {got!r}, want {want!r}")
 
 
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
 
 
 def connect(port, **kw):
@@ -339,7 +323,4 @@ def nutcracker_stats():
 
 proxy.close()
 raw.close()
-if failures:
-    print(f"twemproxy_check: {len(failures)} failed: {', '.join(failures)}")
-    sys.exit(1)
-print("twemproxy_check: all checks passed")
+finish("twemproxy_check")

@@ -10,15 +10,11 @@
 
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "../support/escape.hpp"
-#include "../support/server_process.hpp"
-#include "side_session.hpp"
+#include "side_by_side.hpp"
 
 namespace lawnkv::test {
 
@@ -169,41 +165,17 @@ class ZsetCommands {
   std::mt19937_64 rng_;
 };
 
-uint64_t env_number(const char* name, uint64_t fallback) {
-  const char* text = std::getenv(name);
-  return text && *text ? std::strtoull(text, nullptr, 10) : fallback;
-}
-
 }  // namespace
 
 TEST_CASE("compat: randomized sorted-set run, lawnkv against redis-server") {
-  const uint64_t seed = env_number("COMPAT_SEED", std::random_device{}() * 1000003ULL + std::random_device{}());
-  const uint64_t ops = env_number("COMPAT_RANDOM_OPS", 4000);
+  const uint64_t seed = random_run_seed();
+  const uint64_t ops = random_run_ops(4000);
   ZsetCommands generator(seed);
-  ServerProcess lawnkv = ServerProcess::lawnkv();
-  ServerProcess redis = ServerProcess::redis();
-  SideSession ours(lawnkv.port(), seed % 2 == 1);
-  SideSession theirs(redis.port(), seed % 2 == 1);
-
   std::vector<Step> steps{ZsetCommands::make({"CONFIG", "SET", "zset-max-listpack-entries", "8"})};
   for (uint64_t i = 0; i < ops; ++i) steps.push_back(generator.next());
   for (Step& s : generator.final_checks()) steps.push_back(std::move(s));
 
-  std::vector<std::string> history;
-  for (const Step& step : steps) {
-    const std::string got = ours.execute(step);
-    const std::string want = theirs.execute(step);
-    if (got != want) {
-      std::ostringstream context;
-      const size_t from = history.size() > 20 ? history.size() - 20 : 0;
-      for (size_t i = from; i < history.size(); ++i) context << "\n    " << history[i];
-      FAIL("diverged with COMPAT_SEED=" << seed << " (RESP" << (seed % 2 == 1 ? 3 : 2) << ") at " << step.source
-                                        << "\n  lawnkv: " << escape_bytes(got, 600)
-                                        << "\n  redis:  " << escape_bytes(want, 600) << "\n  before:" << context.str());
-    }
-    history.push_back(step.source + "  -> " + escape_bytes(want, 120));
-  }
-  MESSAGE("randomized sorted-set run: COMPAT_SEED=" << seed << ", " << steps.size() << " commands, all replies equal");
+  run_side_by_side(seed, steps, "sorted-set");
 }
 
 }  // namespace lawnkv::test

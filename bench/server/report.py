@@ -39,6 +39,28 @@ def read_kv(path):
     return out
 
 
+def rounds_of(rows):
+    """Rows of runs (test, server, round, requests, cpu_ticks, clk_tck, ...),
+    each given cpu_us (server CPU per request): the tests in order, the
+    rounds, series(test, server, field) over the rounds and ratios(test, a, b,
+    field), a's over b's round by round."""
+    tests = list(dict.fromkeys(r["test"] for r in rows))
+    rounds = sorted({int(r["round"]) for r in rows})
+    by = {}
+    for r in rows:
+        r["cpu_us"] = int(r["cpu_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
+        by[(r["test"], r["server"], int(r["round"]))] = r
+
+    def series(t, s, field):
+        return [float(by[(t, s, k)][field]) for k in rounds if (t, s, k) in by]
+
+    def ratios(t, a, b, field):
+        return [float(by[(t, a, k)][field]) / float(by[(t, b, k)][field]) for k in rounds
+                if (t, a, k) in by and (t, b, k) in by and float(by[(t, b, k)][field]) > 0]
+
+    return tests, rounds, series, ratios
+
+
 def read_tsv(path):
     with open(path) as f:
         lines = [l.rstrip("\n").split("\t") for l in f if l.strip()]
@@ -398,19 +420,7 @@ def types_throughput(raw, md):
     if not rows:
         return
     servers = [s for s in ("lawnkv", "redis", "ceiling") if any(r["server"] == s for r in rows)]
-    tests = list(dict.fromkeys(r["test"] for r in rows))
-    rounds = sorted({int(r["round"]) for r in rows})
-    by = {}
-    for r in rows:
-        r["cpu_us"] = int(r["cpu_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
-        by[(r["test"], r["server"], int(r["round"]))] = r
-
-    def series(t, s, field):
-        return [float(by[(t, s, k)][field]) for k in rounds if (t, s, k) in by]
-
-    def ratios(t, a, b, field):
-        return [float(by[(t, a, k)][field]) / float(by[(t, b, k)][field]) for k in rounds
-                if (t, a, k) in by and (t, b, k) in by and float(by[(t, b, k)][field]) > 0]
+    tests, rounds, series, ratios = rounds_of(rows)
 
     n = rows[0]["requests"]
     md.append("### Throughput, redis-benchmark -P 16\n")

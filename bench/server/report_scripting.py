@@ -36,19 +36,7 @@ def throughput(path, md, h):
     rows = h.read_tsv(path)
     if not rows:
         return
-    tests = list(dict.fromkeys(r["test"] for r in rows))
-    rounds = sorted({int(r["round"]) for r in rows})
-    by = {}
-    for r in rows:
-        r["cpu_us"] = int(r["cpu_ticks"]) / int(r["clk_tck"]) / int(r["requests"]) * 1e6
-        by[(r["test"], r["server"], int(r["round"]))] = r
-
-    def series(t, s, field):
-        return [float(by[(t, s, k)][field]) for k in rounds if (t, s, k) in by]
-
-    def ratios(t, a, b, field):
-        return [float(by[(t, a, k)][field]) / float(by[(t, b, k)][field]) for k in rounds
-                if (t, a, k) in by and (t, b, k) in by and float(by[(t, b, k)][field]) > 0]
+    tests, rounds, series, ratios = h.rounds_of(rows)
 
     md.append("### EVALSHA at -P 16: server CPU per call\n")
     md.append(f"redis-benchmark, {rows[0]['requests']} calls a run, `-c 50 -P 16`, {len(rounds)} round(s), "

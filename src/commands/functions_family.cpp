@@ -4,6 +4,7 @@
 
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
+#include "core/error_format.hpp"
 #include "core/glob.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
@@ -25,8 +26,8 @@ constexpr std::string_view kLibraryNameMissing = "ERR library name argument was 
 constexpr std::string_view kRestorePolicy =
     "ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.";
 // Followed by the argument.
-constexpr std::string_view kUnknownLoadOption = "ERR Unknown option given: ";
-constexpr std::string_view kUnknownListArgument = "ERR Unknown argument ";
+constexpr std::string_view kUnknownLoadOption = "ERR Unknown option given: %s";
+constexpr std::string_view kUnknownListArgument = "ERR Unknown argument %s";
 
 /* FCALL function numkeys [key ...] [arg ...] (and FCALL_RO) */
 void fcall_generic(Call& call, bool read_only) {
@@ -51,7 +52,7 @@ void function_load_command(Call& call) {
   size_t at = 2;
   for (; at + 1 < call.argv.size(); ++at) {
     if (!is_option(call.argv[at], "replace")) {
-      return call.error(std::string(kUnknownLoadOption) + std::string(call.argv[at]));
+      return call.error(format_error(kUnknownLoadOption, {call.argv[at]}));
     }
     replace = true;
   }
@@ -94,7 +95,7 @@ void function_list_command(Call& call) {
       pattern = call.argv[++i];
       continue;
     }
-    return call.error(std::string(kUnknownListArgument) + std::string(call.argv[i]));
+    return call.error(format_error(kUnknownListArgument, {call.argv[i]}));
   }
   const auto& libraries = Runtime::of(call.server).functions().libraries();
   size_t n = 0;

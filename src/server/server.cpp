@@ -252,7 +252,10 @@ void Server::evict_clients() {
   if (limit == 0 || clients_memory() < limit) return;
   std::vector<EvictionCandidate> candidates;
   for (const auto& [id, s] : state_.clients.all()) {
-    if (!s->no_evict) candidates.push_back({id, s->memory_bytes()});
+    // The client whose command is running (a busy script's caller, while
+    // the script serves the others) is not a candidate: it stays until its
+    // command ends, as Redis defers freeing a protected client.
+    if (!s->no_evict && !static_cast<Connection*>(s)->processing()) candidates.push_back({id, s->memory_bytes()});
   }
   const std::vector<uint64_t> ids = clients_to_evict(std::move(candidates), clients_memory(), limit);
   const int64_t now_ms = state_.clock.now_ms();

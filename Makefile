@@ -23,8 +23,11 @@ UV_CFLAGS := $(shell pkg-config --cflags libuv 2>/dev/null)
 UV_LIBS   := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 # Scripting: Debian's PUC Lua 5.1 (Redis embeds 5.1.5) with its cjson and
 # LuaBitOp modules, linked statically so the Lua state opens them itself.
+# Lua itself comes from Debian's static archive too (liblua5.1-0-dev ships
+# it): its API calls are direct calls instead of going through the PLT, and
+# profiles of the server name its functions.
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.1 2>/dev/null || echo -I/usr/include/lua5.1)
-LUA_LIBS   := -Wl,-Bstatic -llua5.1-cjson -llua5.1-bitop -Wl,-Bdynamic $(shell pkg-config --libs lua5.1 2>/dev/null || echo -llua5.1)
+LUA_LIBS   := -Wl,-Bstatic -llua5.1-cjson -llua5.1-bitop -llua5.1 -Wl,-Bdynamic -lm -ldl
 # jemalloc replaces malloc in everything that links the library: see
 # src/core/allocator.hpp for why. MALLOC=libc leaves it out (the sanitizer
 # builds: ASan must own malloc).

@@ -23,6 +23,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 extern "C" {
 #include <lauxlib.h>
@@ -73,6 +75,11 @@ class Interpreter {
     const CommandSpec* spec = nullptr;
   };
   std::array<CachedCommand, 16> command_cache;
+  // redis.call's arguments and the bytes of its reply, kept from call to
+  // call and from script to script, so their storage is reused; the
+  // runtime gives back a large reply's storage after the script.
+  std::vector<std::string_view> call_argv;
+  std::string call_reply;
   // The error handler scripts run under (environment.cpp), as a registry
   // reference: cheaper to fetch before each run than by its string key.
   int error_handler = LUA_NOREF;

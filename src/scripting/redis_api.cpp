@@ -56,17 +56,17 @@ struct NumberTexts {
 };
 
 // The arguments of a redis.* call as strings (numbers as number_text
-// writes them) into run.argv. Returns the error text, or nullptr.
-const char* collect_args(lua_State* L, RunContext& run, NumberTexts& numbers) {
+// writes them) into argv. Returns the error text, or nullptr.
+const char* collect_args(lua_State* L, std::vector<std::string_view>& argv, NumberTexts& numbers) {
   const int argc = lua_gettop(L);
   if (argc == 0) return "Please specify at least one argument for this redis lib call";
-  run.argv.clear();
+  argv.clear();
   for (int i = 1; i <= argc; ++i) {
     const int type = lua_type(L, i);
     if (type == LUA_TNUMBER) {
       if (numbers.used < NumberTexts::kSlots) {
         char(&buf)[32] = numbers.text[numbers.used++];
-        run.argv.emplace_back(buf, number_text(lua_tonumber(L, i), buf));
+        argv.emplace_back(buf, number_text(lua_tonumber(L, i), buf));
         continue;
       }
       char buf[32];
@@ -78,7 +78,7 @@ const char* collect_args(lua_State* L, RunContext& run, NumberTexts& numbers) {
     }
     size_t len = 0;
     const char* s = lua_tolstring(L, i, &len);
-    run.argv.emplace_back(s, len);
+    argv.emplace_back(s, len);
   }
   return nullptr;
 }
@@ -136,12 +136,12 @@ Outcome execute(lua_State* L, bool raising) {
     return Outcome::kRaise;
   }
   NumberTexts numbers;
-  if (const char* why = collect_args(L, *run, numbers)) {
+  if (const char* why = collect_args(L, in.call_argv, numbers)) {
     push_error_table(L, why);
     return raising ? Outcome::kRaise : Outcome::kValue;
   }
   ServerState& server = run->server;
-  const Resolved r = resolve_cached(in, server.commands, run->argv);
+  const Resolved r = resolve_cached(in, server.commands, in.call_argv);
   if (const char* why = refusal(*run, r)) {
     if (r.known) ++r.known->stats.rejected_calls;
     ++run->error_replies;
@@ -155,16 +155,16 @@ Outcome execute(lua_State* L, bool raising) {
     return raising ? Outcome::kRaise : Outcome::kValue;
   }
   if (r.spec->has(kWrite)) run->wrote = true;
-  std::string& out = run->reply;
+  std::string& out = in.call_reply;
   out.clear();
   resp::Writer w(out, run->client.protocol);
   w.observe_errors(&server.facts.errors);
   const size_t recorded = server.data.effects.pending();
-  run_command(server, run->client, w, *r.spec, run->argv, run->now_ms);
+  run_command(server, run->client, w, *r.spec, in.call_argv, run->now_ms);
   // lawnkv has no replicas: what is not for the AOF goes nowhere.
   if (!(run->repl & kReplAof)) server.data.effects.forget_since(recorded);
-  lua_settop(L, 0);  // the arguments' strings: run.argv points into them
-  run->argv.clear();
+  lua_settop(L, 0);  // the arguments' strings: call_argv points into them
+  in.call_argv.clear();
   push_reply(L, out);
   if (!out.empty() && out[0] == '-') ++run->error_replies;
   return raising && !out.empty() && out[0] == '-' ? Outcome::kRaise : Outcome::kValue;
@@ -303,9 +303,9 @@ const char* acl_check(lua_State* L, bool* known) {
   Interpreter& in = Interpreter::of(L);
   HeapGuard guard(in);
   NumberTexts numbers;
-  if (const char* why = collect_args(L, *in.run, numbers)) return why;
-  const Resolved r = resolve(in.run->server.commands, in.run->argv);
-  in.run->argv.clear();
+  if (const char* why = collect_args(L, in.call_argv, numbers)) return why;
+  const Resolved r = resolve(in.run->server.commands, in.call_argv);
+  in.call_argv.clear();
   *known = r.known != nullptr;
   return *known ? nullptr : "Invalid command passed to redis.acl_check_cmd()";
 }

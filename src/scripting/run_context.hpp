@@ -43,8 +43,6 @@ struct RunContext {
   std::span<const std::string_view> caller_argv;  // the EVAL or FCALL (FUNCTION STATS shows it)
   bool timed_out = false;   // past busy-reply-threshold: the loop serves others meanwhile
   bool killed = false;      // SCRIPT KILL or FUNCTION KILL: the hook raises an error
-  std::vector<std::string_view> argv;  // redis.call's arguments, reused call to call
-  std::string reply;                   // redis.call's reply bytes, reused call to call
 };
 
 }  // namespace lawnkv::scripting

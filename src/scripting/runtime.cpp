@@ -32,6 +32,10 @@ constexpr char kUnkillable[] =
     "the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
 constexpr char kNotBusy[] = "NOTBUSY No scripts in execution right now.";
 
+// What redis.call's reply and argument buffers may keep between scripts.
+constexpr size_t kKeptReplyBytes = 64 * 1024;
+constexpr size_t kKeptArgs = 1024;
+
 // The hook's C++ part (no Lua error can cross it): past busy-reply-threshold
 // the script turns busy and the loop serves the other clients, each time
 // the hook fires from then on. True, with the error pushed, when SCRIPT
@@ -258,6 +262,9 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
   lua_sethook(L, nullptr, 0, 0);
   lua.run = nullptr;
   running_ = nullptr;
+  // redis.call's buffers are kept for the next script unless large.
+  if (lua.call_reply.capacity() > kKeptReplyBytes) std::string().swap(lua.call_reply);
+  if (lua.call_argv.capacity() > kKeptArgs) std::vector<std::string_view>().swap(lua.call_argv);
   if (ctx.timed_out) call.server.busy_error = {};
 
   // commandstats: the script's call failed when it replies an error, or

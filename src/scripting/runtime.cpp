@@ -1,6 +1,7 @@
 #include "scripting/runtime.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -176,6 +177,7 @@ void Runtime::flush() {
   lua_ = std::make_unique<Interpreter>(build_environment);
   lua_->heap_limit = heap_limit_;
   scripts_.clear();
+  sha_memo_ = {};
   scripts_bytes_ = 0;
 }
 
@@ -186,11 +188,17 @@ void Runtime::eval(Call& call, const Request& req) {
   const Script* script = nullptr;
   if (req.by_sha) {
     if (req.script.size() != sizeof lower) return call.error(kNoScript);
-    for (size_t i = 0; i < sizeof lower; ++i) lower[i] = ascii_lower(req.script[i]);
-    name = std::string_view(lower, sizeof lower);
-    auto it = scripts_.find(name);
-    if (it == scripts_.end()) return call.error(kNoScript);
-    script = &it->second;
+    ShaMemo& memo = sha_memo_[(static_cast<unsigned char>(req.script[0]) * 31u +
+                               static_cast<unsigned char>(req.script[39])) % sha_memo_.size()];
+    if (memo.entry == nullptr || std::memcmp(memo.sent, req.script.data(), sizeof memo.sent) != 0) {
+      for (size_t i = 0; i < sizeof lower; ++i) lower[i] = ascii_lower(req.script[i]);
+      auto it = scripts_.find(std::string_view(lower, sizeof lower));
+      if (it == scripts_.end()) return call.error(kNoScript);
+      std::memcpy(memo.sent, req.script.data(), sizeof memo.sent);
+      memo.entry = &*it;
+    }
+    name = memo.entry->first;
+    script = &memo.entry->second;
   } else {
     sha = sha1_hex(req.script);
     name = sha;

@@ -22,6 +22,7 @@
 // A server state without a loop (tests, fuzzers) stops the script with an
 // error past the threshold instead: nothing could ever kill it there.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -30,6 +31,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/context.hpp"
@@ -120,6 +122,14 @@ class Runtime final : public Service, public FunctionLibraries {
     size_t operator()(std::string_view sha) const { return std::hash<std::string_view>{}(sha); }
   };
   std::unordered_map<std::string, Script, ShaHash, std::equal_to<>> scripts_;
+  // EVALSHA's last shas, as the clients sent them (any case), and their
+  // entries in scripts_ (whose nodes stay where they are until a flush):
+  // a repeated EVALSHA skips lowercasing and hashing its sha.
+  struct ShaMemo {
+    char sent[40] = {};
+    const std::pair<const std::string, Script>* entry = nullptr;
+  };
+  std::array<ShaMemo, 8> sha_memo_{};
   size_t scripts_bytes_ = 0;
   DetachedSession client_;  // the scripts' client (Redis's lua_client)
   RunContext* running_ = nullptr;  // on run()'s stack while a script runs

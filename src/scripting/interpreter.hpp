@@ -83,6 +83,10 @@ class Interpreter {
   // The error handler scripts run under (environment.cpp), as a registry
   // reference: cheaper to fetch before each run than by its string key.
   int error_handler = LUA_NOREF;
+  // The tables of the globals KEYS and ARGV (script_globals.hpp), as
+  // registry references, LUA_NOREF before the first script.
+  int keys_table = LUA_NOREF;
+  int argv_table = LUA_NOREF;
   // math.random's generator (lua_random.hpp), as Redis seeds it at start.
   uint64_t random_state = 0x1234ABCD330Eull;
 

@@ -159,7 +159,7 @@ const Runtime::Script* Runtime::compile(std::string_view body, const std::string
     lua_pop(L, 1);
     return nullptr;
   }
-  set_script_env(L);
+  set_cached_script_env(L);
   const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
   scripts_bytes_ += sha.size() + body.size();
   return &scripts_.emplace(sha, Script{shebang.flags, ref}).first->second;
@@ -258,7 +258,7 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
     push_string_array(L, req.keys);
     push_string_array(L, req.args);
   } else {
-    set_keys_and_argv(L, req.keys, req.args);
+    set_keys_and_argv(lua, req.keys, req.args);
   }
 
   lua.run = &ctx;

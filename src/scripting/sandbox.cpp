@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "scripting/function_api.hpp"
+#include "scripting/global_writes.hpp"
 
 extern "C" {
 #include <lauxlib.h>
@@ -365,6 +366,24 @@ void install_sandbox(lua_State* L) {
   lua_pushvalue(L, gmt);
   lua_setmetatable(L, LUA_GLOBALSINDEX);
   lua_pop(L, 1);
+
+  // The direct environment: the globals' values (the proxies and wrappers
+  // above), a missing name raising, a new one refused.
+  lua_createtable(L, 0, 48);
+  const int direct = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, LUA_GLOBALSINDEX)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, direct);
+  }
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, missing_global);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, readonly_newindex);
+  lua_setfield(L, -2, "__newindex");
+  lua_setmetatable(L, direct);
+  lua_setfield(L, LUA_REGISTRYINDEX, kDirectEnvKey);
 }
 
 void use_library_api(lua_State* L, bool on) {
@@ -381,6 +400,12 @@ void use_library_api(lua_State* L, bool on) {
 
 void set_script_env(lua_State* L) {
   lua_getfield(L, LUA_REGISTRYINDEX, kEnvKey);
+  lua_setfenv(L, -2);
+}
+
+void set_cached_script_env(lua_State* L) {
+  if (may_assign_globals(L)) return set_script_env(L);
+  lua_getfield(L, LUA_REGISTRYINDEX, kDirectEnvKey);
   lua_setfenv(L, -2);
 }
 

@@ -22,6 +22,17 @@
 // lists redis's fields as in Redis. loadstring and load give the functions
 // they compile the same environment. What differs: # and unpack() of a
 // library table count 0 (nobody indexes them by number).
+//
+// Reading a global through the proxy costs two table lookups and a
+// metamethod. A cached script whose code never assigns a global (no
+// SETGLOBAL, global_writes.hpp: what nearly every script is, since Redis
+// refuses such assignments) runs instead with the direct environment: a
+// table holding the globals' values themselves (KEYS and ARGV kept equal
+// to the globals' by script_globals.cpp, _G still the proxy), whose
+// metatable raises for a missing name or a new one. Nothing else can write
+// it: no function a script can reach returns it (getfenv and debug are
+// gone, _G is the proxy), and the chunks loadstring and load compile get
+// the proxy.
 
 extern "C" {
 #include <lua.h>
@@ -29,16 +40,21 @@ extern "C" {
 
 namespace lawnkv::scripting {
 
-// Registry keys: the error handler (interpreter.cpp) and the environment
-// scripts run in (the globals' proxy).
+// Registry keys: the error handler (interpreter.cpp), the environment
+// scripts run in (the globals' proxy) and the direct environment.
 inline constexpr char kErrorHandlerKey[] = "lawnkv.err_handler";
 inline constexpr char kEnvKey[] = "lawnkv.env";
+inline constexpr char kDirectEnvKey[] = "lawnkv.direct_env";
 
 // Seals the globals as described above; the last step of building a state.
 void install_sandbox(lua_State* L);
 
 // Gives the function on top of the stack the scripts' environment.
 void set_script_env(lua_State* L);
+
+// Gives a cached script (the function on top of the stack) the direct
+// environment when it cannot assign a global, else the scripts'.
+void set_cached_script_env(lua_State* L);
 
 // Points the scripts' environment at the library API (function_api.hpp)
 // while a FUNCTION library's top level runs, or back at the globals.

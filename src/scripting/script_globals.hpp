@@ -21,8 +21,13 @@ extern "C" {
 
 namespace lawnkv::scripting {
 
-// Sets the globals KEYS and ARGV of L to arrays of keys and args.
-void set_keys_and_argv(lua_State* L, std::span<const std::string_view> keys,
+class Interpreter;
+
+// Sets the globals KEYS and ARGV of in's state to arrays of keys and
+// args, in the direct environment too (sandbox.hpp). The interpreter keeps
+// the two tables by registry reference, so a run finds them without a
+// lookup by name.
+void set_keys_and_argv(Interpreter& in, std::span<const std::string_view> keys,
                        std::span<const std::string_view> args);
 
 // Pushes a new array of the strings of items.

@@ -18,9 +18,11 @@ extern "C" {
 namespace lawnkv::scripting {
 namespace {
 
-// Runs code as a script (the scripts' environment, Redis's error handler)
-// and returns tostring() of its result, or "error: <err field>".
-std::string run(Interpreter& in, const std::string& code) {
+// Runs code as a script (the scripts' environment, or with cached the one
+// a cached script gets: the direct environment when it assigns no global;
+// Redis's error handler) and returns tostring() of its result, or
+// "error: <err field>".
+std::string run(Interpreter& in, const std::string& code, bool cached = false) {
   lua_State* L = in.state();
   lua_getfield(L, LUA_REGISTRYINDEX, kErrorHandlerKey);
   if (luaL_loadbuffer(L, code.data(), code.size(), "@user_script") != 0) {
@@ -28,7 +30,11 @@ std::string run(Interpreter& in, const std::string& code) {
     lua_pop(L, 2);
     return "compile error: " + e;
   }
-  set_script_env(L);
+  if (cached) {
+    set_cached_script_env(L);
+  } else {
+    set_script_env(L);
+  }
   in.limit_active = true;
   const int status = lua_pcall(L, 0, 1, -2);
   in.limit_active = false;
@@ -54,41 +60,53 @@ std::string run(Interpreter& in, const std::string& code) {
 
 TEST_CASE("sandbox: the globals are Redis 7.0's") {
   Interpreter in(build_environment);
-  CHECK(run(in, "local t = {} for k in pairs(_G) do t[#t + 1] = k end table.sort(t) return table.concat(t, ' ')") ==
-        "_G _VERSION __redis__err__handler assert bit cjson cmsgpack collectgarbage coroutine error gcinfo "
-        "getmetatable ipairs load loadstring math next pairs pcall rawequal rawget rawset redis select "
-        "setmetatable string struct table tonumber tostring type unpack xpcall");
-  for (const char* name : {"os", "io", "debug", "print", "require", "module", "dofile", "loadfile", "getfenv",
-                           "setfenv", "newproxy", "package"}) {
-    CAPTURE(name);
-    CHECK(run(in, std::string("return ") + name) ==
-          std::string("error: ERR user_script:1: Script attempted to access nonexistent global variable '") + name +
-              "'");
+  for (const bool cached : {false, true}) {
+    CAPTURE(cached);
+    CHECK(run(in, "local t = {} for k in pairs(_G) do t[#t + 1] = k end table.sort(t) return table.concat(t, ' ')",
+              cached) ==
+          "_G _VERSION __redis__err__handler assert bit cjson cmsgpack collectgarbage coroutine error gcinfo "
+          "getmetatable ipairs load loadstring math next pairs pcall rawequal rawget rawset redis select "
+          "setmetatable string struct table tonumber tostring type unpack xpcall");
+    for (const char* name : {"os", "io", "debug", "print", "require", "module", "dofile", "loadfile", "getfenv",
+                             "setfenv", "newproxy", "package"}) {
+      CAPTURE(name);
+      CHECK(run(in, std::string("return ") + name, cached) ==
+            std::string("error: ERR user_script:1: Script attempted to access nonexistent global variable '") +
+                name + "'");
+    }
+    // Every global reads as the same value through either environment.
+    CHECK(run(in, "return rawequal(redis, _G.redis) and rawequal(string, _G.string) and rawequal(_G, _G._G) and "
+                  "rawequal(pcall, _G.pcall) and rawequal(__redis__err__handler, _G.__redis__err__handler)",
+              cached) == "true");
   }
 }
 
 TEST_CASE("sandbox: no table a script reaches can be changed") {
   Interpreter in(build_environment);
-  for (const char* code : {"x = 1", "_G.x = 1", "redis.call = nil", "string.upper = nil", "math.pi = 3",
-                           "table.insert = nil", "cjson.encode = nil", "bit.band = nil", "struct.pack = nil",
-                           "cmsgpack.pack = nil", "coroutine.wrap = nil", "getmetatable('').__index = {}",
-                           "getmetatable('').__index.upper = nil", "getmetatable(_G).__index = nil",
-                           "coroutine.wrap(function() y = 1 end)()"}) {
-    const std::string got = run(in, code);
-    CAPTURE(std::string(code));
-    CAPTURE(got);
-    CHECK(got.find("user_script:1: Attempt to modify a readonly table") != std::string::npos);
+  for (const bool cached : {false, true}) {
+    CAPTURE(cached);
+    for (const char* code : {"x = 1", "_G.x = 1", "redis.call = nil", "string.upper = nil", "math.pi = 3",
+                             "table.insert = nil", "cjson.encode = nil", "bit.band = nil", "struct.pack = nil",
+                             "cmsgpack.pack = nil", "coroutine.wrap = nil", "getmetatable('').__index = {}",
+                             "getmetatable('').__index.upper = nil", "getmetatable(_G).__index = nil",
+                             "coroutine.wrap(function() y = 1 end)()"}) {
+      const std::string got = run(in, code, cached);
+      CAPTURE(std::string(code));
+      CAPTURE(got);
+      CHECK(got.find("user_script:1: Attempt to modify a readonly table") != std::string::npos);
+    }
+    for (const char* code : {"rawset(_G, 'x', 1)", "rawset(redis, 'call', 1)", "setmetatable(_G, nil)",
+                             "setmetatable(string, {})"}) {
+      CAPTURE(code);
+      CHECK(run(in, code, cached) == "error: ERR Attempt to modify a readonly table");
+    }
+    // Local tables stay ordinary.
+    CHECK(run(in, "local t = setmetatable({}, {}) rawset(t, 'a', 1) t.b = 2 return t.a + t.b", cached) == "3");
+    // Nothing survived: every library is as it was, no global was added.
+    CHECK(run(in, "return type(string.upper) .. type(redis.call) .. tostring(math.pi)", cached) ==
+          "functionfunction3.1415926535898");
+    CHECK(run(in, "return rawget(_G, 'x') == nil and rawget(_G, 'y') == nil", cached) == "true");
   }
-  for (const char* code : {"rawset(_G, 'x', 1)", "rawset(redis, 'call', 1)", "setmetatable(_G, nil)",
-                           "setmetatable(string, {})"}) {
-    CAPTURE(code);
-    CHECK(run(in, code) == "error: ERR Attempt to modify a readonly table");
-  }
-  // Local tables stay ordinary.
-  CHECK(run(in, "local t = setmetatable({}, {}) rawset(t, 'a', 1) t.b = 2 return t.a + t.b") == "3");
-  // Nothing survived: every library is as it was.
-  CHECK(run(in, "return type(string.upper) .. type(redis.call) .. tostring(math.pi)") ==
-        "functionfunction3.1415926535898");
 }
 
 TEST_CASE("sandbox: loadstring and load compile in the scripts' environment and never load bytecode") {

@@ -1,6 +1,8 @@
 #include "scripting/interpreter.hpp"
 
 #include <cstdlib>
+#include <new>
+#include <utility>
 
 namespace lawnkv::scripting {
 
@@ -28,7 +30,12 @@ Interpreter::Interpreter(Setup setup, bool functions) {
   if (lua_cpcall(L_, run_setup, &call) != 0) std::abort();
 }
 
-Interpreter::~Interpreter() { lua_close(L_); }
+Interpreter::~Interpreter() {
+  lua_close(L_);
+  for (FreeBlock*& head : free_blocks_) {
+    while (head != nullptr) std::free(std::exchange(head, head->next));
+  }
+}
 
 Interpreter& Interpreter::of(lua_State* L) {
   void* ud = nullptr;
@@ -36,17 +43,41 @@ Interpreter& Interpreter::of(lua_State* L) {
   return *static_cast<Interpreter*>(ud);
 }
 
+void* Interpreter::obtain(size_t size) {
+  if (size > kSmallBytes) return std::malloc(size);
+  const size_t c = size_class(size);
+  if (FreeBlock* b = free_blocks_[c]) {
+    free_blocks_[c] = b->next;
+    kept_bytes_ -= class_bytes(c);
+    return b;
+  }
+  return std::malloc(class_bytes(c));
+}
+
+void Interpreter::release(void* p, size_t size) {
+  if (size <= kSmallBytes) {
+    const size_t c = size_class(size);
+    if (kept_bytes_ + class_bytes(c) <= kKeptBytes) {
+      free_blocks_[c] = new (p) FreeBlock{free_blocks_[c]};
+      kept_bytes_ += class_bytes(c);
+      return;
+    }
+  }
+  std::free(p);
+}
+
 void* Interpreter::allocate(void* ud, void* ptr, size_t osize, size_t nsize) {
   auto* self = static_cast<Interpreter*>(ud);
   if (nsize == 0) {
-    std::free(ptr);
+    // Lua also "frees" the empty arrays of new tables: nothing to do.
+    if (ptr == nullptr) return nullptr;
+    self->release(ptr, osize);
     self->used_ -= osize;
     return nullptr;
   }
   if (self->limit_active && nsize > osize && self->used_ - osize + nsize > self->heap_limit) return nullptr;
-  // A new block through malloc: jemalloc's realloc of nothing takes a
-  // slower path than its malloc (most Lua allocations are new objects).
-  void* p = ptr == nullptr ? std::malloc(nsize) : std::realloc(ptr, nsize);
+  void* p = ptr == nullptr ? self->obtain(nsize)
+                           : std::realloc(ptr, nsize <= kSmallBytes ? class_bytes(size_class(nsize)) : nsize);
   // Outside a script's own code a failed allocation would longjmp over
   // C++ frames: the server is out of memory anyway, as Redis it stops.
   if (p == nullptr) {

@@ -25,6 +25,7 @@ void register_hash_commands(CommandTable& t);         // hashes_family.cpp
 void register_hash_ttl_commands(CommandTable& t);     // hash_ttl_family.cpp
 void register_set_commands(CommandTable& t);          // sets_family.cpp
 void register_zset_commands(CommandTable& t);         // zsets_family.cpp, zsets_ranges.cpp, zsets_algebra.cpp
+void register_geo_commands(CommandTable& t);          // geo_family.cpp, geo_search.cpp
 void register_list_commands(CommandTable& t);         // lists_family.cpp
 void register_stream_commands(CommandTable& t);       // streams_family.cpp
 void register_stream_group_commands(CommandTable& t); // streams_groups_family.cpp
@@ -53,6 +54,7 @@ inline void register_all_commands(CommandTable& t) {
   register_hash_ttl_commands(t);
   register_set_commands(t);
   register_zset_commands(t);
+  register_geo_commands(t);
   register_list_commands(t);
   register_stream_commands(t);
   register_stream_group_commands(t);

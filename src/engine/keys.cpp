@@ -45,8 +45,13 @@ std::vector<KeySpec> key_specs(const CommandSpec& c) {
       for (int pos = k.first; pos <= k.last; pos += step) out.push_back({.index = pos, .lastkey = 0, .keystep = 1});
     }
   }
-  if (!c.keyword.word.empty())
-    out.push_back({.index = c.keyword.startfrom, .lastkey = -1, .keystep = 1, .keyword = c.keyword.word, .limit = 2});
+  for (std::string_view words = c.keyword.word; !words.empty();) {
+    const size_t bar = words.find('|');
+    const std::string_view word = words.substr(0, bar);
+    out.push_back({.index = c.keyword.startfrom, .lastkey = c.keyword.lastkey, .keystep = 1, .keyword = word,
+                   .limit = c.keyword.limit});
+    words = bar == std::string_view::npos ? std::string_view{} : words.substr(bar + 1);
+  }
   if (c.keynum.index > 0)
     out.push_back({.index = c.keynum.index, .keynum = true, .keystep = c.keynum.keystep, .firstkey = c.keynum.firstkey});
   for (int i = 0; i < c.unknown_key_specs; ++i) out.push_back({.unknown = true});
@@ -83,6 +88,11 @@ std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::stri
           first = i + 1;
           break;
         }
+      }
+      if (ks.lastkey >= 0) {
+        // One key right after the keyword; no keyword, no key.
+        if (first && first + ks.lastkey < argc) out.push_back({first + ks.lastkey, s});
+        continue;
       }
       const int rest = argc - first;
       if (!first || rest % 2 != 0) return {};

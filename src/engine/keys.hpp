@@ -14,8 +14,10 @@
 //   keynum (index, firstkey, keystep): the number of keys is the argument
 //          at index, the keys start firstkey after it (the movable keys of
 //          ZUNION, LMPOP, EVAL...); one more key spec, the last.
-//   keyword (word, startfrom): the keys are the first half of the
-//          arguments after the word (XREAD ... STREAMS k1 k2 id1 id2).
+//   keyword (word, startfrom, lastkey, limit): the keys are the first
+//          half of the arguments after the word (XREAD ... STREAMS k1 k2
+//          id1 id2), or with lastkey 0 the one argument after it, a spec
+//          for each word of "STORE|STOREDIST" (GEORADIUS ... STORE k).
 //   unknown_key_specs: specs whose keys are found by the row's get_keys
 //          (begin_search and find_keys "unknown", as SORT's STORE and
 //          BY/GET); with get_keys every key of a call comes from it.
@@ -46,7 +48,8 @@ struct KeySpec {
   int firstkey = 0;  // keynum (its keynumidx is always 0)
   bool unknown = false;  // begin_search and find_keys "unknown" (the row's get_keys finds its keys)
   // A keyword begin_search (index is then its startfrom): the keys are
-  // half of the arguments after the keyword (range limit 2).
+  // half of the arguments after the keyword (range lastkey -1, limit 2)
+  // or the one after it (lastkey 0).
   std::string_view keyword = {};
   int limit = 0;
 };

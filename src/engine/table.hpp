@@ -92,12 +92,17 @@ struct KeyNum {
   int keystep = 1;
 };
 
-// Keys after a keyword (XREAD's STREAMS), as Redis's keyword begin_search
-// with a range of lastkey -1, keystep 1, limit 2: the keyword is searched
-// from argv[startfrom] on, and half the arguments after it are keys.
+// Keys after a keyword, as Redis's keyword begin_search: the keyword is
+// searched from argv[startfrom] on (not as the last argument). With the
+// range lastkey -1, limit 2 (XREAD's STREAMS) half the arguments after it
+// are keys; with lastkey 0 (GEORADIUS's STORE), the one argument after it.
+// word may name several keywords separated by '|' ("STORE|STOREDIST"):
+// one key spec each, with the same search and range.
 struct KeyKeyword {
   std::string_view word;  // empty: none
   int startfrom = 1;
+  int lastkey = -1;
+  int limit = 2;
 };
 
 // One command (or subcommand, as Redis 7.0 has them: CONFIG GET is

@@ -102,6 +102,13 @@ void Writer::set(size_t n) { header(protocol_ == 2 ? '*' : '~', static_cast<int6
 
 void Writer::push(size_t n) { header(protocol_ == 2 ? '*' : '>', static_cast<int64_t>(n)); }
 
+void Writer::dbl_text(std::string_view text) {
+  if (protocol_ == 2) return bulk(text);
+  out_->push_back(',');
+  out_->append(text);
+  out_->append("\r\n", 2);
+}
+
 void Writer::dbl(double d) {
   char buf[64];
   size_t len;

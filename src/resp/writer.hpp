@@ -59,6 +59,9 @@ class Writer {
   // Redis 7.0's addReplyDouble: "%.17g" (so 0.1 is "0.10000000000000001",
   // -0.0 is "-0", NaN is glibc's "nan" or "-nan"), infinities "inf"/"-inf".
   void dbl(double d);
+  // A double already written as text (Redis's addReplyHumanLongDouble, the
+  // coordinates of GEOPOS): a bulk string in RESP2, a double in RESP3.
+  void dbl_text(std::string_view text);
   void boolean(bool b);
   // fmt is the three-byte format tag, "txt" or "mkd".
   void verbatim(std::string_view s, std::string_view fmt = "txt");

@@ -131,6 +131,10 @@ const char* const kTokens[] = {
     "redis.set_repl(redis.REPL_NONE) return redis.call('incr', KEYS[1])", "return cjson.decode(ARGV[1])",
     "return cmsgpack.unpack(ARGV[1])", "return struct.unpack('>I2', ARGV[1])",
     "#!lua name=fz\nredis.register_function('fz', function(k, a) return redis.call('incr', k[1]) end)", "fz",
+    // GEO: coordinates (inside, at and past the limits), units and options
+    "13.361389", "38.115556", "180", "-180", "85.05112878", "-85.05112879", "m", "km", "mi", "FROMLONLAT",
+    "FROMMEMBER", "BYRADIUS", "BYBOX", "WITHDIST", "WITHCOORD", "WITHHASH", "ASC", "DESC", "ANY", "STORE",
+    "STOREDIST", "CH",
     // New tokens go here, at the end: an input picks a token by its index,
     // so inserting one earlier would change what the regression inputs of
     // tests/fuzz/corpus/command/ replay. Likewise the command table: an

@@ -35,7 +35,7 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   line += " db=" + std::to_string(s.db);
   line += " sub=" + std::to_string(s.subscribed_channels());
   line += " psub=" + std::to_string(s.subscribed_patterns());
-  line += " ssub=0";
+  line += " ssub=" + std::to_string(s.subscribed_shard_channels());
   line += " multi=" + std::to_string(s.in_multi ? static_cast<long>(s.queued.size()) : -1L);
   line += " qbuf=" + std::to_string(s.query_buffer_bytes());
   line += " qbuf-free=" + std::to_string(s.query_buffer_free());

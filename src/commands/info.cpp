@@ -236,7 +236,7 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "keyspace_misses", ks.keyspace_misses);
   field(out, "pubsub_channels", hub.channel_count());
   field(out, "pubsub_patterns", hub.pattern_count());
-  field(out, "pubsubshard_channels", 0);
+  field(out, "pubsubshard_channels", hub.shard_channel_count());
   field(out, "latest_fork_usec", 0);
   field(out, "total_forks", 0);
   field(out, "migrate_cached_sockets", 0);

@@ -28,6 +28,24 @@ int flag_entries(std::string_view flags) {
   return n;
 }
 
+// Whether key spec `index` is marked not_key (its "key" is no key, as a
+// shard channel: COMMAND INFO reports it, COMMAND GETKEYS skips it).
+bool not_key(std::string_view flags, int index) {
+  int n = 0;
+  size_t start = 0;
+  while (start <= flags.size()) {
+    size_t end = flags.find(';', start);
+    if (end == std::string_view::npos) end = flags.size();
+    const std::string_view entry = flags.substr(start, end - start);
+    if (!entry.empty()) {
+      if (n == index) return (" " + std::string(entry) + " ").find(" not_key ") != std::string::npos;
+      ++n;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<KeySpec> key_specs(const CommandSpec& c) {
@@ -59,7 +77,11 @@ std::vector<KeySpec> key_specs(const CommandSpec& c) {
 }
 
 bool has_key_arguments(const CommandSpec& spec) {
-  return spec.keys.first > 0 || spec.keynum.index > 0 || spec.get_keys != nullptr || !spec.keyword.word.empty();
+  if (spec.get_keys) return true;
+  const int n = static_cast<int>(key_specs(spec).size());
+  for (int s = 0; s < n; ++s)
+    if (!not_key(spec.key_flags, s)) return true;
+  return false;
 }
 
 std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::string_view> argv) {
@@ -72,6 +94,7 @@ std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::stri
   const std::vector<KeySpec> specs = key_specs(spec);
   for (int s = 0; s < static_cast<int>(specs.size()); ++s) {
     const KeySpec& ks = specs[static_cast<size_t>(s)];
+    if (not_key(spec.key_flags, s)) continue;
     const int step = ks.keystep > 0 ? ks.keystep : 1;
     if (ks.keynum) {
       if (ks.index >= argc) return {};

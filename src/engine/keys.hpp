@@ -61,7 +61,8 @@ struct KeyRef {
 };
 
 // Whether the row has key arguments at all (COMMAND GETKEYS refuses those
-// without: "The command has no key arguments").
+// without: "The command has no key arguments"); a key spec marked not_key
+// (SPUBLISH's shard channel) is none, and find_keys skips it.
 bool has_key_arguments(const CommandSpec& spec);
 
 // The keys of argv (a whole command, arity already checked) run as spec.

@@ -35,8 +35,7 @@ class Frame {
 
 }  // namespace
 
-bool Hub::add(StringMap<std::vector<Subscriber*>>& table, StringMap<uint64_t>& mine, Subscriber& s,
-              std::string_view name) {
+bool Hub::add(Table& table, StringMap<uint64_t>& mine, Subscriber& s, std::string_view name) {
   if (!mine.emplace(std::string(name), next_seq_).second) return false;
   ++next_seq_;
   auto it = table.find(name);
@@ -45,8 +44,7 @@ bool Hub::add(StringMap<std::vector<Subscriber*>>& table, StringMap<uint64_t>& m
   return true;
 }
 
-bool Hub::remove(StringMap<std::vector<Subscriber*>>& table, StringMap<uint64_t>& mine, Subscriber& s,
-                 std::string_view name) {
+bool Hub::remove(Table& table, StringMap<uint64_t>& mine, Subscriber& s, std::string_view name) {
   auto own = mine.find(name);
   if (own == mine.end()) return false;
   mine.erase(own);
@@ -57,6 +55,15 @@ bool Hub::remove(StringMap<std::vector<Subscriber*>>& table, StringMap<uint64_t>
   return true;
 }
 
+bool Hub::remove_subscription(Table& table, StringMap<uint64_t> Subscriptions::*mine, size_t Subscriber::*count,
+                              Subscriber& s, std::string_view name) {
+  auto it = by_session_.find(&s);
+  if (it == by_session_.end() || !remove(table, it->second.*mine, s, name)) return false;
+  --(s.*count);
+  if (!s.subscribed()) by_session_.erase(it);
+  return true;
+}
+
 bool Hub::subscribe(Subscriber& s, std::string_view channel) {
   if (!add(channels_, by_session_[&s].channels, s, channel)) return false;
   ++s.channels_;
@@ -64,11 +71,7 @@ bool Hub::subscribe(Subscriber& s, std::string_view channel) {
 }
 
 bool Hub::unsubscribe(Subscriber& s, std::string_view channel) {
-  auto it = by_session_.find(&s);
-  if (it == by_session_.end() || !remove(channels_, it->second.channels, s, channel)) return false;
-  --s.channels_;
-  if (!s.subscribed()) by_session_.erase(it);
-  return true;
+  return remove_subscription(channels_, &Subscriptions::channels, &Subscriber::channels_, s, channel);
 }
 
 bool Hub::psubscribe(Subscriber& s, std::string_view pattern) {
@@ -78,29 +81,37 @@ bool Hub::psubscribe(Subscriber& s, std::string_view pattern) {
 }
 
 bool Hub::punsubscribe(Subscriber& s, std::string_view pattern) {
-  auto it = by_session_.find(&s);
-  if (it == by_session_.end() || !remove(patterns_, it->second.patterns, s, pattern)) return false;
-  --s.patterns_;
-  if (!s.subscribed()) by_session_.erase(it);
+  return remove_subscription(patterns_, &Subscriptions::patterns, &Subscriber::patterns_, s, pattern);
+}
+
+bool Hub::ssubscribe(Subscriber& s, std::string_view channel) {
+  if (!add(shard_channels_, by_session_[&s].shard_channels, s, channel)) return false;
+  ++s.shard_channels_;
   return true;
+}
+
+bool Hub::sunsubscribe(Subscriber& s, std::string_view channel) {
+  return remove_subscription(shard_channels_, &Subscriptions::shard_channels, &Subscriber::shard_channels_, s, channel);
+}
+
+void Hub::remove_from_all(Table& table, const StringMap<uint64_t>& mine, const Subscriber& s) {
+  for (const auto& [name, seq] : mine) {
+    auto it = table.find(name);
+    auto& list = it->second;
+    list.erase(std::find(list.begin(), list.end(), &s));
+    if (list.empty()) table.erase(it);
+  }
 }
 
 void Hub::unsubscribe_all(Subscriber& s) {
   auto it = by_session_.find(&s);
   if (it == by_session_.end()) return;
-  Subscriptions& mine = it->second;
-  for (auto& [channel, seq] : mine.channels) {
-    auto& list = channels_.find(channel)->second;
-    list.erase(std::find(list.begin(), list.end(), &s));
-    if (list.empty()) channels_.erase(channel);
-  }
-  for (auto& [pattern, seq] : mine.patterns) {
-    auto& list = patterns_.find(pattern)->second;
-    list.erase(std::find(list.begin(), list.end(), &s));
-    if (list.empty()) patterns_.erase(pattern);
-  }
+  remove_from_all(channels_, it->second.channels, s);
+  remove_from_all(patterns_, it->second.patterns, s);
+  remove_from_all(shard_channels_, it->second.shard_channels, s);
   s.channels_ = 0;
   s.patterns_ = 0;
+  s.shard_channels_ = 0;
   by_session_.erase(it);
 }
 
@@ -115,14 +126,29 @@ std::vector<std::string> Hub::in_order(const StringMap<uint64_t>& names) {
   return out;
 }
 
-std::vector<std::string> Hub::channels_of(const Subscriber& s) const {
+std::vector<std::string> Hub::of(const Subscriber& s, StringMap<uint64_t> Subscriptions::*mine) const {
   auto it = by_session_.find(&s);
-  return it == by_session_.end() ? std::vector<std::string>() : in_order(it->second.channels);
+  return it == by_session_.end() ? std::vector<std::string>() : in_order(it->second.*mine);
 }
 
-std::vector<std::string> Hub::patterns_of(const Subscriber& s) const {
-  auto it = by_session_.find(&s);
-  return it == by_session_.end() ? std::vector<std::string>() : in_order(it->second.patterns);
+std::vector<std::string> Hub::channels_of(const Subscriber& s) const { return of(s, &Subscriptions::channels); }
+
+std::vector<std::string> Hub::patterns_of(const Subscriber& s) const { return of(s, &Subscriptions::patterns); }
+
+std::vector<std::string> Hub::shard_channels_of(const Subscriber& s) const {
+  return of(s, &Subscriptions::shard_channels);
+}
+
+size_t Hub::deliver_direct(const Table& table, std::string_view kind, std::string_view channel,
+                           std::string_view message) {
+  auto it = table.find(channel);
+  if (it == table.end()) return 0;
+  // A copy: a delivery may close its subscriber, which erases it (and maybe
+  // the channel) from the table.
+  const std::vector<Subscriber*> targets = it->second;
+  Frame frame{kind, channel, message};
+  for (Subscriber* s : targets) s->deliver(frame.for_protocol(s->protocol_version()));
+  return targets.size();
 }
 
 size_t Hub::publish(std::string_view channel, std::string_view message) {
@@ -130,17 +156,11 @@ size_t Hub::publish(std::string_view channel, std::string_view message) {
   // its subscriber, which erases it (and maybe a channel or a pattern) from
   // the tables. As in Redis, where such a client is freed later, the
   // deliveries of this publish still count.
-  std::vector<Subscriber*> direct;
-  if (auto it = channels_.find(channel); it != channels_.end()) direct = it->second;
   std::vector<std::pair<std::string, std::vector<Subscriber*>>> matched;
   for (const auto& [pattern, subs] : patterns_)
     if (glob_match(pattern, channel)) matched.emplace_back(pattern, subs);
 
-  size_t receivers = direct.size();
-  if (!direct.empty()) {
-    Frame frame{"message", channel, message};
-    for (Subscriber* s : direct) s->deliver(frame.for_protocol(s->protocol_version()));
-  }
+  size_t receivers = deliver_direct(channels_, "message", channel, message);
   for (const auto& [pattern, targets] : matched) {
     Frame frame{"pmessage", pattern, channel, message};
     for (Subscriber* s : targets) s->deliver(frame.for_protocol(s->protocol_version()));
@@ -149,23 +169,36 @@ size_t Hub::publish(std::string_view channel, std::string_view message) {
   return receivers;
 }
 
-std::vector<std::string> Hub::active_channels() const {
+size_t Hub::spublish(std::string_view channel, std::string_view message) {
+  return deliver_direct(shard_channels_, "smessage", channel, message);
+}
+
+std::vector<std::string> Hub::names(const Table& table, const std::string_view* pattern) {
   std::vector<std::string> out;
-  out.reserve(channels_.size());
-  for (const auto& [name, subs] : channels_) out.push_back(name);
+  if (!pattern) out.reserve(table.size());
+  for (const auto& [name, subs] : table)
+    if (!pattern || glob_match(*pattern, name)) out.push_back(name);
   return out;
 }
 
-std::vector<std::string> Hub::active_channels(std::string_view pattern) const {
-  std::vector<std::string> out;
-  for (const auto& [name, subs] : channels_)
-    if (glob_match(pattern, name)) out.push_back(name);
-  return out;
+std::vector<std::string> Hub::active_channels() const { return names(channels_, nullptr); }
+
+std::vector<std::string> Hub::active_channels(std::string_view pattern) const { return names(channels_, &pattern); }
+
+std::vector<std::string> Hub::active_shard_channels() const { return names(shard_channels_, nullptr); }
+
+std::vector<std::string> Hub::active_shard_channels(std::string_view pattern) const {
+  return names(shard_channels_, &pattern);
 }
 
 size_t Hub::subscribers(std::string_view channel) const {
   auto it = channels_.find(channel);
   return it == channels_.end() ? 0 : it->second.size();
+}
+
+size_t Hub::shard_subscribers(std::string_view channel) const {
+  auto it = shard_channels_.find(channel);
+  return it == shard_channels_.end() ? 0 : it->second.size();
 }
 
 }  // namespace lawnkv::pubsub

@@ -23,12 +23,15 @@ class Subscriber {
 
   size_t subscribed_channels() const { return channels_; }
   size_t subscribed_patterns() const { return patterns_; }
-  bool subscribed() const { return channels_ + patterns_ > 0; }
+  size_t subscribed_shard_channels() const { return shard_channels_; }
+  // Redis's CLIENT_PUBSUB: anything at all, shard channels included.
+  bool subscribed() const { return channels_ + patterns_ + shard_channels_ > 0; }
 
  private:
   friend class Hub;
   size_t channels_ = 0;
   size_t patterns_ = 0;
+  size_t shard_channels_ = 0;
 };
 
 }  // namespace lawnkv::pubsub

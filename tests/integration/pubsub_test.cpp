@@ -130,6 +130,44 @@ TEST_CASE("pubsub: RESET and disconnecting end every subscription") {
   CHECK(admin.integer({"PUBLISH", "ch", "z"}) == 0);
 }
 
+TEST_CASE("pubsub: shard channels in CLIENT LIST, INFO, SUNSUBSCRIBE's order and a disconnect") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client admin(server.port());
+  RawClient c(server.port());
+  c.send(encode_command({"SUBSCRIBE", "a"}));
+  c.read_reply();
+  c.send(encode_command({"SSUBSCRIBE", "z", "a", "m"}));
+  CHECK(c.read_reply() == sub_frame("ssubscribe", "z", 1));
+  CHECK(c.read_reply() == sub_frame("ssubscribe", "a", 2));
+  CHECK(c.read_reply() == sub_frame("ssubscribe", "m", 3));
+  const std::string list = admin.call({"CLIENT", "LIST", "TYPE", "pubsub"}).text;
+  CHECK(list.find(" flags=P db=0 sub=1 psub=0 ssub=3 multi=-1 ") != std::string::npos);
+  const std::string info = admin.call({"INFO", "stats"}).text;
+  CHECK(info_int(info, "pubsub_channels") == 1);
+  CHECK(info_int(info, "pubsubshard_channels") == 3);
+  // Without arguments: every shard channel in subscription order (Redis: a
+  // hash table's), the plain channel kept.
+  c.send(encode_command({"SUNSUBSCRIBE"}));
+  CHECK(c.read_reply() == sub_frame("sunsubscribe", "z", 2));
+  CHECK(c.read_reply() == sub_frame("sunsubscribe", "a", 1));
+  CHECK(c.read_reply() == sub_frame("sunsubscribe", "m", 0));
+  CHECK(drain(c).empty());
+  CHECK(admin.integer({"PUBLISH", "a", "x"}) == 1);
+  CHECK(admin.integer({"SPUBLISH", "a", "x"}) == 0);
+  CHECK(c.read_reply() == message_frame("a", "x"));
+  c.send(encode_command({"SSUBSCRIBE", "s"}));
+  CHECK(c.read_reply() == sub_frame("ssubscribe", "s", 1));
+  c.send(encode_command({"UNSUBSCRIBE"}));
+  CHECK(c.read_reply() == sub_frame("unsubscribe", "a", 0));
+  // Still subscribed to a shard channel: still restricted.
+  CHECK(c.call({"GET", "k"}).rfind("-ERR Can't execute 'get'", 0) == 0);
+  c.close();
+  CHECK(test::poll_until(SteadyClock::now() + 5s, [&] {
+    return admin.call({"PUBSUB", "SHARDNUMSUB", "s"}).elements.at(1) == integer(0);
+  }));
+  CHECK(info_int(admin.call({"INFO", "stats"}).text, "pubsubshard_channels") == 0);
+}
+
 TEST_CASE("pubsub: a RESP3 subscriber runs commands and sees its own events first") {
   ServerProcess server = ServerProcess::lawnkv({"--notify-keyspace-events", "KEA"});
   RawClient c(server.port());

@@ -75,7 +75,9 @@ std::string incomplete(const CommandSpec& c, const CommandSpec* parent) {
     return "movablekeys and keynum (or get_keys) go together";
   if ((c.unknown_key_specs > 0) != (c.get_keys != nullptr)) return "unknown key specs and get_keys go together";
   if (c.keynum.index > 0 && (c.keynum.firstkey <= 0 || c.keynum.keystep <= 0)) return "keynum";
-  if (has_key_arguments(c)) {
+  // A row whose only key specs are not_key (a shard channel) has none to
+  // COMMAND GETKEYS, but its specs still need their flags.
+  if (has_key_arguments(c) || !key_specs(c).empty()) {
     size_t groups = c.key_flags.empty() ? 0 : 1;
     for (char ch : c.key_flags) groups += ch == ';';
     if (groups != key_specs(c).size()) return "key flags: one group per key spec";

@@ -117,6 +117,40 @@ TEST_CASE("hub: PUBSUB counts") {
   CHECK(hub.pattern_count() == 0);
 }
 
+TEST_CASE("hub: shard channels are a namespace of their own") {
+  Hub hub;
+  FakeSubscriber shard("shard", 3), plain("plain"), pat("pat");
+  CHECK(hub.ssubscribe(shard, "news"));
+  CHECK_FALSE(hub.ssubscribe(shard, "news"));
+  CHECK(hub.ssubscribe(shard, "b"));
+  hub.subscribe(plain, "news");
+  hub.psubscribe(pat, "*");
+  CHECK(shard.subscribed_shard_channels() == 2);
+  CHECK(shard.subscribed_channels() == 0);
+  CHECK(shard.subscribed());
+  CHECK(hub.shard_channels_of(shard) == std::vector<std::string>{"news", "b"});
+  CHECK(hub.shard_subscribers("news") == 1);
+  CHECK(hub.subscribers("news") == 1);
+  CHECK(hub.shard_channel_count() == 2);
+  CHECK(hub.active_shard_channels("n*") == std::vector<std::string>{"news"});
+
+  // SPUBLISH reaches the shard channel alone, PUBLISH never reaches it.
+  CHECK(hub.spublish("news", "s") == 1);
+  CHECK(hub.publish("news", "p") == 2);
+  CHECK(shard.frames == std::vector<std::string>{">3\r\n$8\r\nsmessage\r\n$4\r\nnews\r\n$1\r\ns\r\n"});
+  CHECK(plain.frames == std::vector<std::string>{message("news", "p")});
+  CHECK(pat.frames.size() == 1);
+
+  CHECK_FALSE(hub.sunsubscribe(plain, "news"));
+  CHECK(hub.sunsubscribe(shard, "news"));
+  CHECK(hub.shard_subscribers("news") == 0);
+  CHECK(hub.spublish("news", "s") == 0);
+  hub.unsubscribe_all(shard);
+  CHECK_FALSE(shard.subscribed());
+  CHECK(hub.shard_channel_count() == 0);
+  CHECK(hub.active_shard_channels().empty());
+}
+
 TEST_CASE("hub: delivery order, frames and receiver count") {
   Hub hub;
   FakeSubscriber first("first"), second("second", 3), pat("pat");

@@ -46,7 +46,7 @@ std::vector<KeySpec> key_specs(const CommandSpec& c) {
     }
   }
   if (!c.keyword.word.empty())
-    out.push_back({.index = c.keyword.startfrom, .lastkey = -1, .keystep = 1, .keyword = c.keyword.word, .limit = 2});
+    out.push_back({.index = c.keyword.startfrom, .lastkey = -1, .keystep = 1, .keyword = c.keyword.word, .limit = c.keyword.limit});
   if (c.keynum.index > 0)
     out.push_back({.index = c.keynum.index, .keynum = true, .keystep = c.keynum.keystep, .firstkey = c.keynum.firstkey});
   for (int i = 0; i < c.unknown_key_specs; ++i) out.push_back({.unknown = true});

@@ -46,7 +46,8 @@ struct KeySpec {
   int firstkey = 0;  // keynum (its keynumidx is always 0)
   bool unknown = false;  // begin_search and find_keys "unknown" (the row's get_keys finds its keys)
   // A keyword begin_search (index is then its startfrom): the keys are
-  // half of the arguments after the keyword (range limit 2).
+  // half of the arguments after the keyword (range limit 2), or all of
+  // them (limit 0).
   std::string_view keyword = {};
   int limit = 0;
 };

@@ -94,10 +94,13 @@ struct KeyNum {
 
 // Keys after a keyword (XREAD's STREAMS), as Redis's keyword begin_search
 // with a range of lastkey -1, keystep 1, limit 2: the keyword is searched
-// from argv[startfrom] on, and half the arguments after it are keys.
+// from argv[startfrom] on, and half the arguments after it are keys. With
+// limit 0 (MIGRATE's KEYS) every argument after it is a key; such a row
+// finds its keys with get_keys.
 struct KeyKeyword {
   std::string_view word;  // empty: none
   int startfrom = 1;
+  int limit = 2;
 };
 
 // One command (or subcommand, as Redis 7.0 has them: CONFIG GET is

@@ -15,6 +15,7 @@ void register_key_commands(CommandTable& t);          // keys_family.cpp
 void register_object_commands(CommandTable& t);       // object_command.cpp
 void register_dump_restore_commands(CommandTable& t); // dump_restore.cpp
 void register_sort_commands(CommandTable& t);         // sort_command.cpp
+void register_migrate_command(CommandTable& t);       // migrate_command.cpp
 void register_slowlog_commands(CommandTable& t);      // slowlog_family.cpp: SLOWLOG, LATENCY
 void register_monitor_command(CommandTable& t);       // monitor_command.cpp
 void register_expire_commands(CommandTable& t);       // expire_family.cpp
@@ -44,6 +45,7 @@ inline void register_all_commands(CommandTable& t) {
   register_object_commands(t);
   register_dump_restore_commands(t);
   register_sort_commands(t);
+  register_migrate_command(t);
   register_slowlog_commands(t);
   register_monitor_command(t);
   register_expire_commands(t);

@@ -48,8 +48,9 @@ struct KeySpec {
   int firstkey = 0;  // keynum (its keynumidx is always 0)
   bool unknown = false;  // begin_search and find_keys "unknown" (the row's get_keys finds its keys)
   // A keyword begin_search (index is then its startfrom): the keys are
-  // half of the arguments after the keyword (range lastkey -1, limit 2)
-  // or the one after it (lastkey 0).
+  // the arguments after the keyword: half of them (range lastkey -1,
+  // limit 2), all of them (lastkey -1, limit 0) or the one after it
+  // (lastkey 0).
   std::string_view keyword = {};
   int limit = 0;
 };

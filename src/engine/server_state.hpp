@@ -28,6 +28,7 @@
 #include "engine/error_stats.hpp"
 #include "engine/evictor.hpp"
 #include "engine/latency_monitor.hpp"
+#include "engine/migrate_links.hpp"
 #include "engine/slow_log.hpp"
 #include "engine/table.hpp"
 #include "engine/tracking.hpp"
@@ -138,6 +139,7 @@ struct ServerState {
   ServerFacts facts;
   SlowLog slowlog;          // SLOWLOG, fed by dispatch
   LatencyMonitor latency;   // LATENCY, fed by dispatch
+  MigrateLinks migrate_links;  // MIGRATE's cached connections to its targets
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
   const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
   // The server's loop, for a script past busy-reply-threshold (busy_loop.hpp);

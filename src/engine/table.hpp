@@ -95,9 +95,11 @@ struct KeyNum {
 // Keys after a keyword, as Redis's keyword begin_search: the keyword is
 // searched from argv[startfrom] on (not as the last argument). With the
 // range lastkey -1, limit 2 (XREAD's STREAMS) half the arguments after it
-// are keys; with lastkey 0 (GEORADIUS's STORE), the one argument after it.
-// word may name several keywords separated by '|' ("STORE|STOREDIST"):
-// one key spec each, with the same search and range.
+// are keys; with lastkey -1, limit 0 (MIGRATE's KEYS) every argument after
+// it (such a row finds its keys with get_keys); with lastkey 0 (GEORADIUS's
+// STORE), the one argument after it. word may name several keywords
+// separated by '|' ("STORE|STOREDIST"): one key spec each, with the same
+// search and range.
 struct KeyKeyword {
   std::string_view word;  // empty: none
   int startfrom = 1;

@@ -4,12 +4,17 @@
 # after the binaries are built (build/ and, for the sanitizer suites,
 # build-asan/: make sanitize-build).
 #   scripts/run-tests.sh            every suite
-#   scripts/run-tests.sh plain      build/: unit, integration, compat, tools
+#   scripts/run-tests.sh plain      build/: unit, integration, compat, tools,
+#                                   then integration and compat again with
+#                                   io-threads 4 (LAWNKV_IO_THREADS)
 #   scripts/run-tests.sh check      the fast subset (make check): the layers,
 #                                   then build/'s unit, integration and compat
 #   scripts/run-tests.sh sanitize   build-asan/: unit, integration, compat
 #                                   (against redis-server), a mixed load, and
 #                                   each fuzz harness over its corpus
+#   scripts/run-tests.sh tsan       build-tsan/ (make tsan-build): the I/O
+#                                   thread tests against the ThreadSanitizer
+#                                   server
 # Each suite's wall time is printed after it.
 set -u
 cd "$(dirname "$0")/.."
@@ -43,6 +48,26 @@ if [ "$group" = all ] || [ "$group" = plain ]; then
   for t in tests/tools/*.sh; do
     [ -e "$t" ] && suite "tools/$(basename "$t" .sh)" bash "$t"
   done
+fi
+
+if [ "$group" = all ] || [ "$group" = plain ]; then
+  # The same suites with every server they start reading, parsing and
+  # writing on I/O threads (--io-threads 4 --io-threads-do-reads yes).
+  suite integration/io-threads-4 env LAWNKV_IO_THREADS=4 build/integration-tests
+  suite compat/io-threads-4 env LAWNKV_IO_THREADS=4 build/compat-tests
+fi
+
+if [ "$group" = all ] || [ "$group" = tsan ]; then
+  # Any data race ends the server with a report in its log
+  # (build-tsan/test-logs), which fails the suite.
+  tsan_suite() {
+    rm -rf build-tsan/test-logs
+    local status=0
+    TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/integration-tests -tc='io-threads*' || status=1
+    scripts/sanitizer-reports.sh build-tsan/test-logs/*.log || status=1
+    return $status
+  }
+  suite tsan/io-threads tsan_suite
 fi
 
 if [ "$group" = all ] || [ "$group" = sanitize ]; then

@@ -322,12 +322,16 @@ const Param kParams[] = {
     {.name = "auto-aof-rewrite-min-size", .kind = kMemory, .def = "67108864",
      .field = &Values::auto_aof_rewrite_min_size, .min = 0, .max = kLongMax,
      .doc = "... and are at least this large."},
+    {.name = "io-threads", .kind = kInteger, .access = kImmutable, .def = "1", .field = &Values::io_threads,
+     .min = 1, .max = 128,
+     .doc = "Threads serving clients' sockets, the main one included (server/io_threads.hpp): with N > 1, "
+            "N - 1 I/O threads write replies (and read and parse requests with io-threads-do-reads); "
+            "commands still run on the main thread, one at a time."},
+    {.name = "io-threads-do-reads", .kind = kBool, .access = kImmutable, .def = "no",
+     .field = &Values::io_threads_do_reads,
+     .doc = "With io-threads > 1, the I/O threads also read and parse requests (no: the main thread reads)."},
 
     // --- Accepted for compatibility with existing configs; no effect.
-    {.name = "io-threads", .kind = kInteger, .access = kImmutable, .used = false, .def = "1", .min = 1, .max = 128,
-     .doc = "Unused: lawnkv serves clients from one thread."},
-    {.name = "io-threads-do-reads", .kind = kBool, .access = kImmutable, .used = false, .def = "no",
-     .doc = "Unused: one thread."},
     {.name = "always-show-logo", .kind = kBool, .access = kImmutable, .used = false, .def = "no",
      .doc = "Unused: lawnkv prints no logo."},
     {.name = "set-proc-title", .kind = kBool, .access = kImmutable, .used = false, .def = "yes", .doc = "Unused."},

@@ -36,6 +36,8 @@ struct Values {
   int64_t latency_monitor_threshold = 0;    // ms; 0: no latency monitor
   int64_t tcp_keepalive = 300;
   int64_t tcp_backlog = 511;
+  int64_t io_threads = 1;            // threads serving sockets, the main one included
+  bool io_threads_do_reads = false;  // with io_threads > 1: I/O threads read and parse too
   int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
   int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
   OutputLimit output_limit_normal{0, 0, 0};

@@ -10,8 +10,12 @@
 #endif
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #ifndef LAWNKV_NO_JEMALLOC
 // jemalloc reads its options from this symbol (declared by jemalloc.h) when
@@ -34,6 +38,9 @@ uint64_t allocated_bytes() {
 }
 
 uint64_t used_bytes() { return allocated_bytes(); }
+
+void join_counted_threads() {}
+void leave_counted_threads() {}
 
 Breakdown breakdown() {
   const uint64_t allocated = allocated_bytes();
@@ -92,7 +99,26 @@ struct ThreadCounters {
 };
 thread_local const ThreadCounters t_counters;
 
+// The counters of the threads that joined (process-wide, as the allocator
+// is): a count read without the lock, so the loop thread alone pays one load.
+std::mutex g_counted_mutex;
+std::vector<const ThreadCounters*> g_counted;
+std::atomic<size_t> g_counted_size{0};
+
 }  // namespace
+
+void join_counted_threads() {
+  if (t_counters.allocated == nullptr) return;
+  std::lock_guard lock(g_counted_mutex);
+  g_counted.push_back(&t_counters);
+  g_counted_size.store(g_counted.size(), std::memory_order_relaxed);
+}
+
+void leave_counted_threads() {
+  std::lock_guard lock(g_counted_mutex);
+  g_counted.erase(std::remove(g_counted.begin(), g_counted.end(), &t_counters), g_counted.end());
+  g_counted_size.store(g_counted.size(), std::memory_order_relaxed);
+}
 
 std::string stats_text() {
   std::string out;
@@ -117,7 +143,14 @@ Breakdown breakdown() {
 
 uint64_t used_bytes() {
   if (t_counters.allocated == nullptr) return allocated_bytes();
-  const uint64_t a = *t_counters.allocated, d = *t_counters.deallocated;
+  uint64_t a = *t_counters.allocated, d = *t_counters.deallocated;
+  if (g_counted_size.load(std::memory_order_relaxed) != 0) {
+    std::lock_guard lock(g_counted_mutex);
+    for (const ThreadCounters* c : g_counted) {
+      a += *c->allocated;
+      d += *c->deallocated;
+    }
+  }
   return (a > d ? a - d : 0) + arena::bytes_in_use() + g_page_allocator_bytes;
 }
 

@@ -29,9 +29,17 @@ std::string_view name();
 uint64_t allocated_bytes();
 // What maxmemory is compared with, and INFO's used_memory: the same three
 // parts, with jemalloc's share read from the loop thread's allocation
-// counters (two loads, cheap enough before every command; the server
-// allocates on that thread only).
+// counters (two loads, cheap enough before every command), and those of
+// the threads that joined below.
 uint64_t used_bytes();
+// A thread other than the loop thread that allocates and frees the
+// server's memory (an I/O thread: server/io_threads.hpp) joins when it
+// starts and leaves before it ends: used_bytes() adds its allocation
+// counters to the loop thread's (memory one thread allocates and another
+// frees nets out only in the sum). used_bytes() reads them while those
+// threads are idle: the loop thread waits for them while they work.
+void join_counted_threads();
+void leave_counted_threads();
 // The process's resident set (/proc/self/statm).
 uint64_t resident_bytes();
 // The allocator's own view, for INFO's allocator_* fields and MEMORY STATS

@@ -1,5 +1,6 @@
 #include "server/connection.hpp"
 
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -55,6 +56,17 @@ void Connection::start() {
   uv_tcp_nodelay(&tcp_, 1);
   const int64_t keepalive = st.config.values().tcp_keepalive;
   if (keepalive > 0) uv_tcp_keepalive(&tcp_, 1, static_cast<unsigned>(keepalive));
+  if (server_.io_threaded() && fd_ >= 0) {
+    // The stream never reads or writes: its watcher stays idle, and the
+    // poll handle alone watches the socket (a refusal keeps the stream).
+    io_ = new ThreadedIo;
+    if (uv_poll_init(server_.loop(), &io_->poll, fd_) == 0) {
+      io_->poll.data = this;
+    } else {
+      delete io_;
+      io_ = nullptr;
+    }
+  }
   resume_reading();
 }
 
@@ -75,28 +87,81 @@ void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
 void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   auto* c = static_cast<Connection*>(s->data);
   if (nread == 0) return;  // nothing read (EAGAIN)
-  ++c->server_.state().facts.stats.total_reads_processed;  // as Redis, the read that finds EOF too
+  c->in_.commit(nread > 0 ? static_cast<size_t>(nread) : 0);
+  c->handle_read(nread);
+}
+
+void Connection::handle_read(ssize_t nread) {
+  ++server_.state().facts.stats.total_reads_processed;  // as Redis, the read that finds EOF too
   if (nread < 0) {
-    c->close();
+    close();
     return;
   }
-  c->in_.commit(static_cast<size_t>(nread));
-  c->server_.evict_clients();  // this one, maybe: its buffer grew
-  if (c->closing_) return;
-  c->last_interaction_ms = c->server_.state().clock.now_ms();
-  c->server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
-  if (c->query_buffer_over_limit()) {
-    ++c->server_.state().facts.stats.client_query_buffer_limit_disconnections;
-    c->server_.log().log(LogLevel::kWarning, "Closing client that reached max query buffer length: id=" +
-                                                 std::to_string(c->id) + " addr=" + c->peer_);
-    c->close();
+  server_.evict_clients();  // this one, maybe: its buffer grew
+  if (closing_) return;
+  last_interaction_ms = server_.state().clock.now_ms();
+  server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
+  // A threaded read checked the limit before it parsed (parsing moves the
+  // count of parsed bytes).
+  if (io_ ? io_->over_limit : query_buffer_over_limit()) {
+    ++server_.state().facts.stats.client_query_buffer_limit_disconnections;
+    server_.log().log(LogLevel::kWarning, "Closing client that reached max query buffer length: id=" +
+                                              std::to_string(id) + " addr=" + peer_);
+    close();
     return;
   }
-  c->process_input();
+  process_input();
+}
+
+void Connection::read_job() {
+  // As on_alloc, without the server's memory count (the main thread's, in
+  // after_read).
+  const size_t wanted = parser_.bytes_wanted();
+  size_t need = kReadChunk;
+  if (wanted > in_.size() && wanted - in_.size() > need) need = wanted - in_.size();
+  in_.reserve_free(need);
+  ssize_t n;
+  do {
+    n = ::read(fd_, in_.tail(), need);
+  } while (n < 0 && errno == EINTR);
+  io_->parsed = false;
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+    io_->read_result = 0;
+    return;
+  }
+  io_->read_result = n > 0 ? n : n == 0 ? static_cast<ssize_t>(UV_EOF) : static_cast<ssize_t>(-errno);
+  if (n <= 0) return;
+  in_.commit(static_cast<size_t>(n));
+  io_->over_limit = query_buffer_over_limit();
+  // The first request only, as Redis's I/O threads: the ones after it may
+  // depend on what it does (AUTH changes the parser's limits), and the main
+  // thread parses them as it runs them.
+  if (!io_->over_limit && !blocked && !close_after_reply) {
+    io_->status = parser_.parse(in_.view(), server_.limits(), authenticated);
+    io_->parsed = true;
+  }
+}
+
+void Connection::after_read() {
+  io_->read_queued = false;
+  const ssize_t nread = io_->read_result;
+  io_->read_result = 0;
+  if (closing_ || nread == 0) {
+    io_->parsed = false;
+    return;
+  }
+  note_memory();  // the read made room in the query buffer
+  handle_read(nread);
+  io_->parsed = false;  // not run: parsed again when it is
 }
 
 void Connection::read_now() {
   if (closing_ || !reading_ || processing_ || fd_ < 0) return;
+  if (io_) {
+    read_job();
+    after_read();
+    return;
+  }
   uv_buf_t buf;
   on_alloc(reinterpret_cast<uv_handle_t*>(&tcp_), 0, &buf);
   ssize_t n;
@@ -144,10 +209,14 @@ void Connection::process_input() {
   const resp::Limits limits = server_.limits();
   size_t start = 0;
   size_t prefetched_to = 0;
+  // The first request, parsed by an I/O thread from these very bytes.
+  bool parsed = io_ != nullptr && io_->parsed;
+  if (parsed) io_->parsed = false;
   while (!closing_ && !close_after_reply && !blocked && !st.shutdown_requested) {
     if (start >= prefetched_to) prefetched_to = start + std::max<size_t>(1, prefetch_keys(in_.view().substr(start)));
     const std::string_view pending = in_.view().substr(start);
-    const resp::Status status = parser_.parse(pending, limits, authenticated);
+    const resp::Status status = parsed ? io_->status : parser_.parse(pending, limits, authenticated);
+    parsed = false;
     if (status == resp::Status::kPending) break;
     if (status == resp::Status::kError) {
       resp::Writer(out_, protocol).error(parser_.error());
@@ -185,6 +254,11 @@ void Connection::process_input() {
 
 void Connection::flush() {
   if (closing_) return;
+  if (io_) {
+    if (wants_write()) write_job();
+    after_write();
+    return;
+  }
   if (!write_in_flight_ && !out_.empty()) {
     uv_buf_t b = uv_buf_init(out_.data(), static_cast<unsigned>(out_.size()));
     ++server_.state().facts.stats.total_writes_processed;
@@ -221,6 +295,108 @@ void Connection::flush() {
     resume_reading();
     if (in_.size() > 0) process_input();
   }
+}
+
+bool Connection::wants_write() const {
+  if (closing_) return false;
+  return writing_.empty() ? !out_.empty() : io_->writable;
+}
+
+void Connection::write_job() {
+  io_->writable = false;
+  // Writes what it can of [p, p + n); -1 on an error (kept for after_write).
+  auto put = [this](const char* p, size_t n) -> ssize_t {
+    ssize_t w;
+    do {
+      w = ::send(fd_, p, n, MSG_NOSIGNAL);
+    } while (w < 0 && errno == EINTR);
+    ++io_->write_calls;
+    if (w >= 0) {
+      io_->written += static_cast<size_t>(w);
+      return w;
+    }
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+    io_->write_error = errno;
+    return -1;
+  };
+  if (!writing_.empty()) {
+    const ssize_t w = put(writing_.data() + writing_offset_, writing_.size() - writing_offset_);
+    if (w < 0) return;
+    writing_offset_ += static_cast<size_t>(w);
+    if (writing_offset_ < writing_.size()) return;
+    writing_.clear();
+    writing_offset_ = 0;
+    if (writing_.capacity() > kKeepOutputBytes) writing_.shrink_to_fit();
+  }
+  if (out_.empty()) return;
+  const ssize_t w = put(out_.data(), out_.size());
+  if (w < 0) return;
+  if (static_cast<size_t>(w) == out_.size()) {
+    out_.clear();
+    if (out_.capacity() > kKeepOutputBytes) out_.shrink_to_fit();
+    return;
+  }
+  // The rest waits in writing_ for the socket to take more; replies made
+  // meanwhile collect in out_.
+  writing_.swap(out_);
+  out_.clear();
+  writing_offset_ = static_cast<size_t>(w);
+}
+
+void Connection::after_write() {
+  if (closing_) return;
+  auto& stats = server_.state().facts.stats;
+  stats.total_writes_processed += io_->write_calls;
+  stats.total_net_output_bytes += io_->written;
+  if (io_->written > 0) last_interaction_ms = server_.state().clock.now_ms();
+  const int error = io_->write_error;
+  io_->write_calls = 0;
+  io_->written = 0;
+  io_->write_error = 0;
+  if (error != 0) {
+    writing_.clear();
+    writing_offset_ = 0;
+    close();
+    return;
+  }
+  update_poll();
+  note_memory();
+  if (!writing_.empty()) return;
+  if (close_after_reply) {
+    close();
+    return;
+  }
+  if (!reading_) {
+    // Output has drained: serve the requests left unread while paused.
+    resume_reading();
+    if (in_.size() > 0) process_input();
+  }
+}
+
+void Connection::on_poll(uv_poll_t* h, int status, int events) {
+  auto* c = static_cast<Connection*>(h->data);
+  if (c->closing_) return;
+  // An error on the socket: the job's system call meets it and reports it.
+  if (status < 0) events = c->io_->events;
+  if ((events & UV_READABLE) && c->reading_ && !c->io_->read_queued) {
+    c->io_->read_queued = true;
+    c->server_.read_ready(c);
+  }
+  if ((events & UV_WRITABLE) && !c->writing_.empty()) {
+    c->io_->writable = true;
+    if (!c->queued_for_flush_) {
+      c->queued_for_flush_ = true;
+      c->server_.queue_flush(c);
+    }
+  }
+}
+
+void Connection::update_poll() {
+  const int events = (reading_ ? UV_READABLE : 0) | (writing_.empty() ? 0 : UV_WRITABLE);
+  if (events == io_->events) return;
+  io_->events = events;
+  if (events == 0) uv_poll_stop(&io_->poll);
+  else uv_poll_start(&io_->poll, events, on_poll);
 }
 
 void Connection::on_write(uv_write_t* req, int status) {
@@ -293,14 +469,16 @@ void Connection::resume() {
 
 void Connection::pause_reading() {
   if (!reading_) return;
-  uv_read_stop(stream());
   reading_ = false;
+  if (io_) update_poll();
+  else uv_read_stop(stream());
 }
 
 void Connection::resume_reading() {
   if (reading_ || closing_) return;
-  uv_read_start(stream(), on_alloc, on_read);
   reading_ = true;
+  if (io_) update_poll();
+  else uv_read_start(stream(), on_alloc, on_read);
 }
 
 void Connection::resize_query_buffer(int64_t now_ms) {
@@ -331,6 +509,12 @@ void Connection::close() {
   st.data.hub.unsubscribe_all(*this);
   st.data.tracking.disable(*this);
   if (blocked) st.data.blocking.forget(*this);
+  if (io_) {
+    // Before the socket closes, so the loop stops watching it first. The
+    // job results die with it: a closing connection is never in a batch.
+    uv_close(reinterpret_cast<uv_handle_t*>(&io_->poll),
+             [](uv_handle_t* h) { delete reinterpret_cast<ThreadedIo*>(h); });
+  }
   uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), on_close);
 }
 

@@ -12,6 +12,17 @@
 // they drain, so a pipelining client that never reads cannot make the server
 // buffer without bound, nor hold the loop for long with one batch.
 // The memory of a Connection is freed in its uv_close callback.
+//
+// With io-threads > 1 (io_threads.hpp) the socket is not a libuv stream:
+// a uv_poll_t watches it, the main thread collects the connections that
+// became readable (ServerHost::read_ready) and writable, and the I/O
+// threads run their system calls: read_job() reads into the query buffer
+// and parses the first request (as Redis's I/O threads do), write_job()
+// writes the pending replies. The main thread runs after_read() and
+// after_write() for each once every job of the batch has returned: stats,
+// limits, running the requests, closing. A job touches only this
+// connection's buffers, parser and socket, and never runs while the main
+// thread does anything else, so every command behaves as with one thread.
 
 #include <uv.h>
 
@@ -46,6 +57,24 @@ class Connection final : public Session {
   // Closes the socket now; the object is deleted by libuv's close callback.
   void close();
   bool closing() const { return closing_; }
+
+  // io-threads > 1: its socket's work is done by I/O threads' jobs.
+  bool threaded() const { return io_ != nullptr; }
+  // On an I/O thread (or inline): reads what the socket holds into the
+  // query buffer and parses the first request.
+  void read_job();
+  // On the main thread, after read_job: counts the read, checks the limits
+  // and runs the requests, as the loop's read callback does.
+  void after_read();
+  // Whether write_job has something to write now: replies, or the rest of
+  // a write the kernel refused, once the socket has become writable.
+  bool wants_write() const;
+  // On an I/O thread (or inline): writes the pending replies.
+  void write_job();
+  // On the main thread, after write_job (or in its place): counts what was
+  // written, closes on an error or after a last reply, and resumes reading
+  // once the output has drained, as flush() does.
+  void after_write();
 
   // Closes this client if its pending output breaks its limits (counted in
   // client_output_buffer_limit_disconnections, logged as Redis logs it);
@@ -82,6 +111,14 @@ class Connection final : public Session {
   static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf);
   static void on_write(uv_write_t* req, int status);
   static void on_close(uv_handle_t* h);
+  static void on_poll(uv_poll_t* h, int status, int events);
+
+  // The loop's read callback's work once nread bytes were read (< 0: an
+  // error or EOF, which close the connection).
+  void handle_read(ssize_t nread);
+  // Watches for what the connection waits for now (threaded): readable
+  // while reading, writable while a write waits for room.
+  void update_poll();
 
   // Pipelining: starts the cache misses of the keys of the next complete
   // requests in pending (up to store::Db::kPrefetchKeys) before they run;
@@ -115,6 +152,24 @@ class Connection final : public Session {
   int64_t soft_limit_since_ms_ = -1;  // output over its soft limit since (-1: not)
   std::string peer_, local_;
   int fd_ = -1;
+
+  // What a threaded connection keeps apart (null with io-threads 1): the
+  // poll handle (freed by its own close callback) and the results a job
+  // leaves for the main thread.
+  struct ThreadedIo {
+    uv_poll_t poll;
+    int events = 0;              // what poll watches now
+    bool read_queued = false;    // in the server's read batch
+    bool writable = false;       // poll saw the socket writable
+    ssize_t read_result = 0;     // > 0 bytes read, 0 none (EAGAIN), < 0 a libuv error
+    bool over_limit = false;     // the query buffer limit, checked before parsing
+    bool parsed = false;         // the first request was parsed: status
+    resp::Status status = resp::Status::kPending;
+    size_t written = 0;
+    uint64_t write_calls = 0;
+    int write_error = 0;         // errno of a failed write
+  };
+  ThreadedIo* io_ = nullptr;
 
   friend class Server;
 };

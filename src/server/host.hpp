@@ -36,6 +36,12 @@ class ServerHost {
   // Client id went over its soft output limit: the clients cron watches it.
   virtual void watch_soft_limit(uint64_t id) = 0;
   virtual void connection_closed(Connection* conn) = 0;
+  // io-threads > 1: connections hand their socket's work to I/O threads
+  // (connection.hpp).
+  virtual bool io_threaded() const = 0;
+  // A threaded conn's socket became readable: read_job, then after_read,
+  // after this iteration's poll.
+  virtual void read_ready(Connection* conn) = 0;
 
   // How many connections hold a query buffer: while any does, the clients
   // cron runs, to release those of idle clients.

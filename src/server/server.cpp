@@ -50,6 +50,8 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   sigchld_.data = this;
   uv_timer_init(&loop_, &snapshot_timer_);
   snapshot_timer_.data = this;
+  uv_check_init(&loop_, &check_);
+  check_.data = this;
   state_.snapshots().set_logger(&log_);
   state_.aof().set_logger(&log_);
   state_.log = &log_;
@@ -169,6 +171,13 @@ int Server::run() {
       return 1;
     }
   }
+  // The I/O threads are there before the first client can connect.
+  const auto& cfg = state_.config.values();
+  if (cfg.io_threads > 1) {
+    io_threads_ = std::make_unique<IoThreads>(static_cast<size_t>(cfg.io_threads - 1));
+    threaded_reads_ = cfg.io_threads_do_reads;
+    uv_check_start(&check_, on_check);
+  }
   if (!listen()) return 1;
   uv_prepare_start(&prepare_, on_prepare);
   uv_signal_start(&sigterm_, on_signal, SIGTERM);
@@ -270,6 +279,10 @@ void Server::evict_clients() {
 }
 
 void Server::flush_pending() {
+  if (io_threads_) {
+    flush_pending_threaded();
+    return;
+  }
   // A flush can close a connection: look each one up again by id. A flush
   // that drains a paused connection's output runs its unread requests,
   // whose replies queue again: they go out before the loop waits too, as
@@ -294,6 +307,62 @@ void Server::flush_pending() {
     }
   }
   flush_ids_.swap(running);
+}
+
+void Server::flush_pending_threaded() {
+  // As flush_pending; the connections of a round that have something to
+  // write are written by the threads together, then each finishes its
+  // flush in order.
+  std::vector<uint64_t> ids, running;
+  std::vector<Connection*> batch;
+  batch.swap(write_scratch_);
+  while (!flush_ids_.empty()) {
+    ids.clear();
+    ids.swap(flush_ids_);
+    batch.clear();
+    for (uint64_t id : ids) {
+      Session* s = state_.clients.find(id);
+      if (s == nullptr) continue;
+      auto* conn = static_cast<Connection*>(s);  // every registered client is a Connection
+      if (conn->processing()) {
+        running.push_back(id);
+        continue;
+      }
+      conn->queued_for_flush_ = false;
+      if (!conn->threaded()) conn->flush();
+      else if (conn->wants_write()) batch.push_back(conn);
+      else conn->after_write();  // may close others: looked at again below
+    }
+    // A connection closed meanwhile is left out: its socket is closed.
+    io_threads_->run(batch.size(), [&batch](size_t i) {
+      if (!batch[i]->closing()) batch[i]->write_job();
+    });
+    for (Connection* conn : batch) conn->after_write();
+  }
+  flush_ids_.swap(running);
+  batch.clear();
+  write_scratch_.swap(batch);
+}
+
+void Server::on_check(uv_check_t* h) {
+  auto* self = static_cast<Server*>(h->data);
+  if (self->read_batch_.empty()) return;
+  std::vector<Connection*> batch;
+  batch.swap(self->read_scratch_);
+  batch.swap(self->read_batch_);
+  // Connections closed since poll are left out (their sockets are closed);
+  // they are still in memory until the loop's closing phase, after this.
+  const auto job = [&batch](size_t i) {
+    if (!batch[i]->closing()) batch[i]->read_job();
+  };
+  if (self->threaded_reads_) {
+    self->io_threads_->run(batch.size(), job);
+  } else {
+    for (size_t i = 0; i < batch.size(); ++i) job(i);
+  }
+  for (Connection* conn : batch) conn->after_read();
+  batch.clear();
+  self->read_scratch_.swap(batch);
 }
 
 void Server::serve_while_busy() {
@@ -414,6 +483,8 @@ void Server::shut_down() {
   expiry_->close();
   clients_cron_->close();
   uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&check_), nullptr);
+  read_batch_.clear();
   uv_close(reinterpret_cast<uv_handle_t*>(&evict_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&release_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);

@@ -57,6 +57,11 @@ ServerProcess ServerProcess::lawnkv(std::vector<std::string> extra_args) {
   // No save rules (the default has some): a test server writes no file unless
   // the test asks for one.
   std::vector<std::string> defaults{"--enable-debug-command", "yes", "--save", ""};
+  // The suites again with I/O threads (scripts/run-tests.sh): every lawnkv
+  // they start reads, parses and writes on that many threads.
+  if (const std::string threads = env_or("LAWNKV_IO_THREADS", ""); !threads.empty()) {
+    defaults.insert(defaults.end(), {"--io-threads", threads, "--io-threads-do-reads", "yes"});
+  }
   if (names_redis_server(binary)) defaults = kRedisDefaults;
   return ServerProcess("lawnkv", redis_like_argv(binary, defaults, std::move(extra_args)));
 }

@@ -30,7 +30,8 @@ class ServerProcess {
   //   [config-file] --port P --bind 127.0.0.1 --enable-debug-command yes --save "" <extra>
   // A first extra argument that does not start with "--" is the config file
   // and goes first, as the command line requires. Later directives win, so
-  // extra args can override the defaults. When LAWNKV_SERVER names a
+  // extra args can override the defaults. Env LAWNKV_IO_THREADS=N adds
+  // --io-threads N --io-threads-do-reads yes to the defaults. When LAWNKV_SERVER names a
   // redis-server (to check the tests themselves against Redis on both
   // sides), persistence is turned off as for redis() below.
   static ServerProcess lawnkv(std::vector<std::string> extra_args = {});

@@ -179,7 +179,7 @@ void function_stats_command(Call& call) {
     call.reply.array(running->caller_argv.size());
     for (std::string_view a : running->caller_argv) call.reply.bulk(a);
     call.reply.bulk("duration_ms");
-    call.reply.integer((Clock::wall_ns() - running->start_ns) / 1'000'000);
+    call.reply.integer((Clock::steady_ns() - running->start_ns) / 1'000'000);
   }
   call.reply.bulk("engines");
   call.reply.map(1);

@@ -15,13 +15,19 @@ class Clock {
   int64_t now_ms() const { return now_us() / 1000; }
 
   // The wall clock's own reading in nanoseconds, without the offset; and
-  // now_us() as of such a reading. A command's snapshot and the start of
-  // its duration in commandstats are one reading (as Redis's call() takes
-  // one ustime() for both): a clock read is a few percent of a small
-  // command's cost. Durations of wall_ns() readings are unmoved by DEBUG
-  // ADVANCE-TIME.
+  // now_us() as of such a reading (a command's snapshot).
   static int64_t wall_ns();
   int64_t us_at(int64_t wall_ns) const { return wall_ns / 1000 + offset_us_; }
+
+  // The clock of durations (commandstats, the slow log, the latency
+  // monitor, a script's time limit): nanoseconds from an arbitrary origin,
+  // never going back, unmoved by DEBUG ADVANCE-TIME. Where the kernel keeps
+  // its own time with the CPU's time-stamp counter (its clocksource is
+  // "tsc": a constant rate, the same on every CPU), it is that counter
+  // scaled by its rate, measured against CLOCK_MONOTONIC when the process
+  // starts: a read costs a third of a clock_gettime on a virtual machine,
+  // and a script times each command it runs. Elsewhere CLOCK_MONOTONIC.
+  static int64_t steady_ns();
 
   // The clock never reads outside [0, kMaxUs] (year 146,000): every "now"
   // is >= 0, and now + anything the wall clock may add still fits.

@@ -139,8 +139,7 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   run_handler(call, spec.has(kWrite) && !spec.has(kRunsQueue));
   // Client-side caching: a read's keys are remembered for its client.
   if (spec.has(kReadonly)) server.data.tracking.remember(session, spec, argv);
-  // The wall clock: a step back while the command ran counts as nothing.
-  const int64_t nsec = Clock::wall_ns() - start_ns;
+  const int64_t nsec = Clock::steady_ns() - start_ns;
   CommandStats& st = spec.stats;
   ++st.calls;
   st.nsec += nsec > 0 ? static_cast<uint64_t>(nsec) : 0;

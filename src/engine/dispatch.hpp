@@ -13,15 +13,14 @@
 namespace lawnkv {
 
 // Runs one request. now_ms is the command's time snapshot; its duration
-// for commandstats runs from start_ns, a Clock::wall_ns() reading (the one
-// now_ms came from, where the caller has it).
+// for commandstats runs from start_ns, a Clock::steady_ns() reading.
 void dispatch(ServerState& server, Session& session, resp::Writer& reply,
-              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns = Clock::wall_ns());
+              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns = Clock::steady_ns());
 
 // Runs a command that already passed every check (EXEC runs its queue so).
 void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms,
-                 int64_t start_ns = Clock::wall_ns());
+                 int64_t start_ns = Clock::steady_ns());
 
 // Runs call.spec's handler between the write effects' begin and end
 // (effects.hpp): the command's own record counts when may_record and the

@@ -31,7 +31,7 @@ struct RunContext {
   ServerState& server;
   DetachedSession& client;  // the script's client: the caller's db, RESP per redis.setresp
   int64_t now_ms;           // the caller's time snapshot: time is frozen for the script
-  int64_t start_ns;         // Clock::wall_ns() when it started (the time limit)
+  int64_t start_ns;         // Clock::steady_ns() when it started (the time limit)
   std::string_view sha;     // for error replies: "script: <sha>, on ..."
   bool read_only = false;   // *_RO, or a no-writes shebang: write commands refused
   bool allow_oom = false;   // allow-oom shebang flag

@@ -48,7 +48,7 @@ bool serve_others(Interpreter& in, RunContext& run) {
   ServerState& server = run.server;
   if (!run.timed_out) {
     const int64_t limit_ms = server.config.values().busy_reply_threshold;
-    const int64_t elapsed_ms = (Clock::wall_ns() - run.start_ns) / 1'000'000;
+    const int64_t elapsed_ms = (Clock::steady_ns() - run.start_ns) / 1'000'000;
     if (limit_ms <= 0 || elapsed_ms < limit_ms) return false;
     run.timed_out = true;
     server.busy_error = run.function ? err::kBusyFunction : err::kBusyScript;
@@ -242,7 +242,7 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
   Interpreter& lua = target.lua;
   lua_State* L = lua.state();
   const bool compat = target.flags & kCompatMode;
-  RunContext ctx(call.server, client_, call.now_ms, Clock::wall_ns(), target.name);
+  RunContext ctx(call.server, client_, call.now_ms, Clock::steady_ns(), target.name);
   ctx.read_only = req.read_only || (!compat && (target.flags & kNoWrites));
   ctx.allow_oom = !compat && (target.flags & kAllowOom);
   ctx.oom_at_start = compat && out_of_memory(call.server);

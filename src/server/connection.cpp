@@ -231,7 +231,7 @@ void Connection::process_input() {
     const int64_t now = st.clock.us_at(wall_ns) / 1000;
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
-    dispatch(st, *this, reply, argv, now, wall_ns);
+    dispatch(st, *this, reply, argv, now, Clock::steady_ns());
     if (close_if_output_over_limit(now, false)) return;
     if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(output_limit())) {
       pause_reading();

@@ -38,7 +38,10 @@ TEST_CASE("hll: an element's register and value are Redis's (PFDEBUG DECODE afte
     uint8_t count;
   };
   for (const Row& r : {Row{"", 5938, 2}, Row{"a", 12711, 2}, Row{"hello", 9216, 1},
-                       Row{"abcdefgh", 1383, 1}, Row{"abcdefghi", 6903, 1}, Row{"0123456789abcdef!", 13940, 1}}) {
+                       Row{"abcdefgh", 1383, 1}, Row{"abcdefghi", 6903, 1}, Row{"0123456789abcdef!", 13940, 1},
+                       // Made by inverting the hash: the largest values, the last register.
+                       Row{std::string("\xcd\x0b\xb4\x47\x58\xd7\xf0\xff", 8), 5, 33},
+                       Row{std::string("\x22\x95\xe7\x76\xdc\x15\xca\x3f", 8), 16383, 51}}) {
     CAPTURE(r.element);
     const Pattern p = pattern_of(r.element);
     CHECK(p.index == r.index);

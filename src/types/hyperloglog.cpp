@@ -330,16 +330,21 @@ bool to_dense(std::string& value) {
 }
 
 Histogram histogram_raw(const uint8_t* registers) {
-  Histogram h{};
+  // Four partial histograms, as for dense values below.
+  int part[4][64] = {};
+  int zero_words = 0;
   for (size_t i = 0; i < kRegisters; i += 8) {
     uint64_t word;
     std::memcpy(&word, registers + i, 8);
     if (word == 0) {
-      h[0] += 8;
-    } else {
-      for (size_t k = 0; k < 8; ++k) ++h[registers[i + k] & 63];
+      ++zero_words;
+      continue;
     }
+    for (size_t k = 0; k < 8; ++k) ++part[k & 3][registers[i + k] & 63];
   }
+  Histogram h{};
+  for (int v = 0; v < 64; ++v) h[v] = part[0][v] + part[1][v] + part[2][v] + part[3][v];
+  h[0] += 8 * zero_words;
   return h;
 }
 
@@ -385,19 +390,38 @@ uint64_t estimate(const Histogram& h) {
   }
   z += m * sigma(h[0] / m);
   // Redis rounds to a long long, keeps it in a double, returns it unsigned.
-  const double e = static_cast<double>(llroundl(kAlphaInf * m * m / z));
-  return static_cast<uint64_t>(e);
+  // An infinite estimate (every register at 51, z 0) rounds to LLONG_MIN,
+  // which x86 turns into 2^63 there: the same bits, without the undefined
+  // conversion of a negative double.
+  const long long rounded = llroundl(kAlphaInf * m * m / z);
+  if (rounded < 0) return static_cast<uint64_t>(rounded);
+  return static_cast<uint64_t>(static_cast<double>(rounded));
 }
 
 bool merge_into(uint8_t* max, std::string_view value) {
   if (encoding_of(value) == kDense) {
     const uint8_t* r = body(value);
-    for (size_t i = 0, reg = 0; i < kDenseBytes; i += 3, reg += 4) {
-      const uint32_t w = r[i] | (uint32_t{r[i + 1]} << 8) | (uint32_t{r[i + 2]} << 16);
-      for (int k = 0; k < 4; ++k) {
-        const auto v = static_cast<uint8_t>((w >> (6 * k)) & 63);
-        if (v > max[reg + k]) max[reg + k] = v;
+    if constexpr (std::endian::native == std::endian::little) {
+      // 8 registers at a time: 6 packed bytes spread to one byte each, and a
+      // bytewise max without branches (every byte is below 0x80, so
+      // (a | 0x80) - b never borrows from its neighbour, and its top bit
+      // says a >= b).
+      constexpr uint64_t kTop = 0x8080808080808080ULL;
+      for (size_t g = 0; g < kRegisters / 8; ++g) {
+        const uint8_t* p = r + 6 * g;
+        uint64_t x = 0;
+        for (int k = 5; k >= 0; --k) x = (x << 8) | p[k];
+        // 12-bit pairs to 16-bit lanes, then each register to its byte.
+        x = (x & 0xfff) | ((x << 4) & 0xfff0000ULL) | ((x << 8) & 0xfff00000000ULL) | ((x << 12) & 0xfff000000000000ULL);
+        const uint64_t a = (x & 0x003f003f003f003fULL) | ((x << 2) & 0x3f003f003f003f00ULL);
+        uint64_t b;
+        std::memcpy(&b, max + 8 * g, 8);
+        const uint64_t a_ge_b = (((a | kTop) - b) & kTop) >> 7;
+        b ^= (a ^ b) & (a_ge_b * 0xff);
+        std::memcpy(max + 8 * g, &b, 8);
       }
+    } else {
+      for (size_t i = 0; i < kRegisters; ++i) max[i] = std::max(max[i], dense_get(r, i));
     }
     return true;
   }

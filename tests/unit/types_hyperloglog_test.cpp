@@ -224,7 +224,29 @@ TEST_CASE("hll: the estimator's edges") {
   CHECK(estimate(h) == 1);
   Histogram full{};
   full[kQ + 1] = static_cast<int>(kRegisters);  // every register at its maximum
-  CHECK(estimate(full) > 0);
+  CHECK(estimate(full) == uint64_t{1} << 63);   // Redis's PFCOUNT: -9223372036854775808
+}
+
+}  // namespace lawnkv::hll
+
+namespace lawnkv::hll {
+
+TEST_CASE("hll: merging a dense value keeps the larger register, 0 to 63, everywhere") {
+  std::mt19937 rng(11);
+  std::string v = make_empty();
+  REQUIRE(to_dense(v));
+  auto* regs = reinterpret_cast<uint8_t*>(v.data()) + kHeaderSize;
+  std::vector<uint8_t> max(kRegisters), want(kRegisters);
+  for (size_t i = 0; i < kRegisters; ++i) {
+    const auto a = static_cast<uint8_t>(rng() & 63);
+    dense_set(regs, i, a);
+    // Equal, lower and higher values, and the extremes, in every lane.
+    max[i] = static_cast<uint8_t>(i % 7 == 0 ? a : (i % 11 == 0 ? 63 : rng() & 63));
+    want[i] = std::max(max[i], a);
+  }
+  CHECK(merge_into(max.data(), v));
+  CHECK(max == want);
+  CHECK(estimate(histogram_raw(want.data())) > 0);
 }
 
 }  // namespace lawnkv::hll

@@ -332,19 +332,14 @@ bool to_dense(std::string& value) {
 Histogram histogram_raw(const uint8_t* registers) {
   // Four partial histograms, as for dense values below.
   int part[4][64] = {};
-  int zero_words = 0;
-  for (size_t i = 0; i < kRegisters; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, registers + i, 8);
-    if (word == 0) {
-      ++zero_words;
-      continue;
-    }
-    for (size_t k = 0; k < 8; ++k) ++part[k & 3][registers[i + k] & 63];
+  for (size_t i = 0; i < kRegisters; i += 4) {
+    ++part[0][registers[i] & 63];
+    ++part[1][registers[i + 1] & 63];
+    ++part[2][registers[i + 2] & 63];
+    ++part[3][registers[i + 3] & 63];
   }
   Histogram h{};
   for (int v = 0; v < 64; ++v) h[v] = part[0][v] + part[1][v] + part[2][v] + part[3][v];
-  h[0] += 8 * zero_words;
   return h;
 }
 
@@ -407,10 +402,7 @@ bool merge_into(uint8_t* max, std::string_view value) {
       // (a | 0x80) - b never borrows from its neighbour, and its top bit
       // says a >= b).
       constexpr uint64_t kTop = 0x8080808080808080ULL;
-      for (size_t g = 0; g < kRegisters / 8; ++g) {
-        const uint8_t* p = r + 6 * g;
-        uint64_t x = 0;
-        for (int k = 5; k >= 0; --k) x = (x << 8) | p[k];
+      const auto merge8 = [max](size_t g, uint64_t x) {
         // 12-bit pairs to 16-bit lanes, then each register to its byte.
         x = (x & 0xfff) | ((x << 4) & 0xfff0000ULL) | ((x << 8) & 0xfff00000000ULL) | ((x << 12) & 0xfff000000000000ULL);
         const uint64_t a = (x & 0x003f003f003f003fULL) | ((x << 2) & 0x3f003f003f003f00ULL);
@@ -419,7 +411,16 @@ bool merge_into(uint8_t* max, std::string_view value) {
         const uint64_t a_ge_b = (((a | kTop) - b) & kTop) >> 7;
         b ^= (a ^ b) & (a_ge_b * 0xff);
         std::memcpy(max + 8 * g, &b, 8);
+      };
+      constexpr size_t kGroups = kRegisters / 8;
+      for (size_t g = 0; g + 1 < kGroups; ++g) {
+        uint64_t x;
+        std::memcpy(&x, r + 6 * g, 8);  // 2 bytes of the next group, masked off
+        merge8(g, x & 0xffffffffffffULL);
       }
+      uint64_t last = 0;
+      std::memcpy(&last, r + 6 * (kGroups - 1), 6);  // the value ends there
+      merge8(kGroups - 1, last);
     } else {
       for (size_t i = 0; i < kRegisters; ++i) max[i] = std::max(max[i], dense_get(r, i));
     }

@@ -10,11 +10,12 @@
 #               p99 and server CPU time per request (/proc/PID/stat)
 #   memory      RSS and INFO used_memory per key at BENCH_MEM_KEYS keys
 #               (16-byte names and values), with and without a TTL
-#   types       hashes, sets, lists and sorted sets: INFO used_memory per
+#   types       hashes, sets, lists, sorted sets, HyperLogLog: INFO used_memory per
 #               element (and MEMORY USAGE) of the shapes of bench/types/shapes.py
 #               (smaller shapes under BENCH_QUICK), loaded with redis-cli --pipe;
 #               then redis-benchmark -P 16 of HSET, HGET, SADD, SISMEMBER, SPOP,
-#               LPUSH, RPOP, LRANGE 0 99, ZADD, ZRANGEBYSCORE and ZPOPMIN, each
+#               LPUSH, RPOP, LRANGE 0 99, ZADD, ZRANGEBYSCORE, ZPOPMIN, PFADD
+#               (dense, sparse) and PFCOUNT (cached, union of two), each
 #               after FLUSHALL and the fill it needs, alternated with Redis and
 #               the ceiling server as the throughput part runs, BENCH_ROUNDS
 #               rounds of BENCH_N requests
@@ -75,6 +76,9 @@
 #   BENCH_EVICT_POLICIES="allkeys-lru allkeys-lfu allkeys-random volatile-lru
 #                         volatile-lfu volatile-ttl"
 #   BENCH_EVICT_FILL_MB=1024 (probe)   BENCH_EVICT_PROBE_ROUNDS=1
+#   BENCH_TYPES_TESTS    the types part's redis-benchmark tests (default: all;
+#                        e.g. "pfadd pfadd_sparse pfcount pfcount_union")
+#   BENCH_TYPES_MEMORY=1 the types part's memory shapes (0: skip them)
 #   BENCH_SCRIPT_STEPS="throughput loop memory instr"
 #   BENCH_SCRIPT_TESTS="lock release ratelimit jobstep"
 #   BENCH_SCRIPT_LOOP=1000000   BENCH_SCRIPT_CACHE=10000
@@ -309,6 +313,14 @@ bench_args() {  # bench_args TEST -> the redis-benchmark arguments for a test
     zadd) echo "-r 100000 -t zadd" ;;
     zrangebyscore) echo "ZRANGEBYSCORE myzset 0 +inf LIMIT 0 10" ;;
     zpopmin) echo "-t zpopmin" ;;
+    # HyperLogLog: PFADD of random elements into one dense HLL (types_fill
+    # makes it dense first), into 100,000 small sparse ones, and PFCOUNT of
+    # the dense one: answered from its cached count, and (twice the key) as
+    # a union, which recounts every time.
+    pfadd) echo "-r 100000000 PFADD hll element:__rand_int__" ;;
+    pfadd_sparse) echo "-r 100000 PFADD hll:__rand_int__ element:__rand_int__" ;;
+    pfcount) echo "PFCOUNT hll" ;;
+    pfcount_union) echo "PFCOUNT hll hll" ;;
     # The scripting part's EVALSHA tests (bench/scripting/README.md), by the
     # sha1 of each script file, which scripting_fill loads.
     lock) echo "-r 1000000 EVALSHA $(script_sha lock_release) 1 lock:__rand_int__ token-0123456789" ;;
@@ -448,11 +460,16 @@ part_memory() {
 # The four data types beside Redis: memory per element of the shapes of
 # bench/types/shapes.py, then redis-benchmark -P 16 of each type's commands
 # (TYPES_TESTS) as the throughput part runs its tests.
-TYPES_TESTS="hset hget sadd sismember spop lpush rpop lrange_100 zadd zrangebyscore zpopmin"
+TYPES_TESTS=${BENCH_TYPES_TESTS:-"hset hget sadd sismember spop lpush rpop lrange_100 zadd zrangebyscore zpopmin
+  pfadd pfadd_sparse pfcount pfcount_union"}
+TYPES_MEMORY=${BENCH_TYPES_MEMORY:-1}
 
 part_types() {
-  rm -f "$RAW"/types-* "$RAW/types.cmds"
-  types_memory
+  rm -f "$RAW/types-throughput.tsv" "$RAW/types.cmds"
+  if [ "$TYPES_MEMORY" = 1 ]; then
+    rm -f "$RAW"/types-*
+    types_memory
+  fi
   types_throughput
 }
 
@@ -511,6 +528,7 @@ types_fill() {  # types_fill PART PORT TEST
     rpop|lrange_100) args=(-n "$N" -t lpush) ;;
     zrangebyscore) args=(-n 400000 -r 100000 -t zadd) ;;
     zpopmin) args=(-n "$N" -r 1000000000 -t zadd) ;;
+    pfadd|pfcount|pfcount_union) args=(-n 100000 -r 100000000 PFADD hll element:__rand_int__) ;;
   esac
   note_cmd "$part" redis-cli -p PORT flushall
   redis-cli -p "$port" flushall >/dev/null

@@ -377,6 +377,12 @@ TYPE_TESTS = {
     "zrangebyscore": ("`ZRANGEBYSCORE myzset 0 +inf LIMIT 0 10`", "`-t zadd -n 400000 -r 100000`: ~98k members",
                       True),
     "zpopmin": ("`-t zpopmin`", "`-t zadd -n N -r 1000000000`: ~N members", True),
+    "pfadd": ("`PFADD hll element:__rand_int__ -r 100000000` (dense)",
+              "PFADD `-n 100000 -r 100000000`: dense", False),
+    "pfadd_sparse": ("`PFADD hll:__rand_int__ element:__rand_int__ -r 100000` (sparse)", "", False),
+    "pfcount": ("`PFCOUNT hll` (cached count)", "PFADD `-n 100000 -r 100000000`: dense", True),
+    "pfcount_union": ("`PFCOUNT hll hll` (a union: merged and counted each time)",
+                      "PFADD `-n 100000 -r 100000000`: dense", True),
 }
 
 
@@ -461,7 +467,7 @@ def types_throughput(raw, md):
 def types(raw, out, md):
     if not any(os.path.exists(os.path.join(raw, f)) for f in ("types-memory.tsv", "types-throughput.tsv")):
         return
-    md.append(f"## Data types: hashes, sets, lists, sorted sets{when(raw, 'types')}\n")
+    md.append(f"## Data types: hashes, sets, lists, sorted sets, HyperLogLog{when(raw, 'types')}\n")
     types_memory(raw, md)
     types_throughput(raw, md)
     md.append(cmds_block(raw, "types"))

@@ -65,6 +65,7 @@ struct Values {
   int64_t stream_node_max_entries = 100;   // a stream node's entries, tombstones included
   int64_t zset_max_listpack_entries = 128;  // the most members of a "listpack" zset
   int64_t zset_max_listpack_value = 64;     // its longest member
+  int64_t hll_sparse_max_bytes = 3000;      // the longest sparse HyperLogLog, header included
   std::string dir = ".";
   std::string dbfilename = "dump.rdb";
   std::string appendfilename = "appendonly.aof";

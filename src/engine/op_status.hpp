@@ -18,6 +18,8 @@ enum class OpStatus {
   kNanOrInfinity,  // the float result is NaN or infinite
   kTooLong,        // the string would exceed proto-max-bulk-len
   kInvalidExpire,  // an expire time <= 0, or one whose ms or deadline overflows
+  kNotHll,         // a string that is not a HyperLogLog (PFADD, PFCOUNT, PFMERGE, PFDEBUG)
+  kCorruptHll,     // a HyperLogLog whose sparse opcodes do not add up
 };
 
 // A status with the op's result. `created` tells the command that the op

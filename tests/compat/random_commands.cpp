@@ -184,7 +184,9 @@ RandomStep RandomCommands::bits_command() {
     if (chance(5)) return pick(std::vector<std::string>{"u64", "i65", "u0", "x8", "U8"});
     return std::string(chance(50) ? "i" : "u") + std::to_string(1 + below(63));
   };
-  switch (below(9)) {
+  switch (below(11)) {
+    case 9:
+    case 10: return hyperloglog_command();
     case 7: {
       // Values with runs of ones and zeros, where searches and counts have edges.
       static const std::vector<std::string> kBitValues{
@@ -240,6 +242,36 @@ RandomStep RandomCommands::bits_command() {
       }
       return make(argv);
     }
+  }
+}
+
+RandomStep RandomCommands::hyperloglog_command() {
+  switch (below(6)) {
+    case 0:
+    case 1: {
+      std::vector<std::string> argv{"PFADD", key()};
+      for (uint64_t n = below(4); n > 0; --n) argv.push_back(value());
+      return make(argv);
+    }
+    case 2: {
+      std::vector<std::string> argv{"PFCOUNT", key()};
+      if (chance(40)) argv.push_back(key());
+      return make(argv);
+    }
+    case 3: return make({"PFMERGE", key(), key(), key()});
+    case 4: {
+      // A HyperLogLog's bytes with its cache stale and opcodes that may not
+      // add up: XZERO runs of random lengths.
+      std::string v("HYLL\x01\0\0\0\0\0\0\0\0\0\0\x80", 16);
+      for (uint64_t n = 1 + below(3); n > 0; --n) {
+        const uint64_t run = chance(50) ? 16383 : below(16384);
+        v.push_back(static_cast<char>(0x40 | (run >> 8)));
+        v.push_back(static_cast<char>(run & 0xff));
+      }
+      return make({"SET", key(), v});
+    }
+    default:
+      return make({"PFDEBUG", pick(std::vector<std::string>{"ENCODING", "DECODE", "TODENSE", "encoding", "BAD"}), key()});
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // A seeded generator of random commands for the differential test: strings
-// (the bit commands and LCS too), hashes, sets, streams (explicit IDs only;
+// (the bit commands, LCS and HyperLogLog too), hashes, sets, streams (explicit IDs only;
 // tests/compat/streams_random_test.cpp covers them in depth), keyspace,
 // expiry and transactions
 // over ~20 keys (binary names included) in databases 0-2, with the
@@ -68,6 +68,7 @@ class RandomCommands {
   RandomStep expire_command();
   RandomStep keyspace_command();
   RandomStep bits_command();
+  RandomStep hyperloglog_command();  // PFADD, PFCOUNT, PFMERGE, PFDEBUG; corrupt HLL bytes
   RandomStep sets_command();
   RandomStep hashes_command();
   RandomStep streams_command();

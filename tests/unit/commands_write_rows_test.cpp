@@ -96,6 +96,10 @@ const std::vector<Sample> kSamples = {
     {"persist", {{"set", "k", "v", "ex", "100"}}, {"persist", "k"}, "k"},
     {"pexpire", {{"set", "k", "v"}}, {"pexpire", "k", "100000"}, "k"},
     {"pexpireat", {{"set", "k", "v"}}, {"pexpireat", "k", "9999999999999"}, "k"},
+    {"pfadd", {}, {"pfadd", "k", "a"}, "k"},
+    // PFDEBUG records its conversion but signals no key, as Redis.
+    {"pfdebug", {{"pfadd", "k", "a"}}, {"pfdebug", "todense", "k"}, ""},
+    {"pfmerge", {{"pfadd", "a", "x"}}, {"pfmerge", "k", "a"}, "k"},
     {"psetex", {}, {"psetex", "k", "100000", "v"}, "k"},
     {"rede.bpoll", {{"rede.push", "k", "1", "e", "i"}}, {"rede.bpoll", "k", "0"}, "k", 10},
     {"rede.gidpush", {}, {"rede.gidpush", "k", "100", "e"}, "k"},

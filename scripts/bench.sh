@@ -14,7 +14,8 @@
 #               element (and MEMORY USAGE) of the shapes of bench/types/shapes.py
 #               (smaller shapes under BENCH_QUICK), loaded with redis-cli --pipe;
 #               then redis-benchmark -P 16 of HSET, HGET, SADD, SISMEMBER, SPOP,
-#               LPUSH, RPOP, LRANGE 0 99, ZADD, ZRANGEBYSCORE and ZPOPMIN, each
+#               LPUSH, RPOP, LRANGE 0 99, ZADD, ZRANGEBYSCORE, ZPOPMIN and
+#               GEOSEARCH BYRADIUS over 100,000 points, each
 #               after FLUSHALL and the fill it needs, alternated with Redis and
 #               the ceiling server as the throughput part runs, BENCH_ROUNDS
 #               rounds of BENCH_N requests
@@ -65,6 +66,8 @@
 #                        the types part's smaller shapes (shapes.py --quick)
 #   BENCH_ROUNDS=3       throughput rounds       BENCH_N=1000000 requests a run
 #   BENCH_PIPELINES="1 16"                       BENCH_TESTS="set get setex"
+#   BENCH_TYPES_STEPS="memory throughput"        BENCH_TYPES_TESTS (the types
+#                        part's tests, default all: hset ... zpopmin geosearch)
 #   BENCH_CEILING=1      also run the ceiling server (0: skip it)
 #   BENCH_MEM_KEYS=1000000   BENCH_EXPIRY_KEYS=1000000   BENCH_EXPIRY_ROUNDS=3
 #   BENCH_INDEX_ARGS     extra arguments for build/bench-expiry
@@ -309,6 +312,10 @@ bench_args() {  # bench_args TEST -> the redis-benchmark arguments for a test
     zadd) echo "-r 100000 -t zadd" ;;
     zrangebyscore) echo "ZRANGEBYSCORE myzset 0 +inf LIMIT 0 10" ;;
     zpopmin) echo "-t zpopmin" ;;
+    # A store locator's query: the members within 1.5 km of a point, 72 of
+    # the 100,000 GEO_POINTS (types_fill), among the few hundred the cells
+    # searched hold.
+    geosearch) echo "GEOSEARCH geo FROMLONLAT 13.5 38.5 BYRADIUS 1.5 km" ;;
     # The scripting part's EVALSHA tests (bench/scripting/README.md), by the
     # sha1 of each script file, which scripting_fill loads.
     lock) echo "-r 1000000 EVALSHA $(script_sha lock_release) 1 lock:__rand_int__ token-0123456789" ;;
@@ -448,12 +455,29 @@ part_memory() {
 # The four data types beside Redis: memory per element of the shapes of
 # bench/types/shapes.py, then redis-benchmark -P 16 of each type's commands
 # (TYPES_TESTS) as the throughput part runs its tests.
-TYPES_TESTS="hset hget sadd sismember spop lpush rpop lrange_100 zadd zrangebyscore zpopmin"
+TYPES_TESTS=${BENCH_TYPES_TESTS:-"hset hget sadd sismember spop lpush rpop lrange_100 zadd zrangebyscore zpopmin geosearch"}
+TYPES_STEPS=${BENCH_TYPES_STEPS:-"memory throughput"}
 
 part_types() {
   rm -f "$RAW"/types-* "$RAW/types.cmds"
-  types_memory
-  types_throughput
+  case " $TYPES_STEPS " in *" memory "*) types_memory ;; esac
+  case " $TYPES_STEPS " in *" throughput "*) types_throughput ;; esac
+}
+
+# RESP of GEO_POINTS points spread uniformly (a fixed seed) over the square
+# of one degree from longitude 13, latitude 38 (about 88 x 111 km), as
+# GEOADDs of 100 points to "geo", members m:000000, m:000001...
+GEO_POINTS=100000
+gen_geo_points() {  # gen_geo_points FILE
+  awk -v n="$GEO_POINTS" 'BEGIN {
+    srand(24)
+    for (i = 0; i < n; i += 100) {
+      printf "*302\r\n$6\r\nGEOADD\r\n$3\r\ngeo\r\n"
+      for (j = i; j < i + 100; j++) {
+        lon = sprintf("%.6f", 13 + rand()); lat = sprintf("%.6f", 38 + rand()); m = sprintf("m:%06d", j)
+        printf "$%d\r\n%s\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n", length(lon), lon, length(lat), lat, length(m), m
+      }
+    } }' >"$1"
 }
 
 # Each shape in a fresh server of each kind, both started with
@@ -514,6 +538,13 @@ types_fill() {  # types_fill PART PORT TEST
   esac
   note_cmd "$part" redis-cli -p PORT flushall
   redis-cli -p "$port" flushall >/dev/null
+  if [ "$3" = geosearch ]; then
+    [ -s "$WORK/geo.resp" ] || gen_geo_points "$WORK/geo.resp"
+    note_line "$part" "# geo.resp: gen_geo_points in scripts/bench.sh ($GEO_POINTS GEOADDed points)"
+    note_line "$part" "redis-cli -p PORT --pipe < geo.resp"
+    redis-cli -p "$port" --pipe <"$WORK/geo.resp" >/dev/null
+    return 0
+  fi
   [ ${#args[@]} = 0 ] && return 0
   note_cmd "$part" redis-benchmark -p PORT -c 50 -P 16 -q "${args[@]}"
   redis-benchmark -p "$port" -c 50 -P 16 -q "${args[@]}" >/dev/null

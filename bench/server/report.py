@@ -377,6 +377,8 @@ TYPE_TESTS = {
     "zrangebyscore": ("`ZRANGEBYSCORE myzset 0 +inf LIMIT 0 10`", "`-t zadd -n 400000 -r 100000`: ~98k members",
                       True),
     "zpopmin": ("`-t zpopmin`", "`-t zadd -n N -r 1000000000`: ~N members", True),
+    "geosearch": ("`GEOSEARCH geo FROMLONLAT 13.5 38.5 BYRADIUS 1.5 km` (~70 members)",
+                  "GEOADD of 100,000 points over 1° × 1°", True),
 }
 
 

@@ -15,7 +15,8 @@
 #               (smaller shapes under BENCH_QUICK), loaded with redis-cli --pipe;
 #               then redis-benchmark -P 16 of HSET, HGET, SADD, SISMEMBER, SPOP,
 #               LPUSH, RPOP, LRANGE 0 99, ZADD, ZRANGEBYSCORE, ZPOPMIN, PFADD
-#               (dense, sparse) and PFCOUNT (cached, union of two), each
+#               (dense, sparse), PFCOUNT (cached, union of two) and
+#               GEOSEARCH BYRADIUS over 100,000 points, each
 #               after FLUSHALL and the fill it needs, alternated with Redis and
 #               the ceiling server as the throughput part runs, BENCH_ROUNDS
 #               rounds of BENCH_N requests
@@ -66,6 +67,9 @@
 #                        the types part's smaller shapes (shapes.py --quick)
 #   BENCH_ROUNDS=3       throughput rounds       BENCH_N=1000000 requests a run
 #   BENCH_PIPELINES="1 16"                       BENCH_TESTS="set get setex"
+#   BENCH_TYPES_STEPS="memory throughput"        BENCH_TYPES_TESTS (the types
+#                        part's tests, default all: hset ... zpopmin pfadd
+#                        pfadd_sparse pfcount pfcount_union geosearch)
 #   BENCH_CEILING=1      also run the ceiling server (0: skip it)
 #   BENCH_MEM_KEYS=1000000   BENCH_EXPIRY_KEYS=1000000   BENCH_EXPIRY_ROUNDS=3
 #   BENCH_INDEX_ARGS     extra arguments for build/bench-expiry
@@ -76,9 +80,6 @@
 #   BENCH_EVICT_POLICIES="allkeys-lru allkeys-lfu allkeys-random volatile-lru
 #                         volatile-lfu volatile-ttl"
 #   BENCH_EVICT_FILL_MB=1024 (probe)   BENCH_EVICT_PROBE_ROUNDS=1
-#   BENCH_TYPES_TESTS    the types part's redis-benchmark tests (default: all;
-#                        e.g. "pfadd pfadd_sparse pfcount pfcount_union")
-#   BENCH_TYPES_MEMORY=1 the types part's memory shapes (0: skip them)
 #   BENCH_SCRIPT_STEPS="throughput loop memory instr"
 #   BENCH_SCRIPT_TESTS="lock release ratelimit jobstep"
 #   BENCH_SCRIPT_LOOP=1000000   BENCH_SCRIPT_CACHE=10000
@@ -321,6 +322,10 @@ bench_args() {  # bench_args TEST -> the redis-benchmark arguments for a test
     pfadd_sparse) echo "-r 100000 PFADD hll:__rand_int__ element:__rand_int__" ;;
     pfcount) echo "PFCOUNT hll" ;;
     pfcount_union) echo "PFCOUNT hll hll" ;;
+    # A store locator's query: the members within 1.5 km of a point, 72 of
+    # the 100,000 GEO_POINTS (types_fill), among the few hundred the cells
+    # searched hold.
+    geosearch) echo "GEOSEARCH geo FROMLONLAT 13.5 38.5 BYRADIUS 1.5 km" ;;
     # The scripting part's EVALSHA tests (bench/scripting/README.md), by the
     # sha1 of each script file, which scripting_fill loads.
     lock) echo "-r 1000000 EVALSHA $(script_sha lock_release) 1 lock:__rand_int__ token-0123456789" ;;
@@ -461,16 +466,29 @@ part_memory() {
 # bench/types/shapes.py, then redis-benchmark -P 16 of each type's commands
 # (TYPES_TESTS) as the throughput part runs its tests.
 TYPES_TESTS=${BENCH_TYPES_TESTS:-"hset hget sadd sismember spop lpush rpop lrange_100 zadd zrangebyscore zpopmin
-  pfadd pfadd_sparse pfcount pfcount_union"}
-TYPES_MEMORY=${BENCH_TYPES_MEMORY:-1}
+  pfadd pfadd_sparse pfcount pfcount_union geosearch"}
+TYPES_STEPS=${BENCH_TYPES_STEPS:-"memory throughput"}
 
 part_types() {
-  rm -f "$RAW/types-throughput.tsv" "$RAW/types.cmds"
-  if [ "$TYPES_MEMORY" = 1 ]; then
-    rm -f "$RAW"/types-*
-    types_memory
-  fi
-  types_throughput
+  rm -f "$RAW"/types-* "$RAW/types.cmds"
+  case " $TYPES_STEPS " in *" memory "*) types_memory ;; esac
+  case " $TYPES_STEPS " in *" throughput "*) types_throughput ;; esac
+}
+
+# RESP of GEO_POINTS points spread uniformly (a fixed seed) over the square
+# of one degree from longitude 13, latitude 38 (about 88 x 111 km), as
+# GEOADDs of 100 points to "geo", members m:000000, m:000001...
+GEO_POINTS=100000
+gen_geo_points() {  # gen_geo_points FILE
+  awk -v n="$GEO_POINTS" 'BEGIN {
+    srand(24)
+    for (i = 0; i < n; i += 100) {
+      printf "*302\r\n$6\r\nGEOADD\r\n$3\r\ngeo\r\n"
+      for (j = i; j < i + 100; j++) {
+        lon = sprintf("%.6f", 13 + rand()); lat = sprintf("%.6f", 38 + rand()); m = sprintf("m:%06d", j)
+        printf "$%d\r\n%s\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n", length(lon), lon, length(lat), lat, length(m), m
+      }
+    } }' >"$1"
 }
 
 # Each shape in a fresh server of each kind, both started with
@@ -532,6 +550,13 @@ types_fill() {  # types_fill PART PORT TEST
   esac
   note_cmd "$part" redis-cli -p PORT flushall
   redis-cli -p "$port" flushall >/dev/null
+  if [ "$3" = geosearch ]; then
+    [ -s "$WORK/geo.resp" ] || gen_geo_points "$WORK/geo.resp"
+    note_line "$part" "# geo.resp: gen_geo_points in scripts/bench.sh ($GEO_POINTS GEOADDed points)"
+    note_line "$part" "redis-cli -p PORT --pipe < geo.resp"
+    redis-cli -p "$port" --pipe <"$WORK/geo.resp" >/dev/null
+    return 0
+  fi
   [ ${#args[@]} = 0 ] && return 0
   note_cmd "$part" redis-benchmark -p PORT -c 50 -P 16 -q "${args[@]}"
   redis-benchmark -p "$port" -c 50 -P 16 -q "${args[@]}" >/dev/null

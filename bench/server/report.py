@@ -383,6 +383,8 @@ TYPE_TESTS = {
     "pfcount": ("`PFCOUNT hll` (cached count)", "PFADD `-n 100000 -r 100000000`: dense", True),
     "pfcount_union": ("`PFCOUNT hll hll` (a union: merged and counted each time)",
                       "PFADD `-n 100000 -r 100000000`: dense", True),
+    "geosearch": ("`GEOSEARCH geo FROMLONLAT 13.5 38.5 BYRADIUS 1.5 km` (~70 members)",
+                  "GEOADD of 100,000 points over 1° × 1°", True),
 }
 
 

@@ -9,10 +9,10 @@
 // keep a view of their member (valid until the set changes, which nothing
 // does before the reply or the stored copy is made). Without ASC / DESC /
 // COUNT the matches come in that walk order, as Redis gives them; with
-// them, sorted by distance (stable, as glibc's qsort is, for a full sort;
-// a partial sort when COUNT keeps fewer than were found, whose order among
-// equal distances is unspecified, as in Redis). COUNT n ANY stops the walk
-// after n matches.
+// them, sorted by distance, equal distances in walk order: as Redis when it
+// sorts them all (glibc's qsort is a stable merge sort); when COUNT keeps
+// fewer than were found, Redis's partial quicksort leaves the order of
+// equal distances unspecified. COUNT n ANY stops the walk after n matches.
 //
 // A STORE / STOREDIST / GEOSEARCHSTORE result replaces the destination
 // (any type, its TTL dropped) with a sorted set of the matches, scored by
@@ -66,6 +66,7 @@ struct Match {
   double score;
   double dist;  // metres while searching, then in the unit asked
   geo::Point p;
+  size_t order;  // its place in the walk: ties keep it
 };
 
 // A double argument, else msg.
@@ -136,22 +137,18 @@ void collect(const ZSet& z, const geo::SearchCells& cells, const geo::Within& wi
       if (full) return;
       const geo::Point p = geo::decode_score(score);
       double dist = 0;
-      if (within(p, &dist)) out.push_back({member, score, dist, p});
+      if (within(p, &dist)) out.push_back({member, score, dist, p, out.size()});
       full = limit && out.size() >= limit;
     });
   }
 }
 
-// Sorts the first n of the matches by distance (all of them sorted when n
-// is their number).
+// Puts the n nearest (ASC) or farthest (DESC) matches first, in order;
+// equal distances keep the walk's order (as glibc's merge sort, which
+// Redis's qsort is, keeps it when all are sorted).
 void sort_matches(std::vector<Match>& m, size_t n, Order order) {
-  auto asc = [](const Match& a, const Match& b) { return a.dist < b.dist; };
-  auto desc = [](const Match& a, const Match& b) { return a.dist > b.dist; };
-  if (n == m.size()) {
-    if (order == Order::kAsc) std::stable_sort(m.begin(), m.end(), asc);
-    else std::stable_sort(m.begin(), m.end(), desc);
-    return;
-  }
+  auto asc = [](const Match& a, const Match& b) { return a.dist < b.dist || (a.dist == b.dist && a.order < b.order); };
+  auto desc = [](const Match& a, const Match& b) { return a.dist > b.dist || (a.dist == b.dist && a.order < b.order); };
   const auto mid = m.begin() + static_cast<std::ptrdiff_t>(n);
   if (order == Order::kAsc) std::partial_sort(m.begin(), mid, m.end(), asc);
   else std::partial_sort(m.begin(), mid, m.end(), desc);

@@ -1,5 +1,6 @@
 #include "types/geohash.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -222,15 +223,34 @@ SearchCells search_cells(const Shape& shape) {
 
 double lat_distance(double lat1, double lat2) { return kEarthRadius * std::fabs(rad(lat2) - rad(lat1)); }
 
-double distance(double lon1, double lat1, double lon2, double lat2) {
+namespace {
+
+// Redis's haversine with cos(lat1) given (cos1 = cos(rad(lat1)), which is
+// what Redis computes in place): the same operations in the same order.
+double distance_cos(double lon1, double lat1, double cos1, double lon2, double lat2) {
   const double lon1r = rad(lon1), lon2r = rad(lon2);
   const double v = std::sin((lon2r - lon1r) / 2);
   // Same longitude: the distance along the meridian, without the trigonometry.
   if (v == 0.0) return lat_distance(lat1, lat2);
   const double lat1r = rad(lat1), lat2r = rad(lat2);
   const double u = std::sin((lat2r - lat1r) / 2);
-  const double a = u * u + std::cos(lat1r) * std::cos(lat2r) * v * v;
+  const double a = u * u + cos1 * std::cos(lat2r) * v * v;
   return 2.0 * kEarthRadius * std::asin(std::sqrt(a));
+}
+
+// sin(x)² from below for 0 <= x <= 1.
+double sin2_below(double x) {
+  const double s = x * (1 - x * x / 6);
+  return s * s;
+}
+
+// How far a lower bound must exceed its threshold: rounding is about 1e-16.
+constexpr double kMargin = 1e-9;
+
+}  // namespace
+
+double distance(double lon1, double lat1, double lon2, double lat2) {
+  return distance_cos(lon1, lat1, std::cos(rad(lat1)), lon2, lat2);
 }
 
 Within::Within(const Shape& shape) : shape_(shape) {
@@ -240,20 +260,42 @@ Within::Within(const Shape& shape) : shape_(shape) {
   // The great-circle distance is never below the distance between the
   // latitudes; with a margin for rounding, a point whose latitude alone is
   // farther than the radius is out without the trigonometry.
-  lat_reject_m_ = radius_m_ * (1 + 1e-9) + 1e-6;
+  lat_reject_m_ = radius_m_ * (1 + kMargin) + 1e-6;
+  lon_r_ = rad(shape.centre.lon);
+  lat_r_ = rad(shape.centre.lat);
+  cos_lat_ = std::cos(lat_r_);
+  // The half-angle the area spans along a great circle (circle) or a
+  // parallel (box), and how far in latitude a point may lie.
+  const double half = (shape.box ? width_m_ / 2 : radius_m_) / (2 * kEarthRadius);
+  const double lat_span = (shape.box ? height_m_ / 2 : lat_reject_m_) / kEarthRadius;
+  bound_ = half < 0.5;
+  if (!bound_) return;
+  const double far = std::fabs(lat_r_) + lat_span * (1 + kMargin) + 1e-12;
+  cos_far_ = far >= M_PI / 2 ? 0 : std::max(0.0, std::cos(far) - 1e-12);
+  const double s = std::sin(half);
+  a_reject_ = s * s * (1 + kMargin) + 1e-30;
 }
 
 bool Within::operator()(Point p, double* dist) const {
   const double clon = shape_.centre.lon, clat = shape_.centre.lat;
   if (!shape_.box) {
     if (lat_distance(clat, p.lat) > lat_reject_m_) return false;
-    *dist = distance(clon, clat, p.lon, p.lat);
+    if (bound_) {
+      const double h = std::fabs(rad(p.lat) - lat_r_) / 2, hl = std::fabs(rad(p.lon) - lon_r_) / 2;
+      if (h <= 1 && hl <= 1 && sin2_below(h) + cos_lat_ * cos_far_ * sin2_below(hl) > a_reject_) return false;
+    }
+    *dist = distance_cos(clon, clat, cos_lat_, p.lon, p.lat);
     return *dist <= radius_m_;
   }
   // Latitude first, the cheaper test; the argument order is Redis's.
   if (lat_distance(p.lat, clat) > height_m_ / 2) return false;
+  if (bound_) {
+    // Along the point's parallel, a = cos(lat)² sin²(dlon/2).
+    const double hl = std::fabs(rad(p.lon) - lon_r_) / 2;
+    if (hl <= 1 && cos_far_ * cos_far_ * sin2_below(hl) > a_reject_) return false;
+  }
   if (distance(p.lon, p.lat, clon, p.lat) > width_m_ / 2) return false;
-  *dist = distance(clon, clat, p.lon, p.lat);
+  *dist = distance_cos(clon, clat, cos_lat_, p.lon, p.lat);
   return true;
 }
 

@@ -112,7 +112,17 @@ double lat_distance(double lat1, double lat2);
 
 // Tests a point against a shape as Redis's geoWithinShape does, with the
 // distance from the centre in metres in *dist when inside. A Within built
-// once per search keeps what depends on the centre alone.
+// once per search keeps what depends on the centre alone (its cosine, the
+// thresholds below), so that most points outside cost no trigonometry.
+//
+// The exact test is Redis's, on the same doubles: the haversine distance
+// against the radius (or, for a box, the latitude distance, then the
+// distance along the point's parallel). Before it, a point is ruled out by
+// a lower bound of the haversine term a = sin²(dlat/2) + cos(lat1)
+// cos(lat2) sin²(dlon/2): x - x³/6 <= sin(x) for 0 <= x <= 1, and cos(lat2)
+// >= the cosine of the largest latitude a point passing the latitude test
+// can have. The bound must exceed sin²(r / 2R) by a relative 1e-9, far
+// beyond rounding, so no point the exact test keeps is ever ruled out.
 class Within {
  public:
   explicit Within(const Shape& shape);
@@ -122,6 +132,10 @@ class Within {
   Shape shape_;
   double radius_m_ = 0, width_m_ = 0, height_m_ = 0;
   double lat_reject_m_ = 0;  // a latitude distance past this rules a point out
+  double lon_r_ = 0, lat_r_ = 0, cos_lat_ = 0;  // the centre in radians, cos of its latitude
+  bool bound_ = false;        // whether the lower bound applies (areas < about 6,000 km across)
+  double cos_far_ = 0;        // a lower bound of cos(latitude) of the points that pass the latitude test
+  double a_reject_ = 0;       // a lower bound of a past this rules a point out
 };
 
 // Writes d with exactly four decimals, rounded half to even as llrint does

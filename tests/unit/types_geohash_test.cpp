@@ -6,7 +6,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
+#include <random>
+#include <vector>
 #include <string>
 #include <utility>
 
@@ -186,6 +189,81 @@ TEST_CASE("geohash: Within keeps exactly the points within the radius or the box
   CHECK_FALSE(box({15, 37.5}, &d));  // about 56 km north
   CHECK(box({15, 37.4}, &d));
   CHECK(d == doctest::Approx(distance(15, 37, 15, 37.4)));
+}
+
+}  // namespace lawnkv
+
+namespace lawnkv {
+
+// Redis's geoWithinShape, written out with the plain formulas: the
+// reference Within's shortcuts must agree with.
+bool reference_within(const types::geo::Shape& s, types::geo::Point p, double* dist) {
+  using namespace types::geo;
+  if (!s.box) {
+    *dist = distance(s.centre.lon, s.centre.lat, p.lon, p.lat);
+    return *dist <= s.radius * s.conversion;
+  }
+  if (lat_distance(p.lat, s.centre.lat) > s.height * s.conversion / 2) return false;
+  if (distance(p.lon, p.lat, s.centre.lon, p.lat) > s.width * s.conversion / 2) return false;
+  *dist = distance(s.centre.lon, s.centre.lat, p.lon, p.lat);
+  return true;
+}
+
+TEST_CASE("geohash: Within's shortcuts agree with the plain test, on the edge too") {
+  using namespace types::geo;
+  std::mt19937_64 rng(24);
+  std::uniform_real_distribution<double> lon(-180, 180), lat(kLatMin, kLatMax), unit(0, 1);
+  size_t inside = 0, edges = 0;
+  for (int shape_no = 0; shape_no < 3000; ++shape_no) {
+    Shape s;
+    s.centre = {lon(rng), lat(rng)};
+    if (shape_no % 3 == 0) s.centre.lat = (unit(rng) < 0.5 ? -1 : 1) * (84 + unit(rng) * 1.05);
+    s.box = shape_no % 2 == 1;
+    s.conversion = 1000;
+    const double size = std::pow(10, unit(rng) * 8 - 3);  // 1 m to 100,000 km
+    s.radius = size;
+    s.width = size * (0.5 + unit(rng));
+    s.height = size * (0.5 + unit(rng));
+    // Points around the centre at up to twice the size, some far away.
+    std::vector<Point> pts;
+    for (int i = 0; i < 40; ++i) {
+      const double k = 2 * size / 111.0 * unit(rng);
+      Point p{s.centre.lon + (unit(rng) - 0.5) * 2 * k, s.centre.lat + (unit(rng) - 0.5) * 2 * k};
+      if (i % 10 == 0) p = {lon(rng), lat(rng)};
+      p.lon = std::clamp(p.lon, kLonMin, kLonMax);
+      p.lat = std::clamp(p.lat, kLatMin, kLatMax);
+      pts.push_back(p);
+    }
+    // A radius or half width exactly at a point's distance: that point is on
+    // the edge, where the exact test decides by the last bit.
+    if (!s.box) {
+      s.radius = distance(s.centre.lon, s.centre.lat, pts[1].lon, pts[1].lat) / s.conversion;
+    } else {
+      s.width = 2 * distance(pts[1].lon, pts[1].lat, s.centre.lon, pts[1].lat) / s.conversion;
+    }
+    const Within within(s);
+    for (const Point& p : pts) {
+      double d1 = -1, d2 = -1;
+      const bool want = reference_within(s, p, &d1);
+      const bool got = within(p, &d2);
+      if (want != got) {
+        CAPTURE(s.centre.lon);
+        CAPTURE(s.centre.lat);
+        CAPTURE(s.box);
+        CAPTURE(size);
+        CAPTURE(p.lon);
+        CAPTURE(p.lat);
+        FAIL_CHECK("Within disagrees");
+      }
+      if (want && got) CHECK(d1 == d2);
+      inside += want;
+    }
+    double d = 0;
+    edges += reference_within(s, pts[1], &d);
+  }
+  // The cases are not vacuous: many points inside, the edge points kept.
+  CHECK(inside > 20000);
+  CHECK(edges > 2000);
 }
 
 }  // namespace lawnkv

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands/server_family.hpp"
+#include "config/rewrite.hpp"
 #include "durability/append_only.hpp"
 #include "engine/errors.hpp"
 
@@ -17,9 +18,7 @@ namespace {
 constexpr std::string_view kAppendonlyFailed =
     "ERR CONFIG SET failed (possibly related to argument 'appendonly') - ";
 constexpr std::string_view kNoConfigFile = "ERR The server is running without a config file";
-// lawnkv never writes its config file: Redis's text for a rewrite that
-// failed, with the reason strerror(EOPNOTSUPP) gives.
-constexpr std::string_view kNoRewrite = "ERR Rewriting config file: Operation not supported";
+constexpr std::string_view kRewriteFailed = "ERR Rewriting config file: ";
 
 /* CONFIG GET parameter [parameter ...]
  * A map of each matching name (globs allowed) to its value. */
@@ -72,9 +71,19 @@ void config_resetstat_command(Call& call) {
   call.reply.simple("OK");
 }
 
-/* CONFIG REWRITE */
+/* CONFIG REWRITE
+ * The config file the server started with, rewritten for the values it
+ * runs with (config/rewrite.hpp). */
 void config_rewrite_command(Call& call) {
-  call.error(call.server.config.file().empty() ? kNoConfigFile : kNoRewrite);
+  const std::string& file = call.server.config.file();
+  if (file.empty()) return call.error(kNoConfigFile);
+  const std::string why = config::rewrite_config_file(file, call.cfg());
+  if (!why.empty()) {
+    if (call.server.log) call.server.log->log(LogLevel::kWarning, "CONFIG REWRITE failed: " + why);
+    return call.error(std::string(kRewriteFailed) + why);
+  }
+  if (call.server.log) call.server.log->log(LogLevel::kWarning, "CONFIG REWRITE executed with success.");
+  call.reply.simple("OK");
 }
 
 /* CONFIG HELP */
@@ -83,7 +92,7 @@ void config_help_command(Call& call) {
              {"GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
               "SET <directive> <value>", "    Set the configuration <directive> to <value>.", "RESETSTAT",
               "    Reset statistics reported by the INFO command.", "REWRITE",
-              "    Not supported: lawnkv does not write its configuration file."});
+              "    Rewrite the configuration file."});
 }
 
 }  // namespace

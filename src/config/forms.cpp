@@ -2,6 +2,7 @@
 // Values and printing them back, by kind, with Redis 7.0's error reasons.
 
 #include <cctype>
+#include <cstdio>
 #include <string>
 
 #include "config/params.hpp"
@@ -96,6 +97,17 @@ bool parse_memory(std::string_view s, uint64_t* out) {
   }
   *out = val * mul;  // wraps on overflow, as Redis's unsigned multiply
   return true;
+}
+
+std::string format_percentile(double p) {
+  char buf[128];
+  std::string out(buf, static_cast<size_t>(std::snprintf(buf, sizeof(buf), "%f", p)));
+  // trimDoubleString: trailing zeros after the point go, then the point.
+  if (out.find('.') != std::string::npos) {
+    while (out.back() == '0') out.pop_back();
+    if (out.back() == '.') out.pop_back();
+  }
+  return out;
 }
 
 std::string format_memory(uint64_t bytes) {

@@ -187,6 +187,30 @@ std::string get_oom_values(const Values& v) {
   return it == v.ignored.end() ? "0 200 800" : it->second;
 }
 
+// latency-tracking-info-percentiles p [p ...] | "": each a double in
+// 0..100.
+std::string set_percentiles(Values& v, Words words, bool) {
+  std::vector<double> out;
+  if (!(words.size() == 1 && words[0].empty())) {
+    for (const std::string& w : words) {
+      double p;
+      if (!string_to_double(w, &p)) return "Invalid latency-tracking-info-percentiles parameters";
+      if (p > 100.0 || p < 0.0) return "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]";
+      out.push_back(p);
+    }
+  }
+  v.latency_percentiles = std::move(out);
+  return {};
+}
+std::string get_percentiles(const Values& v) {
+  std::string out;
+  for (double p : v.latency_percentiles) {
+    if (!out.empty()) out += ' ';
+    out += format_percentile(p);
+  }
+  return out;
+}
+
 // Redis keeps hz within 1..500 whatever was asked.
 void clamp_hz(Values& v) { v.hz = v.hz < 1 ? 1 : v.hz > 500 ? 500 : v.hz; }
 
@@ -386,6 +410,9 @@ const Param kParams[] = {
      .def = "2097152", .min = 1024, .max = kIntMax,
      .doc = "Unused (Redis: bytes loaded between event-loop turns while loading)."},
     {.name = "latency-tracking", .kind = kBool, .used = false, .def = "yes", .doc = "Unused."},
+    {.name = "latency-tracking-info-percentiles", .kind = kSpecial, .multi_arg = true, .def = "50 99 99.9",
+     .special_set = set_percentiles, .special_get = get_percentiles,
+     .doc = "The percentiles INFO latencystats would show (each 0..100; \"\" for none); CONFIG REWRITE writes it."},
     {.name = "latency-monitor-threshold", .kind = kInteger, .def = "0",
      .field = &Values::latency_monitor_threshold, .min = 0, .max = kLongMax,
      .doc = "Commands that run at least this many ms are LATENCY events (0: the monitor is off)."},

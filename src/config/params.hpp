@@ -104,6 +104,10 @@ bool parse_memory(std::string_view s, uint64_t* out);
 // The shortest redis.conf form: 536870912 -> "512mb", 1000 -> "1000".
 std::string format_memory(uint64_t bytes);
 
+// A percentile as Redis prints it: "%f" without trailing zeros or point
+// (50 -> "50", 99.9 -> "99.9").
+std::string format_percentile(double p);
+
 // notify-keyspace-events: "KEA" -> kKeyspaceChannel|kKeyeventChannel|kAll;
 // false for a character outside "Ag$lshzxeKEtmdn".
 bool parse_notify_flags(std::string_view s, uint32_t* out);

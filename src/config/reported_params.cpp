@@ -127,8 +127,6 @@ const Param kReported[] = {
      .doc = "No modules."},
     {.name = "sanitize-dump-payload", .used = false, .def = "no",
      .doc = "No DUMP / RESTORE payload checks."},
-    {.name = "latency-tracking-info-percentiles", .used = false, .def = "50 99 99.9",
-     .doc = "No per-command latency histograms."},
     {.name = "shutdown-on-sigint", .used = false, .def = "default",
      .doc = "SIGINT shuts down as Redis's default does."},
     {.name = "shutdown-on-sigterm", .used = false, .def = "default",

@@ -65,7 +65,15 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-
 SAN_MAKE   = $(MAKE) -j$(JOBS) BUILD=$(SAN_BUILD) CXX=$(SAN_CXX) CXXFLAGS="$(SAN_FLAGS)" MALLOC=libc
 FUZZ_SECONDS ?= 60
 
-.PHONY: all run test check test-sanitize sanitize-build fuzz fuzzers differential deps-run deps-test deps-bench bench clean
+# The ThreadSanitizer build (I/O threads, src/server/io_threads.hpp): the
+# server and the integration tests, built by clang with -fsanitize=thread,
+# without jemalloc, in build-tsan/. make test runs the I/O-thread tests
+# against that server (scripts/run-tests.sh tsan).
+TSAN_BUILD := build-tsan
+TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+TSAN_MAKE   = $(MAKE) -j$(JOBS) BUILD=$(TSAN_BUILD) CXX=$(SAN_CXX) CXXFLAGS="$(TSAN_FLAGS)" MALLOC=libc
+
+.PHONY: all run test check test-sanitize sanitize-build tsan-build fuzz fuzzers differential deps-run deps-test deps-bench bench clean
 all: $(SERVER)
 
 $(BUILD)/%.o: %.cpp
@@ -116,11 +124,15 @@ run: deps-run
 test: deps-test
 	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/unit-tests $(BUILD)/integration-tests $(BUILD)/compat-tests
 	$(MAKE) sanitize-build
+	$(MAKE) tsan-build
 	scripts/run-tests.sh
 
 check: deps-test
 	$(MAKE) -j$(JOBS) $(SERVER) $(BUILD)/unit-tests $(BUILD)/integration-tests $(BUILD)/compat-tests
 	scripts/run-tests.sh check
+
+tsan-build:
+	$(TSAN_MAKE) $(TSAN_BUILD)/lawnkv-server $(TSAN_BUILD)/integration-tests
 
 sanitize-build:
 	$(SAN_MAKE) $(SAN_BUILD)/lawnkv-server $(SAN_BUILD)/unit-tests $(SAN_BUILD)/integration-tests \

@@ -47,6 +47,11 @@
 #   tracking    bench/tracking_lag.sh: invalidation lag of expiring keys
 #               (CLIENT TRACKING), and a tracked GET's CPU beside an untracked one
 #   dehydrator  bench/dehydrator/run.sh if present (REDE.* benches)
+#   iothreads   bench/iothreads/run.sh: SET and GET, 512 connections, -P 1 and
+#               -P 16, lawnkv io-threads 1 and 2 beside Redis io-threads 2:
+#               ops/s, p50/p99, server and main-thread CPU per request; with
+#               8 CPUs or more, pinned, io-threads 1, 4, 8 beside Redis 4 (and
+#               Valkey 8 when VALKEY_SERVER names a valkey-server)
 #   eviction    maxmemory (bench/eviction/): hit ratio per policy of a
 #               read-through client replaying one Zipf trace with scans (and
 #               exact LRU and Belady's optimum on the same trace); SET -P 16
@@ -61,7 +66,7 @@
 #               callgrind (instructions per request)
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
-#   BENCH_PARTS="throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator"
+#   BENCH_PARTS="throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator iothreads"
 #                        (arguments win)
 #   BENCH_QUICK=1        100k requests/keys, one round, a short index bench,
 #                        the types part's smaller shapes (shapes.py --quick)
@@ -105,7 +110,7 @@ ROOT=$(pwd)
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
-PARTS=${BENCH_PARTS:-"throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator"}
+PARTS=${BENCH_PARTS:-"throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator iothreads"}
 [ $# -gt 0 ] && PARTS="$*"
 ROUNDS=${BENCH_ROUNDS:-$d_rounds}
 N=${BENCH_N:-$d_n}
@@ -1211,13 +1216,14 @@ run_external() {  # run_external PART CANDIDATE...
 part_notify() { run_external notify bench/notify_lag.sh bench/notify_lag.py build/bench-notify-lag; }
 part_tracking() { run_external tracking bench/tracking_lag.sh; }
 part_dehydrator() { run_external dehydrator bench/dehydrator/run.sh; }
+part_iothreads() { run_external iothreads bench/iothreads/run.sh; }
 
 # ---------------------------------------------------------------------- main
 machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|types|streams|expiry|fields|aof|eviction|scripting|index|notify|tracking|dehydrator|profile|baseline)
+    throughput|memory|types|streams|expiry|fields|aof|eviction|scripting|index|notify|tracking|dehydrator|iothreads|profile|baseline)
       log "== $part"
       {
         date -u '+%Y-%m-%d %H:%M UTC'
@@ -1228,7 +1234,7 @@ for part in $PARTS; do
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator profile baseline)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator iothreads profile baseline)" >&2; exit 2 ;;
   esac
 done
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"

@@ -1183,7 +1183,8 @@ def main():
     for part in (throughput, memory, types, streams, expiry, fields, aof, eviction, scripting_section, index, profile, baseline,
                  external("notify", "Keyspace-notification lag"),
                  external("tracking", "Client-side caching"),
-                 external("dehydrator", "Dehydrator")):
+                 external("dehydrator", "Dehydrator"),
+                 external("iothreads", "I/O threads")):
         part(a.raw, a.out, md)
     with open(os.path.join(a.out, "latest.md"), "w") as f:
         f.write("\n".join(md).rstrip() + "\n")

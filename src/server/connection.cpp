@@ -211,7 +211,12 @@ void Connection::process_input() {
   size_t prefetched_to = 0;
   // The first request, parsed by an I/O thread from these very bytes.
   bool parsed = io_ != nullptr && io_->parsed;
-  if (parsed) io_->parsed = false;
+  if (parsed) {
+    io_->parsed = false;
+    // One request alone (one request in flight, the common case): nothing
+    // to prefetch, and no need to look for more.
+    if (io_->status == resp::Status::kRequest && parser_.consumed() == in_.size()) prefetched_to = in_.size();
+  }
   while (!closing_ && !close_after_reply && !blocked && !st.shutdown_requested) {
     if (start >= prefetched_to) prefetched_to = start + std::max<size_t>(1, prefetch_keys(in_.view().substr(start)));
     const std::string_view pending = in_.view().substr(start);

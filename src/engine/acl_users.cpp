@@ -1,5 +1,6 @@
 #include "engine/acl_users.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace lawnkv::acl {
@@ -13,6 +14,24 @@ bool alike(const LogEntry& a, const LogEntry& b) {
   const int64_t delta = a.ctime_ms > b.ctime_ms ? a.ctime_ms - b.ctime_ms : b.ctime_ms - a.ctime_ms;
   return a.reason == b.reason && a.context == b.context && delta <= kGroupingMs && a.object == b.object &&
          a.username == b.username;
+}
+
+// Whether now's channels allow whatever before's did: a selector of now
+// with allchannels, or every pattern of before's among now's (Redis's
+// strict-superset test; no glob reasoning).
+bool channels_cover(const User& now, const User& before) {
+  for (const Selector& s : now.selectors())
+    if (s.all_channels()) return true;
+  for (const Selector& b : before.selectors()) {
+    if (b.all_channels()) return false;
+    for (const std::string& c : b.channels()) {
+      bool found = false;
+      for (const Selector& n : now.selectors())
+        found |= std::find(n.channels().begin(), n.channels().end(), c) != n.channels().end();
+      if (!found) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -47,7 +66,8 @@ User* Users::find(std::string_view name) const {
   return it == users_.end() ? nullptr : it->second.get();
 }
 
-std::string Users::set_user(std::string_view name, std::span<const std::string_view> rules, const CommandTable& table) {
+std::string Users::set_user(std::string_view name, std::span<const std::string_view> rules, const CommandTable& table,
+                            bool* narrowed) {
   std::vector<std::string> merged;
   size_t open_at = 0;
   if (!merge_selector_args(rules, &merged, &open_at))
@@ -60,6 +80,7 @@ std::string Users::set_user(std::string_view name, std::span<const std::string_v
     if (e != RuleError::kNone)
       return "Error in ACL SETUSER modifier '" + op + "': " + std::string(rule_error_text(e));
   }
+  if (narrowed) *narrowed = existing && !channels_cover(staged, *existing);
   if (!existing) existing = users_.emplace(std::string(name), std::make_unique<User>(std::string(name), false)).first->second.get();
   existing->assign_rules(staged);
   return {};
@@ -71,6 +92,46 @@ std::unique_ptr<User> Users::remove(std::string_view name) {
   std::unique_ptr<User> gone = std::move(it->second);
   users_.erase(it);
   return gone;
+}
+
+std::optional<config::UserRuleError> Users::check_config_rules(std::span<const std::string> rules,
+                                                               const CommandTable& table) {
+  const std::vector<std::string_view> views(rules.begin(), rules.end());
+  std::vector<std::string> merged;
+  size_t open_at = 0;
+  // An unclosed selector: Redis reports it with a reason left from an
+  // earlier error; "Syntax error" here.
+  if (!merge_selector_args(views, &merged, &open_at)) return config::UserRuleError{open_at, "Syntax error"};
+  User fake("", false);
+  for (size_t j = 0; j < merged.size(); ++j) {
+    const RuleError e = fake.apply(merged[j], table, false);
+    if (e != RuleError::kNone && e != RuleError::kUnknownName)
+      return config::UserRuleError{j, std::string(rule_error_text(e))};
+  }
+  return std::nullopt;
+}
+
+std::string Users::load_config_users(const std::vector<std::vector<std::string>>& users, const CommandTable& table) {
+  for (const std::vector<std::string>& line : users) {
+    const std::string& name = line[0];
+    if (has_spaces(name)) return "Spaces not allowed in ACL usernames";
+    User* u = find(name);
+    if (u) {
+      u->apply("reset", table, pubsub_default_all);
+    } else {
+      u = users_.emplace(name, std::make_unique<User>(name, pubsub_default_all)).first->second.get();
+    }
+    const std::vector<std::string_view> views(line.begin() + 1, line.end());
+    std::vector<std::string> merged;
+    size_t open_at = 0;
+    merge_selector_args(views, &merged, &open_at);
+    for (const std::string& op : merged) {
+      const RuleError e = u->apply(op, table, pubsub_default_all);
+      if (e != RuleError::kNone)
+        return "Error loading ACL rule '" + op + "' for the user named '" + name + "': " + std::string(rule_error_text(e));
+    }
+  }
+  return {};
 }
 
 void Users::set_default_password(std::string_view pass, const CommandTable& table) {

@@ -13,7 +13,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <optional>
+#include <vector>
 
+#include "config/config.hpp"
 #include "engine/acl_user.hpp"
 
 namespace lawnkv::acl {
@@ -51,10 +54,30 @@ class Users {
   const std::map<std::string, std::unique_ptr<User>, std::less<>>& all() const { return users_; }
 
   // ACL SETUSER name rules...: all rules apply or none. Returns "" or the
-  // error text (without "ERR ").
-  std::string set_user(std::string_view name, std::span<const std::string_view> rules, const CommandTable& table);
+  // error text (without "ERR "). *narrowed (if given) tells whether an
+  // existing user's channels may no longer cover what its clients are
+  // subscribed to (Redis's ACLKillPubsubClientsIfNeeded test).
+  std::string set_user(std::string_view name, std::span<const std::string_view> rules, const CommandTable& table,
+                       bool* narrowed = nullptr);
   // Removes a user (never "default"); nullptr if there is none.
   std::unique_ptr<User> remove(std::string_view name);
+
+  // A config file's `user` line: whether its rules apply to a fresh user,
+  // unknown command names aside (Redis's ACLAppendUserForLoading).
+  static std::optional<config::UserRuleError> check_config_rules(std::span<const std::string> rules,
+                                                                 const CommandTable& table);
+  // Creates the config file's users in order (a `user default` line resets
+  // the default user first). "" or Redis's log line for the first error.
+  std::string load_config_users(const std::vector<std::vector<std::string>>& users, const CommandTable& table);
+  // ACL LOAD (acl_file.cpp): every user from the file, or no change and
+  // Redis's error text. The users the file replaced are moved to *replaced
+  // (the default user stays, with the file's rules): the caller logs their
+  // clients out.
+  std::string load_file(const std::string& path, const CommandTable& table,
+                        std::vector<std::unique_ptr<User>>* replaced);
+  // ACL SAVE: every user as ACL LIST shows it, through a temporary file
+  // renamed over path; "" or why it failed (for the log).
+  std::string save_file(const std::string& path, const CommandTable& table) const;
 
   // requirepass: "" makes the default user nopass, else its one password.
   void set_default_password(std::string_view pass, const CommandTable& table);

@@ -182,7 +182,12 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   };
   if (!r.spec) return reject(r.error);
   const CommandSpec& spec = *r.spec;
-  if (!session.authenticated && !spec.has(kNoAuth)) return reject(err::kNoAuth);
+  // Redis's authRequired, read live: a default user made nopass (CONFIG SET
+  // requirepass "") lets in the clients that never logged in.
+  if (!session.authenticated && !spec.has(kNoAuth)) {
+    const acl::User& def = server.acl.default_user();
+    if (!def.nopass() || !def.enabled()) return reject(err::kNoAuth);
+  }
   // ACL: the default user's +@all ~* &* passes on one test.
   if (const acl::User* user = session.user; user && !user->unrestricted()) {
     // Redis refuses a no-multi command inside MULTI before its ACL check.

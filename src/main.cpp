@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <clocale>
 #include <csignal>
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
   }
 
   lawnkv::config::Config cfg;
+  cfg.set_user_rule_check(lawnkv::config_user_rule_check());
   size_t first_directive = 0;
   if (!args.empty() && args[0].rfind("--", 0) != 0) {
     const lawnkv::config::Status st = args[0] == "-" ? cfg.load_text(std::string(
@@ -92,6 +94,14 @@ int main(int argc, char** argv) {
           "lawnkv " + std::string(kLawnkvVersion) + " (Redis 7.0 compatible) starting, port=" +
               std::to_string(state->config.values().port) + ", pid=" + std::to_string(getpid()) +
               (state->config.file().empty() ? ", no config file" : ", config file " + state->config.file()));
+  if (const std::string why = lawnkv::load_startup_acl_users(*state); !why.empty()) {
+    for (size_t at = 0; at <= why.size();) {
+      const size_t nl = std::min(why.find('\n', at), why.size());
+      log.log(lawnkv::LogLevel::kWarning, std::string_view(why).substr(at, nl - at));
+      at = nl + 1;
+    }
+    return 1;
+  }
   lawnkv::server::Server server(*state, log);
   return server.run();
 }

@@ -47,7 +47,8 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   line += " tot-mem=" + std::to_string(s.memory_bytes());
   line += " events=r";
   line += " cmd=" + (s.last_command ? s.last_command->name : std::string("NULL"));
-  line += " user=default redir=" + std::to_string(s.tracking.on ? static_cast<int64_t>(s.tracking.redirect) : -1);
+  line += " user=" + (s.user ? s.user->name() : std::string("default"));
+  line += " redir=" + std::to_string(s.tracking.on ? static_cast<int64_t>(s.tracking.redirect) : -1);
   line += " resp=" + std::to_string(s.protocol);
   (void)server;
   return line;
@@ -90,15 +91,16 @@ struct KillFilter {
   std::optional<std::string> addr;   // ADDR: compared as strcmp, up to a NUL
   std::optional<std::string> laddr;  // LADDR: likewise
   bool skip_me = true;               // SKIPME yes|no; no for the old form
-  // USER must name a user, and the only one is "default". Every client is
-  // the default user's from its connection on (before AUTH too, as in
-  // Redis), so a valid USER leaves every client in.
+  // USER: the clients logged in as that user (every client is the
+  // default user's from its connection on, before AUTH too, as in Redis).
+  const acl::User* user = nullptr;
 
   bool passes(const Session& s, const Session& caller) const {
     if (addr && s.peer_address() != *addr) return false;
     if (laddr && s.local_address() != *laddr) return false;
     if (type && client_type(s) != *type) return false;
     if (id != 0 && s.id != id) return false;
+    if (user && s.user != user) return false;
     if (skip_me && &s == &caller) return false;
     return true;
   }
@@ -129,7 +131,8 @@ bool parse_kill_filter_or_reply(Call& call, KillFilter* out) {
       out->laddr = std::string(c_string(value));
     } else if (has_value && is_option(opt, "user")) {
       // ACLGetUserByName: the whole name, NUL bytes and case included.
-      if (value != "default") {
+      out->user = call.server.acl.find(value);
+      if (!out->user) {
         call.error(format_error(kNoSuchUser, {value}));
         return false;
       }

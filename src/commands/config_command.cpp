@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands/server_family.hpp"
+#include "config/params.hpp"
 #include "config/rewrite.hpp"
 #include "durability/append_only.hpp"
 #include "engine/errors.hpp"
@@ -44,6 +45,13 @@ void config_set_command(Call& call) {
   // lower limit starts evicting now (the rest goes on in the event loop).
   call.data.eviction.configure(call.cfg(), call.data.keyspace);
   call.data.evict(call.cfg());
+  // requirepass is the default user's password, set again only when it is
+  // set (ACL SETUSER default may have changed it since), as Redis's.
+  call.server.acl.pubsub_default_all = call.cfg().acl_pubsub_default == "allchannels";
+  for (const auto& [name, value] : pairs) {
+    if (config::find_param(name) == config::find_param("requirepass"))
+      call.server.acl.set_default_password(call.cfg().requirepass, call.server.commands);
+  }
   // appendonly and appendfsync act at once, as Redis's: yes writes a base
   // from the dataset (a rewrite) and logs from now on.
   AppendOnly& aof = call.server.aof();

@@ -7,6 +7,7 @@
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
 #include "core/error_format.hpp"
+#include "engine/acl_check.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
 #include "pubsub/hub.hpp"
@@ -25,14 +26,18 @@ constexpr std::string_view kNoPasswordSet =
 constexpr std::string_view kBadClientName =
     "ERR Client names cannot contain spaces, newlines or special characters.";
 
-// Checks a username/password pair against requirepass (the only user is
-// "default"). Replies the error and returns false when it does not match.
+// Logs the client in as user if pass is one of its passwords (Redis's
+// ACLAuthenticateUser). Otherwise replies WRONGPASS, with an ACL LOG entry,
+// and returns false.
 bool authenticate_or_reply(Call& call, std::string_view user, std::string_view pass) {
-  const std::string& required = call.cfg().requirepass;
-  if (user == "default" && (required.empty() || pass == required)) {
+  const acl::User* u = call.server.acl.find(user);
+  if (u && u->enabled() && u->password_matches(pass)) {
     call.session.authenticated = true;
+    call.session.user = u;
     return true;
   }
+  acl_log(call.server, call.session, acl::kDeniedAuth, call.session.in_multi ? kAclMulti : kAclToplevel,
+          call.argv[0], user, call.now_ms);
   call.error(err::kWrongPass);
   return false;
 }
@@ -77,7 +82,7 @@ void select_command(Call& call) {
 void auth_command(Call& call) {
   if (call.argv.size() > 3) return call.error(err::kSyntax);
   call.redact(1);
-  if (call.argv.size() == 2 && call.cfg().requirepass.empty()) return call.error(kNoPasswordSet);
+  if (call.argv.size() == 2 && call.server.acl.default_user().nopass()) return call.error(kNoPasswordSet);
   if (call.argv.size() == 3) call.redact(2);
   const std::string_view user = call.argv.size() == 3 ? call.argv[1] : std::string_view("default");
   if (authenticate_or_reply(call, user, call.argv.back())) call.reply.simple("OK");
@@ -288,7 +293,10 @@ void reset_command(Call& call) {
   s.reply_skip_next = false;
   if (!s.reply_skip) call.reply.unmute();
   call.server.clients.stop_monitor(s);
-  s.authenticated = call.cfg().requirepass.empty();
+  // As Redis's clearClientConnectionState: back to the default user,
+  // logged in if it needs no password.
+  s.user = &call.server.acl.default_user();
+  s.authenticated = s.user->nopass() && s.user->enabled();
   call.reply.simple("RESET");
 }
 

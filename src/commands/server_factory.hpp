@@ -3,6 +3,7 @@
 // function, so each runs the same commands and services.
 
 #include <memory>
+#include <string>
 
 #include "config/config.hpp"
 #include "engine/server_state.hpp"
@@ -14,5 +15,14 @@ namespace lawnkv {
 // keyspace notifications going to its Pub/Sub hub and `expired` events to
 // the notifier, its start time and a random run id.
 std::unique_ptr<ServerState> make_server_state(config::Config cfg);
+
+// The check of a config file's `user` lines (config.hpp), against the
+// command table every server has.
+config::UserRuleCheck config_user_rule_check();
+
+// The ACL users a server starts with (Redis's ACLLoadUsersAtStartup): the
+// config file's `user` lines, or the aclfile; not both. "" or the line to
+// log before exiting.
+std::string load_startup_acl_users(ServerState& state);
 
 }  // namespace lawnkv

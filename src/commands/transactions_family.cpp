@@ -2,6 +2,7 @@
 // happens in dispatch (a command inside MULTI is checked, then queued).
 
 #include "commands/families.hpp"
+#include "engine/acl_check.hpp"
 #include "engine/dispatch.hpp"
 #include "engine/errors.hpp"
 #include "engine/transaction.hpp"
@@ -60,6 +61,14 @@ void exec_command(Call& call) {
     argv.assign(cmd.begin(), cmd.end());
     // Every queued command passed resolve() when it was queued.
     const Resolved r = resolve(call.server.commands, argv);
+    // The rules may have changed since it was queued (Redis checks again).
+    if (s.user && !s.user->unrestricted()) {
+      const acl::Verdict v = acl_check_and_log(call.server, s, *s.user, *r.spec, argv, kAclMulti, call.now_ms);
+      if (v != acl::kAllowed) {
+        call.reply.error(exec_noperm_text(v));
+        continue;
+      }
+    }
     run_command(call.server, s, call.reply, *r.spec, argv, call.now_ms);
   }
   s.in_exec = false;

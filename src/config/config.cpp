@@ -115,6 +115,18 @@ Status Config::load_lines(std::string_view text, int first_line, int depth) {
           if (!p->multi_arg && args.size() != 1) return fatal(line_no, line, "wrong number of arguments");
           const std::string err = set_param(*p, values_, args, true);
           if (!err.empty()) return fatal(line_no, line, err);
+        } else if (name == "user" && !args.empty()) {
+          // As Redis's ACLAppendUserForLoading: a name once, rules that apply.
+          const std::string why = "Error in user declaration '";
+          for (const auto& u : values_.users) {
+            if (u[0] == args[0])
+              return fatal(line_no, line, why + args[0] + "': Duplicate user found. A user can only be defined once in config files");
+          }
+          if (user_rule_check_) {
+            if (const auto e = user_rule_check_(args.subspan(1)))
+              return fatal(line_no, line, why + (*words)[std::min(e->index, words->size() - 1)] + "': " + e->reason);
+          }
+          values_.users.emplace_back(args.begin(), args.end());
         } else if (name == "include" && args.size() == 1) {
           if (depth >= kMaxIncludeDepth) return fatal(line_no, line, "include nested too deeply");
           Status st = load_file_at(args[0], depth + 1, nullptr);

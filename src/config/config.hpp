@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +24,18 @@ struct Status {
   std::string error;
   bool ok() const { return error.empty(); }
 };
+
+// Checks the rules of a `user` line (the words after the name) as Redis's
+// ACLAppendUserForLoading does: "" if they apply, else {index, reason}
+// with the index of the failing rule once selectors are merged (Redis then
+// quotes the line's word at that index: "user" for the first rule). The
+// engine's ACL model provides it (main sets it; without one, lines are
+// kept unchecked).
+struct UserRuleError {
+  size_t index = 0;
+  std::string reason;
+};
+using UserRuleCheck = std::function<std::optional<UserRuleError>(std::span<const std::string> rules)>;
 
 class Config {
  public:
@@ -53,6 +67,8 @@ class Config {
   // server sets them while it runs, and clears them (nullptr) before it goes.
   using LiveApply = std::function<std::string(const Values&)>;
   void set_live_apply(std::string_view name, LiveApply fn);
+  // Set before loading a file: checks each `user` line (see UserRuleCheck).
+  void set_user_rule_check(UserRuleCheck check) { user_rule_check_ = std::move(check); }
   // CONFIG GET pattern...: name/value pairs whose name matches any glob
   // (no case), in table order. As Redis: a pattern without glob characters
   // returns the name as typed; a pattern matches aliases too
@@ -69,6 +85,7 @@ class Config {
 
   Values values_;
   std::map<std::string, LiveApply, std::less<>> live_apply_;  // by parameter name
+  UserRuleCheck user_rule_check_;
   std::string file_;         // absolute path of the config file, "" if none
   size_t file_newlines_ = 0;  // '\n' bytes of the file and stdin text: where load_args' lines start
 };

@@ -276,7 +276,12 @@ const Param kParams[] = {
 
     // --- Security.
     {.name = "requirepass", .def = "", .field = &Values::requirepass,
-     .doc = "Password clients must AUTH with (\"\": none)."},
+     .doc = "The default user's password (\"\": nopass), as Redis: ACL SETUSER default may change it after."},
+    {.name = "aclfile", .access = kImmutable, .def = "", .field = &Values::aclfile,
+     .doc = "The ACL users' file: read at start, by ACL LOAD, written by ACL SAVE (\"\": none)."},
+    {.name = "acl-pubsub-default", .kind = kEnum, .def = "resetchannels", .field = &Values::acl_pubsub_default,
+     .choices = "allchannels, resetchannels",
+     .doc = "The channels a new ACL user or selector starts with (allchannels: &*)."},
 
     // --- Limits.
     {.name = "maxmemory", .kind = kMemory, .def = "0", .field = &Values::maxmemory, .min = 0,
@@ -421,8 +426,8 @@ const Param kParams[] = {
      .doc = "Commands that run at least this many microseconds go to the SLOWLOG (-1: none, 0: all)."},
     {.name = "slowlog-max-len", .kind = kInteger, .def = "128", .field = &Values::slowlog_max_len, .min = 0,
      .max = kLongMax, .doc = "The most entries the SLOWLOG keeps (the oldest go first)."},
-    {.name = "acllog-max-len", .kind = kInteger, .used = false, .def = "128", .min = 0, .max = kLongMax,
-     .doc = "Unused: lawnkv has no ACL log."},
+    {.name = "acllog-max-len", .kind = kInteger, .def = "128", .field = &Values::acllog_max_len, .min = 0,
+     .max = kLongMax, .doc = "The most entries the ACL LOG keeps (the oldest go first)."},
     {.name = "busy-reply-threshold", .alias = "lua-time-limit", .kind = kInteger, .def = "5000",
      .field = &Values::busy_reply_threshold, .min = 0, .max = kLongMax,
      .doc = "Milliseconds a script may run; past them it is stopped with an error (0: no limit). "

@@ -29,6 +29,12 @@ struct Values {
   int64_t databases = 16;
   bool protected_mode = true;
   std::string requirepass;
+  int64_t acllog_max_len = 128;                 // ACL LOG entries kept
+  std::string aclfile;                          // ACL LOAD / SAVE's file, read at start ("": none)
+  // The config file's `user <name> <rules...>` lines (words after "user"),
+  // in order: the ACL users created at start-up.
+  std::vector<std::vector<std::string>> users;
+  std::string acl_pubsub_default = "resetchannels";  // or "allchannels": new users' channels
   int64_t maxclients = 10000;
   int64_t timeout = 0;            // idle seconds before a client is closed (0 = never)
   int64_t slowlog_log_slower_than = 10000;  // µs; -1: no slow log, 0: every command

@@ -21,6 +21,7 @@
 #include "config/config.hpp"
 #include "core/clock.hpp"
 #include "core/log.hpp"
+#include "engine/acl_users.hpp"
 #include "engine/blocking.hpp"
 #include "engine/busy_loop.hpp"
 #include "engine/clients.hpp"
@@ -134,6 +135,7 @@ struct ServerState {
   config::Config config;
   Clock clock;
   CommandTable commands;
+  acl::Users acl;           // ACL users and the ACL LOG
   Dataset data;
   Clients clients;
   ServerFacts facts;
@@ -142,6 +144,9 @@ struct ServerState {
   MigrateLinks migrate_links;  // MIGRATE's cached connections to its targets
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
   const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
+  // A client's CLIENT INFO line, for ACL LOG entries (set by
+  // make_server_state: the line is the commands room's).
+  std::string (*client_info)(const ServerState& server, const Session& s, int64_t now_ms) = nullptr;
   // The server's loop, for a script past busy-reply-threshold (busy_loop.hpp);
   // nullptr without one (tests without sockets).
   BusyLoop* busy_loop = nullptr;

@@ -17,6 +17,9 @@
 namespace lawnkv {
 
 struct CommandSpec;
+namespace acl {
+class User;
+}
 
 class Session : public pubsub::Subscriber {
  public:
@@ -26,7 +29,11 @@ class Session : public pubsub::Subscriber {
   int db = 0;
   int protocol = 2;             // RESP2 or RESP3 (HELLO 3)
   std::string name;             // CLIENT SETNAME
-  bool authenticated = false;   // true at connect when no requirepass
+  bool authenticated = false;   // true at connect when the default user needs no password
+  // The ACL user it runs as (engine/acl_users.hpp): the default user at
+  // connect, AUTH's user after. nullptr: an internal client (the AOF
+  // loader, a script's client) that every command may run as.
+  const acl::User* user = nullptr;
   int64_t created_ms = 0;       // for CLIENT LIST age
   int64_t last_interaction_ms = 0;
   const CommandSpec* last_command = nullptr;  // CLIENT LIST cmd= (nullptr: NULL)

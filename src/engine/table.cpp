@@ -60,6 +60,8 @@ void set_acl_bits(CommandSpec& spec) {
 
 void CommandTable::add(CommandSpec spec) {
   set_acl_bits(spec);
+  spec.acl_id = next_acl_id_++;
+  for (CommandSpec& sub : spec.subcommands) sub.acl_id = next_acl_id_++;
   std::string key = spec.name;
   auto [it, added] = commands_.emplace(std::move(key), std::move(spec));
   if (!added) throw std::logic_error("command row " + it->first + " added twice");

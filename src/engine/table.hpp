@@ -28,6 +28,14 @@ struct KeyRef;  // engine/keys.hpp
 // each key's position and key spec.
 using GetKeysFn = void (*)(std::span<const std::string_view> argv, std::vector<KeyRef>& out);
 
+// CommandSpec::channel_args.
+enum ChannelArgs : uint8_t {
+  kNoChannels = 0,
+  kPublishChannel = 1,     // argv[1] is a channel published to
+  kSubscribeChannels = 2,  // every argument is a channel subscribed to
+  kSubscribePatterns = 3,  // every argument is a channel pattern subscribed to
+};
+
 // Redis 7.0 command flags, as COMMAND INFO reports them, then lawnkv's own
 // (not reported): what dispatch does with a command is read from its flags.
 enum CommandFlag : uint32_t {
@@ -142,6 +150,13 @@ struct CommandSpec {
   // acl as AclCategory bits with those the flags imply (acl_categories.hpp);
   // set by CommandTable::add.
   uint32_t acl_bits = 0;
+  // Which arguments are Pub/Sub channels an ACL user must be allowed
+  // (engine/acl_selector.hpp): Redis 7.0 checks PUBLISH's, SUBSCRIBE's and
+  // PSUBSCRIBE's (as patterns, compared literally).
+  uint8_t channel_args = 0;  // ChannelArgs
+  // This row's bit in an ACL selector's command bitmap; set by
+  // CommandTable::add, one per row and subcommand, from 0 up.
+  uint32_t acl_id = 0;
 
   bool has(uint32_t f) const { return (flags & f) != 0; }
   const CommandSpec* subcommand(std::string_view lower_name) const;
@@ -168,6 +183,8 @@ class CommandTable {
   // Case-insensitive (ASCII) lookup of a top-level command; nullptr if none.
   const CommandSpec* find(std::string_view name) const;
   const std::map<std::string, CommandSpec>& all() const { return commands_; }
+  // How many acl_id values rows and subcommands hold (0 .. count-1).
+  uint32_t acl_id_count() const { return next_acl_id_; }
 
   // Every row, subcommands after their container, in name order.
   template <class F>
@@ -194,6 +211,7 @@ class CommandTable {
 
   std::map<std::string, CommandSpec> commands_;
   std::vector<Slot> slots_;  // a power of two in size
+  uint32_t next_acl_id_ = 0;
 };
 
 }  // namespace lawnkv

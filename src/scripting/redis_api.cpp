@@ -8,6 +8,7 @@ extern "C" {
 #include <lauxlib.h>
 }
 
+#include "engine/acl_check.hpp"
 #include "engine/dispatch.hpp"
 #include "engine/errors.hpp"
 #include "engine/server_state.hpp"
@@ -107,13 +108,30 @@ Resolved resolve_cached(Interpreter& in, const CommandTable& table, std::span<co
 
 // Why the script may not run this command now (Redis's scriptCall checks,
 // in its order), or nullptr.
-const char* refusal(const RunContext& run, const Resolved& r) {
+const char* refusal(const RunContext& run, const Resolved& r, std::span<const std::string_view> argv) {
   if (r.spec == nullptr) {
     return r.known ? "Wrong number of args calling Redis command from script"
                    : "Unknown Redis command called from script";
   }
   const CommandSpec& spec = *r.spec;
   if (spec.has(kNoscript)) return "This Redis command is not allowed from script";
+  if (const acl::User* user = run.caller ? run.caller->user : nullptr; user && !user->unrestricted()) {
+    // Redis's scriptVerifyACL: logged in the "lua" context.
+    const acl::Verdict v = acl_check_and_log(run.server, *run.caller, *user, spec, argv, kAclLua, run.now_ms);
+    switch (v) {
+      case acl::kAllowed:
+        break;
+      case acl::kDeniedCommand:
+        return "The user executing the script can't run this command or subcommand";
+      case acl::kDeniedKey:
+        return "The user executing the script can't access at least one of the keys mentioned in the command "
+               "arguments";
+      case acl::kDeniedChannel:
+        return "The user executing the script can't publish to the channel mentioned in the command";
+      default:
+        return "The user executing the script lacking the permissions for the command";
+    }
+  }
   if (run.read_only && spec.has(kWrite | kMayReplicate)) return "Write commands are not allowed from read-only scripts.";
   if (!run.allow_oom && !run.wrote && run.oom_at_start && spec.has(kDenyOom) &&
       run.server.config.values().maxmemory != 0) {
@@ -142,7 +160,7 @@ Outcome execute(lua_State* L, bool raising) {
   }
   ServerState& server = run->server;
   const Resolved r = resolve_cached(in, server.commands, in.call_argv);
-  if (const char* why = refusal(*run, r)) {
+  if (const char* why = refusal(*run, r, in.call_argv)) {
     if (r.known) ++r.known->stats.rejected_calls;
     ++run->error_replies;
     lua_settop(L, 0);
@@ -297,26 +315,32 @@ int redis_set_repl(lua_State* L) {
   return 0;
 }
 
-// Whether the command exists (lawnkv has no ACL users yet: every existing
-// command is permitted).
-const char* acl_check(lua_State* L, bool* known) {
+// Whether the command exists, and *allowed whether the caller's ACL user
+// may run it (Redis's ACLCheckAllUserCommandPerm: nothing is logged).
+const char* acl_check(lua_State* L, bool* allowed) {
   Interpreter& in = Interpreter::of(L);
   HeapGuard guard(in);
   NumberTexts numbers;
   if (const char* why = collect_args(L, in.call_argv, numbers)) return why;
   const Resolved r = resolve(in.run->server.commands, in.call_argv);
+  if (!r.known) {
+    in.call_argv.clear();
+    return "Invalid command passed to redis.acl_check_cmd()";
+  }
+  const acl::User* user = in.run->caller ? in.run->caller->user : nullptr;
+  int pos = 0;
+  *allowed = !user || user->check(*r.known, in.call_argv, &pos) == acl::kAllowed;
   in.call_argv.clear();
-  *known = r.known != nullptr;
-  return *known ? nullptr : "Invalid command passed to redis.acl_check_cmd()";
+  return nullptr;
 }
 
 int redis_acl_check_cmd(lua_State* L) {
   if (Interpreter::of(L).run == nullptr) {
     return raise(L, "redis.acl_check_cmd can only be called inside a script invocation");
   }
-  bool known = false;
-  if (const char* why = acl_check(L, &known)) return raise(L, why);
-  lua_pushboolean(L, 1);
+  bool allowed = false;
+  if (const char* why = acl_check(L, &allowed)) return raise(L, why);
+  lua_pushboolean(L, allowed ? 1 : 0);
   return 1;
 }
 

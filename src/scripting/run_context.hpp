@@ -41,6 +41,9 @@ struct RunContext {
   uint64_t error_replies = 0;  // commands that failed or were refused: the script's call fails too
   bool function = false;    // FCALL: FUNCTION KILL stops it, SCRIPT KILL does not
   std::span<const std::string_view> caller_argv;  // the EVAL or FCALL (FUNCTION STATS shows it)
+  // The client that called EVAL or FCALL: its ACL user is checked on every
+  // redis.call, and the ACL LOG names it.
+  const Session* caller = nullptr;
   bool timed_out = false;   // past busy-reply-threshold: the loop serves others meanwhile
   bool killed = false;      // SCRIPT KILL or FUNCTION KILL: the hook raises an error
 };

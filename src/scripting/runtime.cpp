@@ -248,6 +248,7 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
   ctx.oom_at_start = compat && out_of_memory(call.server);
   ctx.function = target.keys_as_args;
   ctx.caller_argv = call.argv;
+  ctx.caller = &call.session;
   client_.db = call.session.db;
   client_.protocol = 2;  // scripts start in RESP2; redis.setresp changes it
 

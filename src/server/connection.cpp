@@ -45,7 +45,9 @@ Connection::Connection(ServerHost& server, uint64_t session_id) : server_(server
 void Connection::start() {
   ServerState& st = server_.state();
   created_ms = last_interaction_ms = st.clock.now_ms();
-  authenticated = st.config.values().requirepass.empty();
+  // Redis's authRequired: the default user needs no password and is on.
+  user = &st.acl.default_user();
+  authenticated = user->nopass() && user->enabled();
   sockaddr_storage sa{};
   int len = sizeof(sa);
   if (uv_tcp_getpeername(&tcp_, reinterpret_cast<sockaddr*>(&sa), &len) == 0) peer_ = sockaddr_text(sa);

@@ -238,7 +238,7 @@ void Server::admit(Connection* conn) {
     conn->flush();
     return;
   }
-  if (cfg.protected_mode && cfg.requirepass.empty() && !is_loopback(conn->peer_address())) {
+  if (cfg.protected_mode && state_.acl.default_user().nopass() && !is_loopback(conn->peer_address())) {
     conn->out_.assign(kProtectedMode);
     conn->close_after_reply = true;
     conn->flush();

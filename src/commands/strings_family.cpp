@@ -45,7 +45,9 @@ void reply_op_error(Call& call, OpStatus status) {
     case OpStatus::kOk:
     case OpStatus::kNoKey:
     case OpStatus::kKeyExists:
-    case OpStatus::kSkipped: break;  // not failures of the string ops
+    case OpStatus::kSkipped:
+    case OpStatus::kNotHll:
+    case OpStatus::kCorruptHll: break;  // not failures of the string ops
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "commands/families.hpp"
 #include "commands/geo_ops.hpp"
+#include "commands/zsets_ops.hpp"
 #include "core/numbers.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
@@ -83,7 +84,7 @@ void geoadd_command(Call& call) {
   std::vector<std::string_view> views(zadd.begin(), zadd.end());
   Call as_zadd = call;
   as_zadd.argv = views;
-  call.server.commands.find("zadd")->handler(as_zadd);
+  zadd_command(as_zadd);
   call.failed = as_zadd.failed;
   call.data.effects.replace_own(std::move(zadd));
 }

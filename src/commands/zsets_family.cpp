@@ -130,7 +130,6 @@ void zadd_generic(Call& call, unsigned flags) {
   }
 }
 
-void zadd_command(Call& call) { zadd_generic(call, types::kZAddNone); }
 void zincrby_command(Call& call) { zadd_generic(call, types::kZAddIncr); }
 
 /* ZREM key member [member ...] */
@@ -434,6 +433,8 @@ void zmpop_command(Call& call) { zmpop_generic(call, 1, false); }
 void bzmpop_command(Call& call) { zmpop_generic(call, 2, true); }
 
 }  // namespace
+
+void zadd_command(Call& call) { zadd_generic(call, types::kZAddNone); }
 
 void register_zset_commands(CommandTable& t) {
   t.add({

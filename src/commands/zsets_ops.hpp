@@ -64,6 +64,10 @@ RankSpan rank_span(const types::ZSet& z, const LexRange& r);
 void reply_ranks_header(Call& call, size_t n, bool with_scores);
 void reply_ranked(Call& call, std::string_view member, double score, bool with_scores);
 
+// ZADD's handler (zsets_family.cpp), which GEOADD runs on the arguments it
+// turns coordinates into, as Redis's geoaddCommand calls zaddCommand.
+void zadd_command(Call& call);
+
 // The command rows of zsets_ranges.cpp and zsets_algebra.cpp, which
 // register_zset_commands (zsets_family.cpp) adds.
 void add_zset_range_commands(CommandTable& t);

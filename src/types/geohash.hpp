@@ -11,8 +11,9 @@
 // longitude over -180..180. Worked example: longitude 13.361389,
 // latitude 38.115556 (Palermo) is latitude cell 0.72407... * 2^26 =
 // 48591808, longitude cell 0.53711... * 2^26 = 36045175; interleaved,
-// 3479099956230698 (< 2^52, exact in a double). Decoding gives the centre of the cell, which is why
-// GEOPOS answers 13.36138933897018433, 38.11555639549629859.
+// 3479099956230698 (< 2^52, exact in a double). Decoding gives the centre
+// of the cell, which is why GEOPOS answers 13.36138933897018433,
+// 38.11555639549629859.
 //
 // Every formula here repeats Redis's operations in Redis's order, so that
 // scores, decoded coordinates and distances are the same doubles to the

@@ -365,3 +365,26 @@ TEST_CASE("acl: SETUSER that narrows a user's channels closes its subscribers it
 }
 
 }  // namespace lawnkv
+
+namespace lawnkv {
+
+TEST_CASE("acl: GENPASS gives (bits + 3) / 4 random hex digits") {
+  CommandServer srv;
+  auto hex_of = [](const std::string& reply) {
+    // "$<n>\r\n<digits>\r\n"
+    const size_t start = reply.find("\r\n") + 2;
+    return reply.substr(start, reply.size() - start - 2);
+  };
+  const std::string a = hex_of(srv.run({"ACL", "GENPASS"}));
+  const std::string b = hex_of(srv.run({"ACL", "GENPASS"}));
+  CHECK(a.size() == 64);
+  CHECK(a.find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(a != b);
+  CHECK(hex_of(srv.run({"ACL", "GENPASS", "5"})).size() == 2);
+  CHECK(hex_of(srv.run({"ACL", "GENPASS", "4096"})).size() == 1024);
+  CHECK(srv.run({"ACL", "GENPASS", "4097"}) ==
+        "-ERR ACL GENPASS argument must be the number of bits for the output password, a positive number up to "
+        "4096\r\n");
+}
+
+}  // namespace lawnkv

@@ -33,6 +33,7 @@
 #include "engine/tracking.hpp"
 #include "pubsub/hub.hpp"
 #include "pubsub/notifier.hpp"
+#include "store/idle_aging.hpp"
 #include "store/keyspace.hpp"
 
 namespace lawnkv {
@@ -54,6 +55,7 @@ struct Dataset final : EvictionListener {
   explicit Dataset(const config::Config& cfg);
 
   store::Keyspace keyspace;
+  store::IdleAging aging;  // the passes that age keyspace's idle classes
   pubsub::Notifier notifier;   // publishes to hub
   pubsub::Hub hub;
   BlockingTable blocking;

@@ -8,7 +8,8 @@
 // keys), eviction idle (evict a slice past maxmemory) and clients cron timer
 // (idle clients, soft output limits; only while it has work) -> prepare
 // (serve blocked clients, flush every connection with pending output, act on
-// SHUTDOWN, arm the expiry wake-up and the clients cron) -> poll again.
+// SHUTDOWN, arm the expiry wake-up, the clients cron and the keys' aging
+// passes) -> poll again.
 //
 // Snapshots (durability/snapshots.hpp): the dataset is loaded from dir/
 // dbfilename before listening (a bad file stops the server); a BGSAVE child
@@ -35,6 +36,7 @@
 #include "core/log.hpp"
 #include "engine/context.hpp"
 #include "resp/parser.hpp"
+#include "server/aging_cron.hpp"
 #include "server/clients_cron.hpp"
 #include "server/expiry_cycle.hpp"
 #include "server/host.hpp"
@@ -109,6 +111,7 @@ class Server final : public ServerHost, public BusyLoop {
   uv_timer_t snapshot_timer_;
   std::unique_ptr<ExpiryCycle> expiry_;
   std::unique_ptr<ClientsCron> clients_cron_;
+  std::unique_ptr<AgingCron> aging_cron_;
   std::vector<uint64_t> flush_ids_;
   std::vector<pollfd> busy_fds_;     // serve_while_busy's scratch: listeners first,
   std::vector<uint64_t> busy_ids_;   // then connections by id

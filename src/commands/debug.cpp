@@ -32,6 +32,7 @@
 #include "engine/lookup.hpp"
 #include "persistence/keyspace_digest.hpp"
 #include "persistence/rdb_writer.hpp"
+#include "store/idle_class.hpp"
 #include "types/list.hpp"
 
 namespace lawnkv {
@@ -106,10 +107,15 @@ void debug_object(Call& call) {
                   static_cast<long long>(call.cfg().list_max_listpack_size), list->element_bytes());
     extra = buf;
   }
+  // lru: Redis's 24-bit clock of seconds at the last access, here now less
+  // the idle class's floor (store/idle_class.hpp), which lru_seconds_idle is.
+  const int64_t idle_s = store::idle_floor_s(e->idle_class());
+  const int64_t lru = (call.now_ms / 1000 - idle_s) & ((int64_t{1} << 24) - 1);
   char buf[256];
-  std::snprintf(buf, sizeof(buf), "Value at:%p refcount:1 encoding:%.*s serializedlength:%llu lru:0 lru_seconds_idle:0",
+  std::snprintf(buf, sizeof(buf), "Value at:%p refcount:1 encoding:%.*s serializedlength:%llu lru:%lld lru_seconds_idle:%lld",
                 static_cast<const void*>(e), static_cast<int>(encoding.size()), encoding.data(),
-                static_cast<unsigned long long>(persistence::saved_value_length(*e, call.cfg().rdbcompression)));
+                static_cast<unsigned long long>(persistence::saved_value_length(*e, call.cfg().rdbcompression)),
+                static_cast<long long>(lru), static_cast<long long>(idle_s));
   call.reply.simple(std::string(buf) + extra);
 }
 

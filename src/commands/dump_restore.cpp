@@ -93,7 +93,11 @@ void restore_command(Call& call) {
   const bool timed = ttl != 0;
   store::EntryPtr e = restored.is_string ? store::Entry::make_string(key, restored.str, timed)
                                          : store::Entry::make_object(key, std::move(restored.value.obj), timed);
-  call.db().attach(std::move(e), timed ? deadline : -1);
+  store::Entry& added = call.db().attach(std::move(e), timed ? deadline : -1);
+  // IDLETIME: the idle class that stands for that many seconds (none under
+  // an LFU policy, as Redis's objectSetLRUOrLFU).
+  if (opts.idle >= 0 && call.data.keyspace.use_counter().mode() != store::AccessMode::kLfu)
+    added.set_idle_class(call.data.aging.class_for(opts.idle, call.now_ms));
   call.notify(pubsub::kNew, "new", key);
   // The record carries the absolute deadline, as Redis propagates it.
   if (timed && !opts.absttl && call.data.effects.active()) {

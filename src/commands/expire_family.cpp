@@ -63,7 +63,8 @@ void pexpireat_command(Call& call) { expire_generic(call, 0, Unit::kMilliseconds
 // 9223372036854775807) overflows int64, and Redis 7.0 replies the unsigned
 // result, 9223372036854776.
 void ttl_generic(Call& call, Unit unit, bool absolute) {
-  const store::Entry* e = lookup_read(call, call.argv[1]);
+  // No access counted, as Redis.
+  const store::Entry* e = lookup_read_untouched(call, call.argv[1]);
   if (e == nullptr) return call.reply.integer(-2);
   if (!e->has_ttl()) return call.reply.integer(-1);
   int64_t ms = absolute ? e->deadline() : e->deadline() - call.now_ms;

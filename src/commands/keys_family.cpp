@@ -29,18 +29,22 @@ void del_command(Call& call) {
 /* UNLINK key [key ...]: DEL, since freeing a value here never blocks long. */
 void unlink_command(Call& call) { del_command(call); }
 
-/* EXISTS key [key ...] */
+/* EXISTS key [key ...]: looks without counting an access, as Redis. */
 void exists_command(Call& call) {
+  int64_t found = 0;
+  for (size_t i = 1; i < call.argv.size(); ++i) found += lookup_read_untouched(call, call.argv[i]) != nullptr;
+  call.reply.integer(found);
+}
+
+/* TOUCH key [key ...]: EXISTS that counts an access of each key. */
+void touch_command(Call& call) {
   int64_t found = 0;
   for (size_t i = 1; i < call.argv.size(); ++i) found += lookup_read(call, call.argv[i]) != nullptr;
   call.reply.integer(found);
 }
 
-/* TOUCH key [key ...] */
-void touch_command(Call& call) { exists_command(call); }
-
-/* TYPE key */
-void type_command(Call& call) { call.reply.simple(type_name(lookup_read(call, call.argv[1]))); }
+/* TYPE key: looks without counting an access, as Redis. */
+void type_command(Call& call) { call.reply.simple(type_name(lookup_read_untouched(call, call.argv[1]))); }
 
 /* KEYS pattern */
 void keys_command(Call& call) { call.reply.array_of_bulks(op_keys(call, call.argv[1])); }

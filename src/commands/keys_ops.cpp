@@ -146,7 +146,7 @@ const store::Entry* op_random_key(DbContext& call) {
   for (;;) {
     const store::Entry* e = db.random_entry(call.data.keyspace.rng());
     if (e == nullptr || !e->expired_at(call.now_ms)) return e;
-    db.lookup(e->key(), call.now_ms);  // deletes it: the draw starts over
+    db.lookup_untouched(e->key(), call.now_ms);  // deletes it: the draw starts over
   }
 }
 
@@ -165,10 +165,10 @@ uint64_t op_scan(DbContext& call, uint64_t cursor, const ScanOptions& opts,
   keys->clear();
   for (std::string& key : found) {
     if (opts.use_pattern && !glob_match(opts.pattern, key)) continue;
-    if (opts.has_type && !iequals(opts.type, type_name(lookup_read(call, key)))) continue;
+    if (opts.has_type && !iequals(opts.type, type_name(lookup_read_untouched(call, key)))) continue;
     const store::Entry* e = db.peek(key);
     if (e != nullptr && e->expired_at(call.now_ms)) {
-      db.lookup(key, call.now_ms);  // lazy expiry, as Redis's SCAN does
+      db.lookup_untouched(key, call.now_ms);  // lazy expiry, as Redis's SCAN does
       continue;
     }
     keys->push_back(std::move(key));

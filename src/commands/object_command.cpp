@@ -5,12 +5,14 @@
 // REFCOUNT: Redis shares the integers 0..9999 (refcount 2147483647) unless
 // an LRU or LFU policy needs a use field per key; every other value is 1.
 // FREQ: the key's LFU use counter (0..7, store/eviction.hpp), under an LFU
-// policy only. IDLETIME: lawnkv keeps no access times (the eviction policies
-// use counters instead): 0, and Redis's error under an LFU policy.
+// policy only. IDLETIME: the fewest seconds the key's idle class stands for
+// (store/idle_class.hpp: 0, 60, 180, 420... seconds), and Redis's error
+// under an LFU policy. OBJECT itself counts no access.
 
 #include "commands/encoding_names.hpp"
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
+#include "store/idle_class.hpp"
 
 namespace lawnkv {
 
@@ -61,7 +63,7 @@ void object_idletime_command(Call& call) {
   const store::Entry* e = value_or_nil(call);
   if (!e) return;
   if (call.data.keyspace.use_counter().mode() == store::AccessMode::kLfu) return call.error(kLfu);
-  call.reply.integer(0);
+  call.reply.integer(store::idle_floor_s(e->idle_class()));
 }
 
 /* OBJECT HELP */

@@ -230,6 +230,48 @@ struct Heap {
     given_back.insert(c);
   }
 
+  // The chunk release_step() is giving back, walked in steps: its blocks
+  // below release_at are off their free lists already. kNoChunk: none.
+  uint32_t releasing = kNoChunk;
+  size_t release_at = 0;
+
+  // Unlinks up to max_blocks more blocks of the releasing chunk (kTiled:
+  // chunks on the empty list are). True when it has no block left on a list.
+  bool walk_release(size_t max_blocks) {
+    const size_t end = (size_t{releasing} << kChunkShift) + chunks[releasing].end;
+    for (; release_at < end && max_blocks > 0; --max_blocks) {
+      const uint32_t h = static_cast<uint32_t>(release_at / kGranule);
+      release_at += size_t{block_at(h)->granules} * kGranule;
+      unlink_free(h);
+    }
+    return release_at >= end;
+  }
+
+  // The releasing chunk, walked to its end, goes back to the system.
+  void finish_release() {
+    const uint32_t c = releasing;
+    ChunkInfo& ci = chunks[c];
+    madvise(detail::g_base + (size_t{c} << kChunkShift), kChunkBytes, MADV_DONTNEED);
+    touched -= (size_t{c} << kChunkShift) + ci.end - first_offset(c);
+    returned += kChunkBytes;
+    ci = ChunkInfo();
+    given_back.insert(c);
+    releasing = kNoChunk;
+  }
+
+  // An allocation took one of the releasing chunk's blocks still on a list:
+  // the chunk stays, and the blocks the walk unlinked go back on their lists
+  // (a walk as long as the steps done so far, once).
+  void cancel_release() {
+    for (size_t off = first_offset(releasing); off < release_at;) {
+      const uint32_t h = static_cast<uint32_t>(off / kGranule);
+      const size_t n = block_at(h)->granules;
+      push_free(h, n);
+      off += n * kGranule;
+    }
+    releasing = kNoChunk;
+  }
+
   void* allocate_huge(size_t bytes) {
     const uint32_t n = static_cast<uint32_t>((bytes + kChunkBytes - 1) >> kChunkShift);
     const uint32_t c = take_chunks(n, true);
@@ -272,6 +314,7 @@ void* allocate(size_t bytes) {
   if (free_head != 0) {
     const uint32_t h = free_head;
     free_head = block_at(h)->next;
+    if ((h >> kHandleChunkShift) == hp.releasing) hp.cancel_release();
     ChunkInfo& ci = hp.chunk_of(h);
     if (ci.live == 0 && ci.kept) hp.unkeep(h >> kHandleChunkShift);
     ci.live += static_cast<uint32_t>(size);
@@ -305,6 +348,10 @@ void deallocate(void* p, size_t bytes) {
 size_t release_free() {
   Heap& hp = heap();
   const uint64_t before = hp.returned;
+  if (hp.releasing != kNoChunk) {
+    hp.walk_release(SIZE_MAX);
+    hp.finish_release();
+  }
   while (hp.empty_first != kNoChunk) {
     const uint32_t c = hp.empty_first;
     hp.unkeep(c);
@@ -314,16 +361,23 @@ size_t release_free() {
   return hp.returned - before;
 }
 
-bool release_pending() { return heap().empty_count > kKeptEmptyChunks; }
+bool release_pending() {
+  const Heap& hp = heap();
+  return hp.releasing != kNoChunk || hp.empty_count > kKeptEmptyChunks;
+}
 
 size_t release_step() {
   Heap& hp = heap();
-  if (hp.empty_count <= kKeptEmptyChunks) return 0;
-  const uint64_t before = hp.returned;
-  const uint32_t c = hp.empty_first;
-  hp.unkeep(c);
-  hp.give_back(c);
-  return hp.returned - before;
+  if (hp.releasing == kNoChunk) {
+    if (hp.empty_count <= kKeptEmptyChunks) return 0;
+    const uint32_t c = hp.empty_first;
+    hp.unkeep(c);
+    hp.releasing = c;
+    hp.release_at = Heap::first_offset(c);
+  }
+  if (!hp.walk_release(kReleaseStepBlocks)) return 0;
+  hp.finish_release();
+  return kChunkBytes;
 }
 
 uint64_t bytes_in_use() { return heap().in_use; }
@@ -370,12 +424,19 @@ std::string check() {
       ++kept;
       if (ci.state != State::kTiled || ci.live != 0) return "a kept chunk is not empty";
     }
-    if (ci.state == State::kTiled && ci.live == 0 && !ci.kept) return "an empty chunk is neither kept nor given back";
+    const bool releasing = c == hp.releasing;
+    if (releasing && (ci.state != State::kTiled || ci.live != 0 || ci.kept))
+      return "the chunk being given back is not an empty one off the list";
+    if (ci.state == State::kTiled && ci.live == 0 && !ci.kept && !releasing)
+      return "an empty chunk is neither kept nor given back";
     if (ci.state == State::kTiled || ci.state == State::kBump) {
       const size_t start = c << kChunkShift;
       const size_t end = ci.state == State::kBump ? hp.cur : start + ci.end;
       const size_t extent = end - Heap::first_offset(static_cast<uint32_t>(c));
-      if (ci.live + free_bytes[c] != extent) return "a chunk's live and free bytes do not add up to its blocks";
+      // The chunk being given back: only its blocks the walk has not reached
+      // are on the lists.
+      const size_t listed = releasing ? end - hp.release_at : extent;
+      if (ci.live + free_bytes[c] != listed) return "a chunk's live and free bytes do not add up to its blocks";
       live += ci.live;
       touched += extent;
     } else if (ci.state == State::kHuge) {

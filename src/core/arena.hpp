@@ -27,10 +27,14 @@
 // (madvise(MADV_DONTNEED) of the whole huge page) and the chunk is carved
 // again later, before any new one. That walk is not done by the free that
 // empties the chunk: the chunk joins a list of empty ones, and
-// release_step() gives back the oldest, one chunk a call, which the server
-// calls between loop iterations. So a flood of frees (a mass expiry, a
-// large DEL) costs O(1) each, and no client waits behind a run of chunks
-// given back at once. The last kKeptEmptyChunks chunks that emptied are
+// release_step() gives back the oldest, walking at most kReleaseStepBlocks
+// of its blocks a call, which the server calls between loop iterations. So
+// a flood of frees (a mass expiry, a large DEL) costs O(1) each, and no
+// client waits behind a run of chunks given back at once, nor behind one
+// chunk's whole walk (up to 131072 blocks, a millisecond or more when their
+// list neighbours are cold). An allocation that takes a block of the chunk
+// being walked keeps the chunk: the blocks the walk had unlinked go back on
+// their lists. The last kKeptEmptyChunks chunks that emptied are
 // never given back by a step (a workload that frees and refills around one
 // chunk does not fault 2 MiB each time); release_free() gives back every
 // empty chunk at once (after FLUSHDB and FLUSHALL, and MEMORY PURGE), and
@@ -45,9 +49,9 @@
 //
 // Work: allocate and deallocate are O(1); a free also writes the previous
 // head of its list (the last block of that size freed, usually in cache).
-// Giving a chunk back (one release_step) is one pass over its blocks (at
-// most 131072, of 16 bytes) and one madvise; where the blocks were freed in
-// random order, each block's list neighbours are cold.
+// Giving a chunk back is one pass over its blocks (at most 131072, of 16
+// bytes), in steps of kReleaseStepBlocks, and one madvise; where the blocks
+// were freed in random order, each block's list neighbours are cold.
 //
 // Not thread-safe: the server has one loop, and tests run single-threaded.
 
@@ -69,6 +73,9 @@ inline constexpr size_t kChunkBytes = size_t{2} << 20;
 inline constexpr size_t kHugeBytes = kChunkBytes / 4;
 // Chunks with no live block kept resident for reuse.
 inline constexpr size_t kKeptEmptyChunks = 2;
+// Blocks one release_step() unlinks at most: about 0.1 ms with cold
+// neighbours.
+inline constexpr size_t kReleaseStepBlocks = 4096;
 
 namespace detail {
 // The heap's base. Offset 0 is never handed out, so handle 0 is null.
@@ -91,9 +98,10 @@ void deallocate(void* p, size_t bytes);
 size_t release_free();
 // Whether chunks beyond the kept ones wait to be given back.
 bool release_pending();
-// Gives back the oldest chunk that emptied, if more than kKeptEmptyChunks
-// wait: one chunk's walk and one madvise. Returns the bytes given back (0
-// when nothing waits).
+// Goes on giving back the oldest chunk that emptied, if more than
+// kKeptEmptyChunks wait or one is under way: up to kReleaseStepBlocks of its
+// blocks, then, when none is left, one madvise. Returns the bytes given back
+// (kChunkBytes when the chunk went, else 0).
 size_t release_step();
 
 // Live bytes (block sizes); bytes of the chunks holding blocks now, up to

@@ -2,8 +2,9 @@
 
 namespace lawnkv {
 
-store::Entry* lookup_read(DbContext& call, std::string_view key) {
-  store::Entry* e = call.db().lookup(key, call.now_ms);
+namespace {
+
+store::Entry* counted(DbContext& call, std::string_view key, store::Entry* e) {
   auto& stats = call.data.keyspace.stats();
   if (e) {
     ++stats.keyspace_hits;
@@ -12,6 +13,16 @@ store::Entry* lookup_read(DbContext& call, std::string_view key) {
     call.notify(pubsub::kKeyMiss, "keymiss", key);
   }
   return e;
+}
+
+}  // namespace
+
+store::Entry* lookup_read(DbContext& call, std::string_view key) {
+  return counted(call, key, call.db().lookup(key, call.now_ms));
+}
+
+store::Entry* lookup_read_untouched(DbContext& call, std::string_view key) {
+  return counted(call, key, call.db().lookup_untouched(key, call.now_ms));
 }
 
 store::Entry* lookup_write(DbContext& call, std::string_view key) {

@@ -26,6 +26,10 @@ class Dehydrator;
 
 // For commands that read the value (GET, STRLEN, TYPE...).
 store::Entry* lookup_read(DbContext& call, std::string_view key);
+// lookup_read without counting an access (Redis's LOOKUP_NOTOUCH: EXISTS,
+// TYPE, TTL and its kin, SCAN's TYPE filter): the key's idle time and
+// eviction use counter stay as they are; hits, misses and `keymiss` count.
+store::Entry* lookup_read_untouched(DbContext& call, std::string_view key);
 // For commands that are about to change or replace the key (no hit/miss).
 store::Entry* lookup_write(DbContext& call, std::string_view key);
 

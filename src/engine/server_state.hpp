@@ -35,6 +35,7 @@
 #include "engine/tracking.hpp"
 #include "pubsub/hub.hpp"
 #include "pubsub/notifier.hpp"
+#include "store/idle_aging.hpp"
 #include "store/keyspace.hpp"
 
 namespace lawnkv {
@@ -56,6 +57,7 @@ struct Dataset final : EvictionListener {
   explicit Dataset(const config::Config& cfg);
 
   store::Keyspace keyspace;
+  store::IdleAging aging;  // the passes that age keyspace's idle classes
   pubsub::Notifier notifier;   // publishes to hub
   pubsub::Hub hub;
   BlockingTable blocking;

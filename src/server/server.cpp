@@ -57,6 +57,7 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   state_.log = &log_;
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
+  aging_cron_ = std::make_unique<AgingCron>(&loop_, state_);
   state_.busy_loop = this;
 }
 
@@ -423,6 +424,7 @@ void Server::on_prepare(uv_prepare_t* h) {
   if (!self->stopping_) {
     self->expiry_->arm();
     self->clients_cron_->arm();
+    self->aging_cron_->arm();
     const bool active = uv_is_active(reinterpret_cast<uv_handle_t*>(&self->snapshot_timer_));
     if ((st.snapshots().wants_cron(st) || st.aof().wants_cron()) != active) {
       if (active) uv_timer_stop(&self->snapshot_timer_);
@@ -482,6 +484,7 @@ void Server::shut_down() {
   for (Connection* c : all) c->close();
   expiry_->close();
   clients_cron_->close();
+  aging_cron_->close();
   uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&check_), nullptr);
   read_batch_.clear();

@@ -8,7 +8,8 @@
 // keys), eviction idle (evict a slice past maxmemory) and clients cron timer
 // (idle clients, soft output limits; only while it has work) -> prepare
 // (serve blocked clients, flush every connection with pending output, act on
-// SHUTDOWN, arm the expiry wake-up and the clients cron) -> poll again.
+// SHUTDOWN, arm the expiry wake-up, the clients cron and the keys' aging
+// passes) -> poll again.
 //
 // Snapshots (durability/snapshots.hpp): the dataset is loaded from dir/
 // dbfilename before listening (a bad file stops the server); a BGSAVE child
@@ -43,6 +44,7 @@
 #include "core/log.hpp"
 #include "engine/context.hpp"
 #include "resp/parser.hpp"
+#include "server/aging_cron.hpp"
 #include "server/clients_cron.hpp"
 #include "server/expiry_cycle.hpp"
 #include "server/host.hpp"
@@ -116,8 +118,8 @@ class Server final : public ServerHost, public BusyLoop {
   std::vector<std::unique_ptr<uv_tcp_t>> listeners_;
   uv_prepare_t prepare_;
   uv_idle_t evict_idle_;  // active while an eviction is pending: poll does not block
-  // Active while the arena has emptied chunks to give back: one a loop
-  // iteration, between the clients' events.
+  // Active while the arena has emptied chunks to give back: one step of a
+  // chunk's walk a loop iteration, between the clients' events.
   uv_idle_t release_idle_;
   uv_signal_t sigterm_;
   uv_signal_t sigint_;
@@ -125,6 +127,7 @@ class Server final : public ServerHost, public BusyLoop {
   uv_timer_t snapshot_timer_;
   std::unique_ptr<ExpiryCycle> expiry_;
   std::unique_ptr<ClientsCron> clients_cron_;
+  std::unique_ptr<AgingCron> aging_cron_;
   std::vector<uint64_t> flush_ids_;
   std::unique_ptr<IoThreads> io_threads_;  // null with io-threads 1
   bool threaded_reads_ = false;            // io-threads-do-reads

@@ -4,9 +4,10 @@
 //
 //   [Timer, 16 B]   only in entries made with a timer slot; the index links it
 //   next_in_bucket  4 B   the dictionary's chain (a 32-bit link)
-//   type, flags     2 B   the type and the text-encoding mark; flags:
-//                         layout bits, the eviction use counter, the
-//                         raw-encoding mark
+//   type, flags     2 B   the type (bits 0-2), the idle class (bits 3-6,
+//                         store/idle_class.hpp) and the text-encoding
+//                         mark; flags: layout bits, the eviction use
+//                         counter, the raw-encoding mark
 //   key_len         1 B   inline key length (a long key: see kKeyOnHeap)
 //   value_len       1 B   inline value length (a long value: kValueOnHeap)
 //   key             key_len bytes, or a std::string* when kKeyOnHeap
@@ -140,6 +141,19 @@ class Entry {
   // through Db::set_use (or an access), which counts the keys at 0.
   static constexpr uint8_t kMaxUse = 7;
   uint8_t use() const { return (flags_ >> kUseShift) & kMaxUse; }
+  // How long the key has gone unused, 0..kMaxIdleClass, in spare bits of
+  // the header (store/idle_class.hpp): 0 after an access, raised by the
+  // keyspace's aging passes.
+  static constexpr uint8_t kMaxIdleClass = 15;
+  uint8_t idle_class() const { return (kind_ & kIdleBits) >> kIdleShift; }
+  // An access: class 0. Writes the header only when it changes, so that
+  // reading a hot key does not dirty its cache line.
+  void clear_idle() {
+    if (kind_ & kIdleBits) kind_ = static_cast<uint8_t>(kind_ & ~kIdleBits);
+  }
+  void set_idle_class(uint8_t c) {
+    kind_ = static_cast<uint8_t>((kind_ & ~kIdleBits) | ((c & kMaxIdleClass) << kIdleShift));
+  }
   // OBJECT ENCODING: a string edited in place (APPEND, SETRANGE) is "raw"
   // whatever its length, as Redis's are; any new value clears the mark.
   bool raw_encoding() const { return flags_ & kRawEncoding; }
@@ -190,9 +204,13 @@ class Entry {
     kRawEncoding = 0x80,
   };
   static constexpr int kUseShift = 4;
-  // kind_: the Type in the low bits, the text-encoding mark above.
-  static constexpr uint8_t kTypeBits = 0x0f;
+  // kind_: the Type in bits 0-2, the idle class in bits 3-6, the
+  // text-encoding mark in bit 7.
+  static constexpr uint8_t kTypeBits = 0x07;
+  static constexpr int kIdleShift = 3;
+  static constexpr uint8_t kIdleBits = 0x78;
   static constexpr uint8_t kTextEncoding = 0x80;
+  static_assert(static_cast<uint8_t>(Type::kStream) <= kTypeBits, "every Type fits the type bits");
 
   Entry() = default;
   // Allocates a block for a name of key_size bytes and a value part of

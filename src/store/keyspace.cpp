@@ -17,6 +17,7 @@ Entry* Db::lookup(std::string_view key, int64_t now_ms, bool touch) {
     return nullptr;
   }
   if (touch) {
+    e->clear_idle();
     const bool was_new = e->use() == 0;
     owner_.use_.on_access(*e);
     probation_ -= was_new && e->use() != 0;
@@ -107,7 +108,10 @@ void Db::clear_deadline(Entry& e) {
 }
 
 Entry& Db::set_string(Entry& e, std::string_view value) {
-  if (e.assign_in_place(value)) return e;
+  if (e.assign_in_place(value)) {
+    e.clear_idle();
+    return e;
+  }
   return replace(e, Entry::make_string(e.key(), value, e.has_timer_slot()));
 }
 

@@ -51,7 +51,7 @@ class Db {
 
   // The live entry for key, or nullptr. A key found expired at now_ms is
   // deleted here (lazy expiry) and reported as expired. A live key counts
-  // as used (its eviction use counter).
+  // as used: its eviction use counter, and its idle class back to 0.
   Entry* lookup(std::string_view key, int64_t now_ms) { return lookup(key, now_ms, true); }
   // The same without counting a use (OBJECT looks without touching).
   Entry* lookup_untouched(std::string_view key, int64_t now_ms) { return lookup(key, now_ms, false); }
@@ -85,7 +85,8 @@ class Db {
   // join that TTL's Lawn queue); ttl_ms <= 0: an absolute deadline.
   Entry& set_deadline(Entry& e, int64_t deadline_ms, int64_t ttl_ms);
   void clear_deadline(Entry& e);
-  // Makes e hold the string value, whatever type it held; the TTL stays.
+  // Makes e hold the string value, whatever type it held; the TTL stays. A
+  // new value is a new object, idle class 0, as Redis's new robj.
   Entry& set_string(Entry& e, std::string_view value);
 
   // Hash fields with a TTL (kHashField entries) share the keys' expiry

@@ -171,6 +171,75 @@ TEST_CASE("arena: a chunk whose blocks are all freed goes back to the system, an
   CHECK(check() == "");
 }
 
+TEST_CASE("arena: a chunk of small blocks goes back in steps of kReleaseStepBlocks, and an allocation from it keeps it") {
+  REQUIRE(check() == "");
+  release_free();
+  // a: a chunk of 16-byte blocks only (and the bump chunk after it); then
+  // three chunks of larger blocks.
+  Fill a = fill(16, 1);
+  REQUIRE(a.own.size() == 2);
+  Fill b = fill(1032, 3);
+  std::vector<char*> a_rest;
+  for (char* p : a.blocks) {
+    if (chunk_of(p) == a.own[0]) deallocate(p, a.size);
+    else a_rest.push_back(p);
+  }
+  for (char* p : b.blocks) deallocate(p, b.size);
+  REQUIRE(release_pending());
+  // a.own[0] emptied first: it goes first, a step at a time.
+  const size_t blocks = kChunkBytes / 16;
+  const uint64_t returned = bytes_returned();
+  size_t steps = 0;
+  while (bytes_returned() == returned) {
+    REQUIRE(steps <= blocks / kReleaseStepBlocks);
+    CHECK(release_step() == (steps + 1 == blocks / kReleaseStepBlocks ? kChunkBytes : 0));
+    CHECK(check() == "");
+    ++steps;
+  }
+  CHECK(steps == blocks / kReleaseStepBlocks);
+  CHECK(resident_pages(a.own[0], kChunkBytes) == 0);
+
+  release_free();
+  CHECK(check() == "");
+  for (char* p : a_rest) deallocate(p, a.size);
+  release_free();
+  CHECK(check() == "");
+}
+
+TEST_CASE("arena: an allocation from the chunk being given back keeps the chunk and its blocks") {
+  REQUIRE(check() == "");
+  release_free();
+  Fill a = fill(16, 1);
+  Fill b = fill(1032, 3);
+  std::vector<char*> a_rest;
+  for (char* p : a.blocks) {
+    if (chunk_of(p) == a.own[0]) deallocate(p, a.size);
+    else a_rest.push_back(p);
+  }
+  for (char* p : b.blocks) deallocate(p, b.size);
+  REQUIRE(release_step() == 0);  // a.own[0], partly walked
+  CHECK(check() == "");
+  // The 16-byte list holds only a.own[0]'s blocks the walk has not reached.
+  char* p = static_cast<char*>(allocate(16));
+  CHECK(chunk_of(p) == a.own[0]);
+  CHECK(check() == "");
+  std::memset(p, 0x5a, 16);
+  // Every other block of the chunk is on its list again: the rest of them
+  // can be allocated, in the chunk, whose memory stayed.
+  std::vector<char*> again;
+  for (size_t i = 0; i + 1 < kChunkBytes / 16; ++i) {
+    again.push_back(static_cast<char*>(allocate(16)));
+    REQUIRE(chunk_of(again.back()) == a.own[0]);
+  }
+  CHECK(check() == "");
+  for (int i = 0; i < 16; ++i) CHECK(p[i] == 0x5a);
+  deallocate(p, 16);
+  for (char* q : again) deallocate(q, 16);
+  for (char* q : a_rest) deallocate(q, a.size);
+  release_free();
+  CHECK(check() == "");
+}
+
 TEST_CASE("arena: one live block keeps its chunk; the chunk goes when that block does") {
   Fill f = fill(1048, 3);
   const size_t keep = f.blocks.size() / 2;

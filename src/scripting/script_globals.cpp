@@ -41,6 +41,14 @@ void set_array(lua_State* L, int* ref, const char* name, size_t name_len,
     const int t = lua_gettop(L);
     if (holds_just_indices(L, t, items.size())) {
       for (size_t i = 0; i < items.size(); ++i) {
+        // The same bytes as last run's (a queue's name, a fixed argument)
+        // are the same Lua string: kept without interning them again.
+        lua_rawgeti(L, t, static_cast<int>(i + 1));
+        size_t len = 0;
+        const char* old = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : nullptr;
+        const bool same = old != nullptr && std::string_view(old, len) == items[i];
+        lua_pop(L, 1);
+        if (same) continue;
         lua_pushlstring(L, items[i].data(), items[i].size());
         lua_rawseti(L, t, static_cast<int>(i + 1));
       }

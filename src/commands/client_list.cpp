@@ -12,7 +12,7 @@ namespace lawnkv {
 std::string client_line(const ServerState& server, const Session& s, int64_t now_ms) {
   std::string flags;
   if (s.subscribed()) flags += 'P';
-  if (s.blocked) flags += 'b';
+  if (s.blocked || s.postponed) flags += 'b';
   if (s.in_multi) flags += 'x';
   if (s.tracking.on) flags += 't';
   if (s.tracking.broken_redirect) flags += 'R';

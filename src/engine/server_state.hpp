@@ -23,6 +23,7 @@
 #include "core/log.hpp"
 #include "engine/blocking.hpp"
 #include "engine/busy_loop.hpp"
+#include "engine/client_pause.hpp"
 #include "engine/clients.hpp"
 #include "engine/effects.hpp"
 #include "engine/error_stats.hpp"
@@ -138,6 +139,7 @@ struct ServerState {
   ServerFacts facts;
   SlowLog slowlog;          // SLOWLOG, fed by dispatch
   LatencyMonitor latency;   // LATENCY, fed by dispatch
+  ClientPause pause;        // CLIENT PAUSE (client_pause.hpp)
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
   const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
   // The server's loop, for a script past busy-reply-threshold (busy_loop.hpp);

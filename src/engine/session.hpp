@@ -55,6 +55,9 @@ class Session : public pubsub::Subscriber {
   // Blocked on keys (engine/blocking.hpp): no further request is read
   // until it is served or its timeout passes.
   bool blocked = false;
+  // Its command waits for CLIENT PAUSE to end (engine/client_pause.hpp): it
+  // is run again from the unconsumed input then, and nothing else before.
+  bool postponed = false;
 
   // CLIENT TRACKING (engine/tracking.hpp).
   TrackingState tracking;

@@ -144,7 +144,7 @@ void Connection::process_input() {
   const resp::Limits limits = server_.limits();
   size_t start = 0;
   size_t prefetched_to = 0;
-  while (!closing_ && !close_after_reply && !blocked && !st.shutdown_requested) {
+  while (!closing_ && !close_after_reply && !blocked && !postponed && !st.shutdown_requested) {
     if (start >= prefetched_to) prefetched_to = start + std::max<size_t>(1, prefetch_keys(in_.view().substr(start)));
     const std::string_view pending = in_.view().substr(start);
     const resp::Status status = parser_.parse(pending, limits, authenticated);
@@ -163,6 +163,11 @@ void Connection::process_input() {
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
     dispatch(st, *this, reply, argv, now, wall_ns);
+    if (postponed) {
+      // CLIENT PAUSE holds it: its bytes stay to be parsed and run again.
+      start -= parser_.consumed();
+      break;
+    }
     if (close_if_output_over_limit(now, false)) return;
     if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(output_limit())) {
       pause_reading();

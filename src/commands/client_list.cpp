@@ -49,6 +49,9 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   line += " cmd=" + (s.last_command ? s.last_command->name : std::string("NULL"));
   line += " user=default redir=" + std::to_string(s.tracking.on ? static_cast<int64_t>(s.tracking.redirect) : -1);
   line += " resp=" + std::to_string(s.protocol);
+  // Redis 7.2's (CLIENT SETINFO).
+  line += " lib-name=" + s.lib_name;
+  line += " lib-ver=" + s.lib_ver;
   (void)server;
   return line;
 }

@@ -26,6 +26,10 @@ class Session : public pubsub::Subscriber {
   int db = 0;
   int protocol = 2;             // RESP2 or RESP3 (HELLO 3)
   std::string name;             // CLIENT SETNAME
+  // CLIENT SETINFO LIB-NAME / LIB-VER (Redis 7.2): the client library
+  // behind the connection; kept by RESET, as in Redis.
+  std::string lib_name;
+  std::string lib_ver;
   bool authenticated = false;   // true at connect when no requirepass
   int64_t created_ms = 0;       // for CLIENT LIST age
   int64_t last_interaction_ms = 0;

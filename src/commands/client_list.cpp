@@ -12,7 +12,7 @@ namespace lawnkv {
 std::string client_line(const ServerState& server, const Session& s, int64_t now_ms) {
   std::string flags;
   if (s.subscribed()) flags += 'P';
-  if (s.blocked) flags += 'b';
+  if (s.blocked || s.postponed) flags += 'b';
   if (s.in_multi) flags += 'x';
   if (s.tracking.on) flags += 't';
   if (s.tracking.broken_redirect) flags += 'R';
@@ -50,6 +50,9 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   line += " user=" + (s.user ? s.user->name() : std::string("default"));
   line += " redir=" + std::to_string(s.tracking.on ? static_cast<int64_t>(s.tracking.redirect) : -1);
   line += " resp=" + std::to_string(s.protocol);
+  // Redis 7.2's (CLIENT SETINFO).
+  line += " lib-name=" + s.lib_name;
+  line += " lib-ver=" + s.lib_ver;
   (void)server;
   return line;
 }

@@ -3,6 +3,8 @@
 #include <string>
 
 #include "commands/client_list.hpp"
+#include "commands/client_pause_command.hpp"
+#include "commands/client_setinfo.hpp"
 #include "commands/client_tracking.hpp"
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
@@ -258,12 +260,20 @@ void client_help_command(Call& call) {
                  "    Kill connections. Options are: ID, TYPE, USER, ADDR, LADDR, SKIPME.",
                  "LIST [options ...]",
                  "    Return information about client connections. Options: TYPE, ID.",
+                 "UNPAUSE",
+                 "    Stop the current client pause, resuming traffic.",
+                 "PAUSE <timeout> [WRITE|ALL]",
+                 "    Suspend all, or just write, clients for <timeout> milliseconds.",
                  "NO-EVICT (ON|OFF)",
                  "    Protect current client connection from eviction.",
                  "REPLY (ON|OFF|SKIP)",
                  "    Control the replies sent to the current connection.",
                  "SETNAME <name>",
                  "    Assign the name <name> to the current connection.",
+                 "SETINFO <option> <value>",
+                 "    Set client meta attr. Options are:",
+                 "    * LIB-NAME: the client lib name.",
+                 "    * LIB-VER: the client lib version.",
                  "UNBLOCK <clientid> [TIMEOUT|ERROR]",
                  "    Unblock the specified blocked client.",
                  "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
@@ -313,7 +323,7 @@ void register_connection_commands(CommandTable& t) {
      .acl = "@slow",
      .group = "connection", .since = "2.4.0", .complexity = "Depends on the subcommand",
      .summary = "Commands about client connections",
-     .subcommands = with_client_tracking_rows({
+     .subcommands = with_client_setinfo_row(with_client_pause_rows(with_client_tracking_rows({
          {.name = "client|id", .arity = 2, .flags = kNoscript | kLoading | kStale | kSentinel,
           .acl = "@slow @connection",
           .group = "connection", .since = "5.0.0", .complexity = "O(1)",
@@ -366,7 +376,7 @@ void register_connection_commands(CommandTable& t) {
           .group = "connection", .since = "5.0.0", .complexity = "O(1)",
           .summary = "Describes the CLIENT subcommands",
           .handler = client_help_command},
-     })},
+     })))},
     {.name = "echo", .arity = 2, .flags = kLoading | kStale | kFast,
      .acl = "@fast @connection",
      .group = "connection", .since = "1.0.0", .complexity = "O(1)",

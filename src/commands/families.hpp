@@ -13,6 +13,7 @@ void register_string_commands(CommandTable& t);       // strings_family.cpp
 void register_bit_commands(CommandTable& t);          // bits_family.cpp
 void register_hyperloglog_commands(CommandTable& t);  // hyperloglog_family.cpp
 void register_lcs_command(CommandTable& t);           // lcs_command.cpp
+void register_lolwut_command(CommandTable& t);        // lolwut_command.cpp
 void register_key_commands(CommandTable& t);          // keys_family.cpp
 void register_object_commands(CommandTable& t);       // object_command.cpp
 void register_dump_restore_commands(CommandTable& t); // dump_restore.cpp
@@ -45,6 +46,7 @@ inline void register_all_commands(CommandTable& t) {
   register_bit_commands(t);
   register_hyperloglog_commands(t);
   register_lcs_command(t);
+  register_lolwut_command(t);
   register_key_commands(t);
   register_object_commands(t);
   register_dump_restore_commands(t);

@@ -246,6 +246,11 @@ constexpr std::string_view kAcl = "@slow @scripting";
 constexpr std::string_view kWriteAcl = "@write @slow @scripting";
 constexpr std::string_view kAllShards = "request_policy:all_shards response_policy:all_succeeded";
 
+// CLIENT PAUSE reads the flags the script runs with (Runtime::call_flags).
+uint32_t fcall_call_flags(ServerState& server, std::span<const std::string_view> argv, uint32_t row_flags) {
+  return Runtime::of(server).call_flags(argv, row_flags, true);
+}
+
 }  // namespace
 
 void register_function_commands(CommandTable& t) {
@@ -256,6 +261,7 @@ void register_function_commands(CommandTable& t) {
      .summary = "Runs a function of a loaded library",
      .key_flags = "RW access update",
      .key_notes = "We cannot tell how the keys will be used so we assume the worst, RW and UPDATE",
+     .call_flags = fcall_call_flags,
      .handler = fcall_command},
     {.name = "fcall_ro", .arity = -3, .flags = kFcallFlags | kReadonly, .keynum = {2, 1, 1},
      .acl = kAcl,
@@ -263,6 +269,7 @@ void register_function_commands(CommandTable& t) {
      .summary = "Runs a function that may not write",
      .key_flags = "RO access",
      .key_notes = "We cannot tell how the keys will be used so we assume the worst, RO and ACCESS",
+     .call_flags = fcall_call_flags,
      .handler = fcall_ro_command},
     {.name = "function", .arity = -2, .flags = 0,
      .acl = "@slow",

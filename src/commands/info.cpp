@@ -106,7 +106,8 @@ void clients_section(const Call& call, std::string& out) {
   field(out, "maxclients", call.cfg().maxclients);
   field(out, "client_recent_max_input_buffer", max_in);
   field(out, "client_recent_max_output_buffer", max_out);
-  field(out, "blocked_clients", call.data.blocking.size());
+  // Clients waiting for CLIENT PAUSE to end count, as in Redis.
+  field(out, "blocked_clients", call.data.blocking.size() + call.server.pause.waiting());
   field(out, "tracking_clients", call.data.tracking.clients());
   field(out, "clients_in_timeout_table", 0);
 }

@@ -107,6 +107,11 @@ constexpr uint32_t kEvalFlags = kNoscript | kStale | kSkipMonitor | kNoMandatory
 // EVAL and EVALSHA may replicate (Redis 7.0's rows; COMMAND INFO hides it).
 constexpr std::string_view kAcl = "@slow @scripting";
 
+// CLIENT PAUSE reads the flags the script runs with (Runtime::call_flags).
+uint32_t eval_call_flags(ServerState& server, std::span<const std::string_view> argv, uint32_t row_flags) {
+  return Runtime::of(server).call_flags(argv, row_flags, false);
+}
+
 }  // namespace
 
 void register_scripting_commands(CommandTable& t) {
@@ -117,12 +122,14 @@ void register_scripting_commands(CommandTable& t) {
      .summary = "Runs a Lua script on the server",
      .key_flags = "RW access update",
      .key_notes = "We cannot tell how the keys will be used so we assume the worst, RW and UPDATE",
+     .call_flags = eval_call_flags,
      .handler = eval_command},
     {.name = "evalsha", .arity = -3, .flags = kEvalFlags | kMayReplicate, .keynum = {2, 1, 1},
      .acl = kAcl,
      .group = "scripting", .since = "2.6.0", .complexity = "Depends on the script that is executed.",
      .summary = "Runs a cached Lua script by its SHA1 digest",
      .key_flags = "RW access update",
+     .call_flags = eval_call_flags,
      .handler = evalsha_command},
     {.name = "eval_ro", .arity = -3, .flags = kEvalFlags | kReadonly, .keynum = {2, 1, 1},
      .acl = kAcl,
@@ -130,12 +137,14 @@ void register_scripting_commands(CommandTable& t) {
      .summary = "Runs a Lua script that may not write",
      .key_flags = "RO access",
      .key_notes = "We cannot tell how the keys will be used so we assume the worst, RO and ACCESS",
+     .call_flags = eval_call_flags,
      .handler = eval_ro_command},
     {.name = "evalsha_ro", .arity = -3, .flags = kEvalFlags | kReadonly, .keynum = {2, 1, 1},
      .acl = kAcl,
      .group = "scripting", .since = "7.0.0", .complexity = "Depends on the script that is executed.",
      .summary = "Runs a cached Lua script that may not write",
      .key_flags = "RO access",
+     .call_flags = eval_call_flags,
      .handler = evalsha_ro_command},
     {.name = "script", .arity = -2, .flags = 0,
      .acl = "@slow",

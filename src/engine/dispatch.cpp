@@ -7,6 +7,7 @@
 #include "core/error_format.hpp"
 #include "engine/acl_check.hpp"
 #include "engine/args.hpp"
+#include "engine/client_pause.hpp"
 #include "engine/errors.hpp"
 #include "engine/monitor.hpp"
 #include "engine/transaction.hpp"
@@ -65,6 +66,10 @@ class ServerRunner final : public BlockedRunner {
   explicit ServerRunner(ServerState& server) : server_(server) {}
   bool run_again(Session& s, const CommandSpec& spec, std::span<const std::string_view> argv, int db,
                  int64_t now_ms, std::string_view key, resp::Writer& out, int64_t* ready_bound_ms) override {
+    // The served client is the current client while its command completes,
+    // as Redis's handleClientsBlockedOnKeys makes it: with NOLOOP it is not
+    // told of its own writes (BLMOVE's push). No key-table bound here.
+    const Tracking::CommandScope tracked(server_.data.tracking, s, 0);
     BlockRetry retry;
     retry.ready_key = key;
     Call call{{server_.data, db, now_ms}, server_, s, out, argv, &spec, &retry};
@@ -198,8 +203,12 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   // While a script runs past busy-reply-threshold it owns the dataset:
   // nothing is evicted, and only allow-busy commands run (busy_loop.hpp).
   const bool busy = !server.busy_error.empty();
+  // While clients are paused the dataset stands still: nothing is evicted
+  // (and so nothing refused for memory), as Redis's isSafeToPerformEvictions.
+  const bool paused = clients_paused(server, now_ms);
   // Nothing is evicted while a file loads: the dataset is what it holds.
-  if (server.config.values().maxmemory != 0 && !server.facts.loading && !busy && out_of_memory(server, session, spec))
+  if (server.config.values().maxmemory != 0 && !server.facts.loading && !busy && !paused &&
+      out_of_memory(server, session, spec))
     return reject(err::kOom);
   if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {
     return reject("ERR Can't execute '" + spec.name +
@@ -214,6 +223,13 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   if (!server.clients.monitors().empty() && spec.has(kReadonly | kWrite | kMayReplicate) &&
       server.clients.monitoring(session))
     return reject(kReplicaKeyspace);
+  // CLIENT PAUSE: the command waits, before it is queued or run, as in
+  // Redis's processCommand (the connection keeps it unconsumed).
+  if (paused && !session.detached && server.pause.holds(pause_flags(server, session, spec, argv))) {
+    session.postponed = true;
+    server.pause.postpone(session.id);
+    return;
+  }
   if (session.in_multi && !spec.has(kTransactionControl)) {
     if (spec.has(kNoMulti)) return reject(kNotInTransaction);
     queue(session, spec, argv);
@@ -240,8 +256,9 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
   }
   reply.unmute();
   reply.observe_errors(nullptr);
-  // A command that blocked keeps its SKIP until its reply comes.
-  if (!session.blocked) session.reply_skip = std::exchange(session.reply_skip_next, false);
+  // A command that blocked (or waits for a pause to end) keeps its SKIP
+  // until its reply comes.
+  if (!session.blocked && !session.postponed) session.reply_skip = std::exchange(session.reply_skip_next, false);
 }
 
 }  // namespace lawnkv

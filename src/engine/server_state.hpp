@@ -24,6 +24,7 @@
 #include "engine/acl_users.hpp"
 #include "engine/blocking.hpp"
 #include "engine/busy_loop.hpp"
+#include "engine/client_pause.hpp"
 #include "engine/clients.hpp"
 #include "engine/effects.hpp"
 #include "engine/error_stats.hpp"
@@ -144,6 +145,7 @@ struct ServerState {
   SlowLog slowlog;          // SLOWLOG, fed by dispatch
   LatencyMonitor latency;   // LATENCY, fed by dispatch
   MigrateLinks migrate_links;  // MIGRATE's cached connections to its targets
+  ClientPause pause;        // CLIENT PAUSE (client_pause.hpp)
   bool shutdown_requested = false;  // SHUTDOWN: the server stops after this reply
   const Logger* log = nullptr;      // the server log (scripts' redis.log), when there is one
   // A client's CLIENT INFO line, for ACL LOG entries (set by

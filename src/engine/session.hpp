@@ -29,6 +29,10 @@ class Session : public pubsub::Subscriber {
   int db = 0;
   int protocol = 2;             // RESP2 or RESP3 (HELLO 3)
   std::string name;             // CLIENT SETNAME
+  // CLIENT SETINFO LIB-NAME / LIB-VER (Redis 7.2): the client library
+  // behind the connection; kept by RESET, as in Redis.
+  std::string lib_name;
+  std::string lib_ver;
   bool authenticated = false;   // true at connect when the default user needs no password
   // The ACL user it runs as (engine/acl_users.hpp): the default user at
   // connect, AUTH's user after. nullptr: an internal client (the AOF
@@ -62,6 +66,9 @@ class Session : public pubsub::Subscriber {
   // Blocked on keys (engine/blocking.hpp): no further request is read
   // until it is served or its timeout passes.
   bool blocked = false;
+  // Its command waits for CLIENT PAUSE to end (engine/client_pause.hpp): it
+  // is run again from the unconsumed input then, and nothing else before.
+  bool postponed = false;
 
   // CLIENT TRACKING (engine/tracking.hpp).
   TrackingState tracking;

@@ -23,6 +23,11 @@ using Handler = void (*)(Call&);
 // as Redis's getkeys procs give them: SET's key is "OW update" unless GET.
 using KeyFlagsFn = std::string_view (*)(std::span<const std::string_view> argv);
 struct KeyRef;  // engine/keys.hpp
+struct ServerState;
+// The command flags of one call where the row's alone do not say (Redis's
+// getCommandFlags): an EVAL or FCALL takes its script's flags. Read by
+// dispatch where the flags decide (CLIENT PAUSE).
+using CallFlagsFn = uint32_t (*)(ServerState& server, std::span<const std::string_view> argv, uint32_t row_flags);
 // The keys of one call (argv whole) for a command whose key specs cannot
 // find them all, as Redis's getkeys procs (SORT ... STORE dst): out gets
 // each key's position and key spec.
@@ -143,6 +148,7 @@ struct CommandSpec {
   // anywhere (begin_search and find_keys "unknown"); get_keys finds them.
   int unknown_key_specs = 0;
   GetKeysFn get_keys = nullptr;
+  CallFlagsFn call_flags = nullptr;
   Handler handler = nullptr;        // nullptr for a container of subcommands
   std::vector<CommandSpec> subcommands = {};
   // Counted on the row itself: no lookup by name per command.

@@ -71,6 +71,13 @@ class Runtime final : public Service, public FunctionLibraries {
   // *error (a full error text) when it does not compile.
   bool load(std::string_view body, std::string* sha, std::string* error);
   bool exists(std::string_view sha) const;
+  // The command flags one EVAL, EVALSHA (and _RO) or, with function, FCALL
+  // (and _RO) call runs with, as Redis's evalGetCommandFlags and
+  // fcallGetCommandFlags: a script's or function's flags replace the row's
+  // write, denyoom, stale and may_replicate; a script without a shebang, an
+  // unknown sha or function, keep the row's (call_flags.cpp).
+  uint32_t call_flags(std::span<const std::string_view> argv, uint32_t row_flags, bool function) const;
+
   // SCRIPT FLUSH: forgets every script and starts a fresh interpreter.
   void flush();
 

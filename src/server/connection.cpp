@@ -219,7 +219,7 @@ void Connection::process_input() {
     // to prefetch, and no need to look for more.
     if (io_->status == resp::Status::kRequest && parser_.consumed() == in_.size()) prefetched_to = in_.size();
   }
-  while (!closing_ && !close_after_reply && !blocked && !st.shutdown_requested) {
+  while (!closing_ && !close_after_reply && !blocked && !postponed && !st.shutdown_requested) {
     if (start >= prefetched_to) prefetched_to = start + std::max<size_t>(1, prefetch_keys(in_.view().substr(start)));
     const std::string_view pending = in_.view().substr(start);
     const resp::Status status = parsed ? io_->status : parser_.parse(pending, limits, authenticated);
@@ -239,6 +239,11 @@ void Connection::process_input() {
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
     dispatch(st, *this, reply, argv, now, Clock::steady_ns());
+    if (postponed) {
+      // CLIENT PAUSE holds it: its bytes stay to be parsed and run again.
+      start -= parser_.consumed();
+      break;
+    }
     if (close_if_output_over_limit(now, false)) return;
     if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(output_limit())) {
       pause_reading();

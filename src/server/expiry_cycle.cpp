@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "core/deadline.hpp"
+#include "engine/client_pause.hpp"
 
 namespace lawnkv::server {
 
@@ -65,7 +66,7 @@ void ExpiryCycle::on_idle(uv_idle_t* h) { static_cast<ExpiryCycle*>(h->data)->ru
 void ExpiryCycle::run() {
   using std::chrono::steady_clock;
   backlog_ = false;
-  if (!state_.facts.active_expire) return;
+  if (!state_.facts.active_expire || clients_paused(state_, state_.clock.now_ms())) return;
   store::KeyspaceStats& stats = state_.data.keyspace.stats();
   const auto start = steady_clock::now();
   const auto budget = std::chrono::microseconds(state_.config.values().expiry_budget_us);
@@ -103,6 +104,9 @@ void ExpiryCycle::arm() {
   uv_idle_stop(&idle_);
   int64_t next = state_.facts.active_expire ? state_.data.keyspace.next_deadline() : expiry::kNever;
   if (!state_.data.blocking.empty()) next = std::min(next, state_.data.blocking.next_wakeup());
+  // While clients are paused nothing is due but the pause's end (the loop
+  // ends it, and what fell due meanwhile is served after).
+  if (state_.pause.on()) next = state_.pause.end_ms();
   const std::optional<uint64_t> delay_us = timer_delay_us(state_.clock.now_us(), next);
   if (!delay_us) return set_timer(-1);
   // The wake-up on the monotonic clock: the server clock (wall time plus

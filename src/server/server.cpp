@@ -13,6 +13,7 @@
 #include "core/arena.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
+#include "engine/client_pause.hpp"
 #include "engine/dispatch.hpp"
 #include "commands/client_list.hpp"
 #include "server/client_eviction.hpp"
@@ -409,7 +410,17 @@ void Server::exit_while_busy() {
 void Server::on_prepare(uv_prepare_t* h) {
   auto* self = static_cast<Server*>(h->data);
   ServerState& st = self->state_;
-  if (!st.data.blocking.empty()) serve_blocked(st, st.clock.now_ms());
+  // CLIENT PAUSE: past its end it ends here, and the clients that waited run
+  // their command, in the order they began to wait. While it lasts nothing
+  // is served by time (blocked clients, dehydrator elements) or evicted.
+  const bool paused = clients_paused(st, st.clock.now_ms());
+  for (uint64_t id : st.pause.take_released()) {
+    if (Session* s = st.clients.find(id)) {
+      s->postponed = false;
+      s->resume();
+    }
+  }
+  if (!paused && !st.data.blocking.empty()) serve_blocked(st, st.clock.now_ms());
   // BCAST invalidations of the keys this iteration changed (tracking.hpp).
   st.data.tracking.broadcast();
   // The iteration's writes reach the append-only file before its replies
@@ -417,7 +428,7 @@ void Server::on_prepare(uv_prepare_t* h) {
   st.aof().flush();
   self->flush_pending();
   self->evict_clients();
-  if (st.data.eviction.pending() && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
+  if (st.data.eviction.pending() && !paused && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
   if (arena::release_pending() && !self->stopping_) uv_idle_start(&self->release_idle_, on_release_idle);
   st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
   if (st.shutdown_requested && !self->stopping_) self->shut_down();

@@ -13,7 +13,7 @@ Entry* Db::lookup(std::string_view key, int64_t now_ms, bool touch) {
   Entry* e = dict_.find(key);
   if (e == nullptr) return nullptr;
   if (e->expired_at(now_ms)) {
-    expire(*e, now_ms, false);
+    if (!owner_.keep_expired_) expire(*e, now_ms, false);
     return nullptr;
   }
   if (touch) {

@@ -50,7 +50,8 @@ class Db {
   int id() const { return id_; }
 
   // The live entry for key, or nullptr. A key found expired at now_ms is
-  // deleted here (lazy expiry) and reported as expired. A live key counts
+  // deleted here (lazy expiry) and reported as expired, unless the keyspace
+  // keeps expired keys (Keyspace::set_keep_expired). A live key counts
   // as used: its eviction use counter, and its idle class back to 0.
   Entry* lookup(std::string_view key, int64_t now_ms) { return lookup(key, now_ms, true); }
   // The same without counting a use (OBJECT looks without touching).
@@ -172,6 +173,12 @@ class Keyspace {
   // How lookups and new keys set use counters (the eviction policy's).
   UseCounter& use_counter() { return use_; }
 
+  // While set (clients paused: engine/client_pause.hpp), a lookup that finds
+  // a key expired answers nullptr but leaves the key, as Redis's
+  // expireIfNeeded during a pause: the dataset stands still.
+  void set_keep_expired(bool keep) { keep_expired_ = keep; }
+  bool keep_expired() const { return keep_expired_; }
+
   // Tells WATCH that key in db changed (Redis's signalModifiedKey).
   void modified(int db, std::string_view key);
 
@@ -218,6 +225,7 @@ class Keyspace {
 
   ExpiredParts expired_parts_;  // reaped this pass, not reported yet
   int passes_ = 0;              // open ReapPasses
+  bool keep_expired_ = false;
 
   std::vector<std::unique_ptr<Db>> dbs_;
   KeyspaceStats stats_;

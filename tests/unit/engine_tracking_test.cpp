@@ -152,3 +152,32 @@ TEST_CASE("tracking: clients closed by a broadcast's own messages leave the tabl
 }
 
 }  // namespace lawnkv::test
+
+namespace lawnkv::test {
+
+TEST_CASE("tracking: NOLOOP spares a blocked client the invalidation of its own write when it is served") {
+  // As Redis's handleClientsBlockedOnKeys, the served client is the current
+  // client while its command completes: BLMOVE's push into dst is its own
+  // write. A client without NOLOOP is told, as before.
+  for (bool noloop : {true, false}) {
+    CAPTURE(noloop);
+    BlockingServer s;
+    FakeSession& a = s.client();
+    a.protocol = 3;
+    REQUIRE(s.run_as(a, noloop ? std::vector<std::string>{"CLIENT", "TRACKING", "on", "NOLOOP"}
+                               : std::vector<std::string>{"CLIENT", "TRACKING", "on"}) == "+OK\r\n");
+    s.run({"RPUSH", "dst", "old"});
+    s.run_as(a, {"LRANGE", "dst", "0", "-1"});
+    CHECK(s.run_as(a, {"BLMOVE", "src", "dst", "LEFT", "RIGHT", "0"}).empty());  // blocks
+    s.run({"LPUSH", "src", "x"});
+    s.serve();
+    const std::string reply = "$1\r\nx\r\n";
+    if (noloop) {
+      CHECK(a.delivered == std::vector<std::string>{reply});
+    } else {
+      CHECK(a.delivered == std::vector<std::string>{push_of("dst"), reply});
+    }
+  }
+}
+
+}  // namespace lawnkv::test

@@ -44,6 +44,10 @@
 #               of the EVALSHA tests under callgrind (as the profile part)
 #   index       build/bench-expiry (Google Benchmark, the expiry index)
 #   notify      bench/notify_lag.sh or .py if present (keyspace-event lag)
+#   monitor     MONITOR's cost: server CPU per request of SET and GET at -P 16
+#               with no monitor and with one `redis-cli monitor` attached,
+#               lawnkv and redis-server alternated, BENCH_ROUNDS rounds;
+#               medians and the ratio to no monitor in monitor.md
 #   tracking    bench/tracking_lag.sh: invalidation lag of expiring keys
 #               (CLIENT TRACKING), and a tracked GET's CPU beside an untracked one
 #   dehydrator  bench/dehydrator/run.sh if present (REDE.* benches)
@@ -66,7 +70,7 @@
 #               callgrind (instructions per request)
 #
 # Environment (the defaults make the full run; BENCH_QUICK=1 is a smoke run):
-#   BENCH_PARTS="throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator iothreads"
+#   BENCH_PARTS="throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator iothreads monitor"
 #                        (arguments win)
 #   BENCH_QUICK=1        100k requests/keys, one round, a short index bench,
 #                        the types part's smaller shapes (shapes.py --quick)
@@ -110,7 +114,7 @@ ROOT=$(pwd)
 
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then d_n=100000 d_rounds=1 d_keys=100000; else d_n=1000000 d_rounds=3 d_keys=1000000; fi
-PARTS=${BENCH_PARTS:-"throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator iothreads"}
+PARTS=${BENCH_PARTS:-"throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator iothreads monitor"}
 [ $# -gt 0 ] && PARTS="$*"
 ROUNDS=${BENCH_ROUNDS:-$d_rounds}
 N=${BENCH_N:-$d_n}
@@ -759,6 +763,70 @@ part_aof() {
   done
 }
 
+# ------------------------------------------------------------------- monitor
+# The issue's target: one MONITOR watcher costs the server at most twice the
+# work of the command it shows. Server CPU (user + system) per request of
+# SET and GET at -P 16, without a monitor and with one redis-cli monitor
+# attached (its output thrown away), each server filled once, the servers
+# alternated within each round; monitor.md gives the medians and the ratio
+# with / without.
+part_monitor() {
+  local f=$RAW/monitor.tsv k round t mode u0 s0 u1 s1 mon i args
+  local -A pid port
+  rm -f "$f" "$RAW/monitor.cmds"
+  printf 'server\tround\ttest\tmonitor\tcpu_ticks\tclk_tck\trequests\n' >"$f"
+  for k in lawnkv redis; do
+    start_server "$k" monitor
+    pid[$k]=$SRV_PID port[$k]=$SRV_PORT
+    throughput_fill monitor "$SRV_PORT"
+  done
+  note_cmd monitor redis-cli -p PORT monitor
+  for round in $(seq "$ROUNDS"); do
+    for t in set get; do
+      # shellcheck disable=SC2207
+      args=($(bench_args "$t"))
+      for mode in none one; do
+        for k in lawnkv redis; do
+          mon=
+          if [ "$mode" = one ]; then
+            redis-cli -p "${port[$k]}" monitor >/dev/null &
+            mon=$!
+            for i in $(seq 100); do
+              redis-cli -p "${port[$k]}" client list | grep -q 'cmd=monitor' && break
+              sleep 0.05
+            done
+          fi
+          [ "$round" = 1 ] && note_cmd monitor redis-benchmark -p PORT -n "$N" -c 50 -P 16 -q "${args[@]}"
+          read -r u0 s0 <<<"$(cpu_ticks "${pid[$k]}")"
+          redis-benchmark -p "${port[$k]}" -n "$N" -c 50 -P 16 -q "${args[@]}" >/dev/null
+          read -r u1 s1 <<<"$(cpu_ticks "${pid[$k]}")"
+          if [ -n "$mon" ]; then kill "$mon" 2>/dev/null || true; wait "$mon" 2>/dev/null || true; fi
+          printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$round" "$t" "$mode" "$((u1 + s1 - u0 - s0))" \
+            "$(getconf CLK_TCK)" "$N" >>"$f"
+          log "monitor round $round $t $k monitor=$mode: cpu $((u1 + s1 - u0 - s0)) ticks"
+        done
+      done
+    done
+  done
+  for k in lawnkv redis; do stop_server "${pid[$k]}"; done
+  python3 - "$f" >"$RAW/monitor.md" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+ns = {}
+for r in rows:
+    per = int(r["cpu_ticks"]) * 1e9 / int(r["clk_tck"]) / int(r["requests"])
+    ns.setdefault((r["server"], r["test"], r["monitor"]), []).append(per)
+print("| server | test | CPU/request, no monitor | one monitor | ratio |")
+print("|---|---|---|---|---|")
+for server in ("lawnkv", "redis"):
+    for test in ("set", "get"):
+        a = statistics.median(ns[(server, test, "none")])
+        b = statistics.median(ns[(server, test, "one")])
+        print(f"| {server} | {test.upper()} | {a:.0f} ns | {b:.0f} ns | {b / a:.2f}x |")
+PY
+  cat "$RAW/monitor.md" >&2
+}
+
 # ------------------------------------------------------------------ eviction
 # maxmemory and its policies (bench/eviction/, whose tools say what they do
 # in their headers). Each run gets a fresh server, so INFO's counters and the
@@ -1223,7 +1291,7 @@ machine_info
 log "parts: $PARTS (quick=$QUICK, rounds=$ROUNDS, n=$N); raw results in $RAW"
 for part in $PARTS; do
   case $part in
-    throughput|memory|types|streams|expiry|fields|aof|eviction|scripting|index|notify|tracking|dehydrator|iothreads|profile|baseline)
+    throughput|memory|types|streams|expiry|fields|aof|eviction|scripting|index|notify|tracking|dehydrator|iothreads|monitor|profile|baseline)
       log "== $part"
       {
         date -u '+%Y-%m-%d %H:%M UTC'
@@ -1234,7 +1302,7 @@ for part in $PARTS; do
       "part_$part"
       echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW/$part.when"
       ;;
-    *) echo "bench: unknown part '$part' (throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator iothreads profile baseline)" >&2; exit 2 ;;
+    *) echo "bench: unknown part '$part' (throughput memory types streams expiry fields aof eviction scripting index notify tracking dehydrator iothreads monitor profile baseline)" >&2; exit 2 ;;
   esac
 done
 python3 bench/server/report.py --raw "$RAW" --out "$OUT"

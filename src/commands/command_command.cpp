@@ -78,16 +78,6 @@ std::vector<std::string> categories(const CommandSpec& c) {
   return out;
 }
 
-// The command (or "parent|sub" subcommand) named name, any case; nullptr if
-// there is none (Redis's lookupCommandBySds).
-const CommandSpec* find_by_fullname(const CommandTable& t, std::string_view name) {
-  const size_t bar = name.find('|');
-  const CommandSpec* c = t.find(name.substr(0, bar));
-  if (!c || bar == std::string_view::npos) return c;
-  const std::string_view sub = name.substr(bar + 1);
-  if (sub.find('|') != std::string_view::npos) return nullptr;
-  return c->subcommand(to_lower(sub));
-}
 
 
 void reply_key_spec(Call& call, const KeySpec& ks, std::string_view flags, std::string_view notes) {
@@ -224,7 +214,7 @@ void command_count_command(Call& call) { call.reply.integer(static_cast<int64_t>
 void command_info_command(Call& call) {
   if (call.argv.size() == 2) return command_command(call);
   call.reply.array(call.argv.size() - 2);
-  for (size_t i = 2; i < call.argv.size(); ++i) reply_info(call, find_by_fullname(call.server.commands, call.argv[i]));
+  for (size_t i = 2; i < call.argv.size(); ++i) reply_info(call, call.server.commands.find_fullname(call.argv[i]));
 }
 
 /* COMMAND DOCS [command-name ...]
@@ -235,7 +225,7 @@ void command_docs_command(Call& call) {
     for (const auto& [name, c] : call.server.commands.all()) found.push_back(&c);
   } else {
     for (size_t i = 2; i < call.argv.size(); ++i)
-      if (const CommandSpec* c = find_by_fullname(call.server.commands, call.argv[i])) found.push_back(c);
+      if (const CommandSpec* c = call.server.commands.find_fullname(call.argv[i])) found.push_back(c);
   }
   call.reply.map(found.size());
   for (const CommandSpec* c : found) {

@@ -7,8 +7,8 @@
 //
 // Sections: server clients memory persistence stats expiry replication cpu
 // modules (empty: lawnkv loads none) errorstats cluster keyspace (the default
-// set, in Redis 7.0's order with expiry after stats), commandstats (with
-// "all"). Unknown names are ignored; nothing matched replies "".
+// set, in Redis 7.0's order with expiry after stats), commandstats and
+// latencystats (with "all"). Unknown names are ignored; nothing matched replies "".
 
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -20,6 +20,7 @@
 
 #include "commands/memory_figures.hpp"
 #include "commands/server_family.hpp"
+#include "config/params.hpp"
 #include "core/allocator.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
@@ -330,6 +331,24 @@ void commandstats_section(const Call& call, std::string& out) {
   });
 }
 
+// latency_percentiles_usec_<name>:p50=..,p99=..,p99.9=.. for every command
+// with a latency histogram (core/latency_histogram.hpp), the percentiles
+// of latency-tracking-info-percentiles; nothing while latency-tracking is
+// off.
+void latencystats_section(const Call& call, std::string& out) {
+  if (!call.cfg().latency_tracking) return;
+  call.server.commands.for_each_spec([&](const CommandSpec& spec) {
+    if (!spec.latency_histogram) return;
+    std::string value;
+    for (double p : call.cfg().latency_percentiles) {
+      if (!value.empty()) value += ',';
+      const double us = static_cast<double>(spec.latency_histogram->value_at_percentile(p)) / 1000.0;
+      value += "p" + config::format_percentile(p) + "=" + fixed(us, 3);
+    }
+    field(out, "latency_percentiles_usec_" + spec.name, value);
+  });
+}
+
 void cluster_section(const Call&, std::string& out) { field(out, "cluster_enabled", 0); }
 
 // db<n>:keys=..,expires=..,avg_ttl=.. for every db holding keys.
@@ -366,6 +385,7 @@ constexpr Section kSections[] = {
     {"modules", "Modules", modules_section, kEverywhere},
     {"commandstats", "Commandstats", commandstats_section, kAll | kEverything},
     {"errorstats", "Errorstats", errorstats_section, kEverywhere},
+    {"latencystats", "Latencystats", latencystats_section, kAll | kEverything},
     {"cluster", "Cluster", cluster_section, kEverywhere},
     {"keyspace", "Keyspace", keyspace_section, kEverywhere},
 };

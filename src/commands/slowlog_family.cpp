@@ -5,9 +5,11 @@
 
 #include <climits>
 #include <string>
+#include <vector>
 
 #include "commands/families.hpp"
 #include "commands/server_family.hpp"
+#include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "engine/args.hpp"
 
@@ -95,6 +97,52 @@ void latency_history_command(Call& call) {
   reply_samples(call, *s);
 }
 
+/* LATENCY GRAPH event */
+void latency_graph_command(Call& call) {
+  const LatencyMonitor::Series* s = call.server.latency.find(call.argv[2]);
+  if (!s) return call.error(format_error("ERR No samples available for event '%s'", {call.argv[2]}));
+  call.reply.verbatim(LatencyMonitor::graph(call.argv[2], *s, call.now_ms / 1000));
+}
+
+// One command's histogram: {calls, histogram_usec: {us: count at or below}}.
+void reply_histogram(Call& call, const CommandSpec& spec) {
+  const LatencyHistogram& h = *spec.latency_histogram;
+  call.reply.bulk(spec.name);
+  call.reply.map(2);
+  call.reply.bulk("calls");
+  call.reply.integer(static_cast<long long>(h.total()));
+  call.reply.bulk("histogram_usec");
+  const auto steps = h.cumulative_steps();
+  call.reply.map(steps.size());
+  for (const auto& [us, count] : steps) {
+    call.reply.integer(us);
+    call.reply.integer(static_cast<long long>(count));
+  }
+}
+
+/* LATENCY HISTOGRAM [command ...]
+ * The latency histograms of the commands named (a container's: its
+ * subcommands'), or of every command that has one; unknown names are
+ * skipped. */
+void latency_histogram_command(Call& call) {
+  std::vector<const CommandSpec*> found;
+  auto take = [&](const CommandSpec& spec) {
+    if (spec.latency_histogram) found.push_back(&spec);
+  };
+  if (call.argv.size() == 2) {
+    call.server.commands.for_each_spec(take);
+  } else {
+    for (size_t j = 2; j < call.argv.size(); ++j) {
+      const CommandSpec* spec = call.server.commands.find_fullname(call.argv[j]);
+      if (!spec) continue;
+      take(*spec);
+      for (const CommandSpec& sub : spec->subcommands) take(sub);
+    }
+  }
+  call.reply.map(found.size());
+  for (const CommandSpec* spec : found) reply_histogram(call, *spec);
+}
+
 /* LATENCY RESET [event ...] */
 void latency_reset_command(Call& call) {
   if (call.argv.size() == 2) return call.reply.integer(call.server.latency.reset_all());
@@ -163,10 +211,21 @@ void register_slowlog_commands(CommandTable& t) {
             .summary = "Returns a report of the latency events seen",
             .tips = "nondeterministic_output request_policy:all_nodes response_policy:special",
             .handler = latency_doctor_command},
+           {.name = "latency|graph", .arity = 3, .flags = kLatencyFlags,
+            .acl = kAdminAcl, .group = "server", .since = "2.8.13", .complexity = "O(1)",
+            .summary = "Draws one latency event's samples as an ASCII graph",
+            .tips = "nondeterministic_output request_policy:all_nodes response_policy:special",
+            .handler = latency_graph_command},
            {.name = "latency|help", .arity = 2, .flags = kLoading | kStale,
             .acl = "@slow", .group = "server", .since = "2.8.13", .complexity = "O(1)",
             .summary = "Describes the LATENCY subcommands",
             .handler = latency_help_command},
+           {.name = "latency|histogram", .arity = -2, .flags = kLatencyFlags,
+            .acl = kAdminAcl, .group = "server", .since = "7.0.0",
+            .complexity = "O(N) where N is the number of commands with latency information being retrieved",
+            .summary = "Returns the latency histograms of some or all commands",
+            .tips = "nondeterministic_output request_policy:all_nodes response_policy:special",
+            .handler = latency_histogram_command},
            {.name = "latency|history", .arity = 3, .flags = kLatencyFlags,
             .acl = kAdminAcl, .group = "server", .since = "2.8.13", .complexity = "O(1)",
             .summary = "Returns the samples of one latency event",

@@ -40,6 +40,7 @@ struct Values {
   int64_t slowlog_log_slower_than = 10000;  // µs; -1: no slow log, 0: every command
   int64_t slowlog_max_len = 128;
   int64_t latency_monitor_threshold = 0;    // ms; 0: no latency monitor
+  bool latency_tracking = true;             // a latency histogram per command
   std::vector<double> latency_percentiles = {50.0, 99.0, 99.9};  // INFO latencystats'
   int64_t tcp_keepalive = 300;
   int64_t tcp_backlog = 511;

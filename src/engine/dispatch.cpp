@@ -127,13 +127,16 @@ void run_handler(Call& call, bool may_record) {
   call.data.effects.end(call.db_index, call.argv, may_record && call.data.dirty != dirty);
 }
 
-// The latency monitor and the slow log hear of a command that ran usec (a
-// client that blocked is logged when served, as Redis does).
+// The latency monitor, the command's latency histogram and the slow log
+// hear of a command that ran usec (a client that blocked is logged when
+// served, as Redis does, and has no histogram sample, as in Redis 7.0).
 static void note_duration(ServerState& server, Session& session, const CommandSpec& spec,
                    std::span<const std::string_view> argv, int64_t usec, int64_t now_s) {
   const config::Values& cfg = server.config.values();
   server.latency.add_if_needed(spec.has(kFast) ? "fast-command" : "command", usec / 1000,
                                cfg.latency_monitor_threshold, now_s);
+  // latency-tracking: whole microseconds as ns, as Redis records them.
+  if (cfg.latency_tracking && !session.blocked) spec.record_latency(usec * 1000);
   if (spec.has(kSkipSlowlog) || session.blocked || !SlowLog::wanted(usec, cfg.slowlog_log_slower_than)) return;
   server.slowlog.push(argv, usec, now_s, session.peer_address(), session.name, cfg.slowlog_max_len);
 }

@@ -1,10 +1,13 @@
 #include "engine/latency_monitor.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "core/ascii.hpp"
+#include "core/sparkline.hpp"
 
 namespace lawnkv {
 
@@ -37,6 +40,31 @@ int LatencyMonitor::reset_all() {
   const int n = static_cast<int>(events_.size());
   events_.clear();
   return n;
+}
+
+std::string LatencyMonitor::graph(std::string_view event, const Series& s, int64_t now_s) {
+  constexpr size_t kColumns = 80;
+  constexpr int kRows = 4;
+  std::vector<SparkSample> samples;
+  int64_t low = 0, high = 0;
+  for (size_t j = 0; j < kSamples; ++j) {
+    const Sample& x = s.samples[(s.next + j) % kSamples];
+    if (x.time_s == 0) continue;
+    low = samples.empty() ? x.latency_ms : std::min(low, x.latency_ms);
+    high = samples.empty() ? x.latency_ms : std::max(high, x.latency_ms);
+    const int64_t ago = now_s - x.time_s;
+    std::string label = ago < 60          ? std::to_string(ago) + "s"
+                        : ago < 3600      ? std::to_string(ago / 60) + "m"
+                        : ago < 3600 * 24 ? std::to_string(ago / 3600) + "h"
+                                          : std::to_string(ago / (3600 * 24)) + "d";
+    samples.push_back({static_cast<double>(x.latency_ms), std::move(label)});
+  }
+  std::string out(event);
+  out += " - high " + std::to_string(high) + " ms, low " + std::to_string(low) + " ms (all time high " +
+         std::to_string(s.max_ms) + " ms)\n";
+  out += std::string(kColumns, '-') + "\n";
+  out += render_sparkline(samples, kColumns, kRows);
+  return out;
 }
 
 const LatencyMonitor::Series* LatencyMonitor::find(std::string_view event) const {

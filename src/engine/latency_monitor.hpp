@@ -3,7 +3,7 @@
 // ("command", "fast-command"), the last 160 seconds that had a spike of at
 // least latency-monitor-threshold ms, one sample a second (the largest of
 // that second), and the largest spike ever seen. LATENCY LATEST, HISTORY,
-// RESET and DOCTOR read it.
+// RESET, DOCTOR and GRAPH read it.
 
 #include <array>
 #include <cstdint>
@@ -43,6 +43,12 @@ class LatencyMonitor {
 
   // LATENCY DOCTOR's report, as Redis words it for what lawnkv records.
   std::string doctor(int64_t threshold_ms, int64_t now_s) const;
+  // LATENCY GRAPH's drawing of s (event's samples), as Redis's latency.c:
+  // "<event> - high H ms, low L ms (all time high M ms)", a rule of 80
+  // '-', then the samples' sparkline (core/sparkline.hpp), 80 columns by
+  // 4 rows, each labelled with how long before now_s it was ("12s", "3m",
+  // "2h", "1d").
+  static std::string graph(std::string_view event, const Series& s, int64_t now_s);
 
  private:
   std::map<std::string, Series, std::less<>> events_;

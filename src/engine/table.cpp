@@ -82,6 +82,15 @@ void CommandTable::index(const CommandSpec& spec) {
   slots_[i] = Slot{h, &spec};
 }
 
+const CommandSpec* CommandTable::find_fullname(std::string_view name) const {
+  const size_t bar = name.find('|');
+  const CommandSpec* c = find(name.substr(0, bar));
+  if (!c || bar == std::string_view::npos) return c;
+  const std::string_view sub = name.substr(bar + 1);
+  if (sub.find('|') != std::string_view::npos) return nullptr;
+  return c->subcommand(to_lower(sub));
+}
+
 const CommandSpec* CommandTable::find(std::string_view name) const {
   if (slots_.empty()) return nullptr;
   const uint64_t h = name_hash(name);

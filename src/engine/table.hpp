@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/ascii.hpp"
+#include "core/latency_histogram.hpp"
 
 namespace lawnkv {
 
@@ -153,6 +154,9 @@ struct CommandSpec {
   std::vector<CommandSpec> subcommands = {};
   // Counted on the row itself: no lookup by name per command.
   mutable CommandStats stats{};
+  // Its latencies (latency-tracking), made at its first sample (Redis's
+  // cmd->latency_histogram): 24 KiB for each command used, none for others.
+  mutable std::shared_ptr<LatencyHistogram> latency_histogram = {};
   // acl as AclCategory bits with those the flags imply (acl_categories.hpp);
   // set by CommandTable::add.
   uint32_t acl_bits = 0;
@@ -165,6 +169,10 @@ struct CommandSpec {
   uint32_t acl_id = 0;
 
   bool has(uint32_t f) const { return (flags & f) != 0; }
+  void record_latency(int64_t ns) const {
+    if (!latency_histogram) latency_histogram = std::make_shared<LatencyHistogram>();
+    latency_histogram->record(ns);
+  }
   const CommandSpec* subcommand(std::string_view lower_name) const;
 };
 
@@ -188,6 +196,8 @@ class CommandTable {
   }
   // Case-insensitive (ASCII) lookup of a top-level command; nullptr if none.
   const CommandSpec* find(std::string_view name) const;
+  // The same for "parent|sub" too (Redis's lookupCommandBySds).
+  const CommandSpec* find_fullname(std::string_view name) const;
   const std::map<std::string, CommandSpec>& all() const { return commands_; }
   // How many acl_id values rows and subcommands hold (0 .. count-1).
   uint32_t acl_id_count() const { return next_acl_id_; }
@@ -201,7 +211,10 @@ class CommandTable {
     }
   }
   void reset_stats() const {
-    for_each_spec([](const CommandSpec& spec) { spec.stats = {}; });
+    for_each_spec([](const CommandSpec& spec) {
+      spec.stats = {};
+      spec.latency_histogram.reset();
+    });
   }
 
  private:

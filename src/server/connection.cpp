@@ -18,7 +18,8 @@ namespace lawnkv::server {
 namespace {
 
 constexpr size_t kReadChunk = 16 * 1024;
-// A threaded read's most reads for one readiness, as libuv's uv__read.
+// A threaded read's most reads for one readiness while its client cannot
+// run requests (Connection::read_job), as libuv's uv__read.
 constexpr int kReadsPerEvent = 32;
 // Output buffers that grew past this are released once empty.
 constexpr size_t kKeepOutputBytes = static_cast<size_t>(kPauseOutputBytes);
@@ -116,11 +117,15 @@ void Connection::handle_read(ssize_t nread) {
 }
 
 void Connection::read_job() {
-  // As libuv's stream reads: up to kReadsPerEvent reads while each fills
-  // the room made for it (a big upload, a client sending faster than one
-  // read a loop iteration), each making room as on_alloc does, without the
-  // server's memory count (the main thread's, in after_read). The query
-  // buffer limit is checked after each read, before any parsing.
+  // One read of up to 16 KB (more for a declared bulk), as each of libuv's
+  // reads, each followed by the parsing and running of what it brought.
+  // While nothing of it can run (the client is blocked, or closing after a
+  // reply) the reads go on, up to kReadsPerEvent while each fills its room,
+  // as libuv's stream goes on reading then: the bytes wait in the query
+  // buffer, and a big upload behind a blocked request is not read 16 KB a
+  // loop iteration. Room is made as on_alloc makes it, without the server's
+  // memory count (the main thread's, in after_read). The query buffer limit
+  // is checked after each read, before any parsing.
   io_->parsed = false;
   io_->over_limit = false;
   ssize_t total = 0;
@@ -138,6 +143,7 @@ void Connection::read_job() {
     total += last;
     io_->over_limit = query_buffer_over_limit();
     if (io_->over_limit || static_cast<size_t>(last) < need) break;
+    if (!blocked && !close_after_reply) break;
   }
   if (total > 0) {
     io_->read_result = total;  // an error or EOF after it: the next read meets it again

@@ -18,6 +18,9 @@ namespace lawnkv::server {
 namespace {
 
 constexpr size_t kReadChunk = 16 * 1024;
+// A threaded read's most reads for one readiness while its client cannot
+// run requests (Connection::read_job), as libuv's uv__read.
+constexpr int kReadsPerEvent = 32;
 // Output buffers that grew past this are released once empty.
 constexpr size_t kKeepOutputBytes = static_cast<size_t>(kPauseOutputBytes);
 
@@ -116,25 +119,43 @@ void Connection::handle_read(ssize_t nread) {
 }
 
 void Connection::read_job() {
-  // As on_alloc, without the server's memory count (the main thread's, in
-  // after_read).
-  const size_t wanted = parser_.bytes_wanted();
-  size_t need = kReadChunk;
-  if (wanted > in_.size() && wanted - in_.size() > need) need = wanted - in_.size();
-  in_.reserve_free(need);
-  ssize_t n;
-  do {
-    n = ::read(fd_, in_.tail(), need);
-  } while (n < 0 && errno == EINTR);
+  // One read of up to 16 KB (more for a declared bulk), as each of libuv's
+  // reads, each followed by the parsing and running of what it brought.
+  // While nothing of it can run (the client is blocked, or closing after a
+  // reply) the reads go on, up to kReadsPerEvent while each fills its room,
+  // as libuv's stream goes on reading then: the bytes wait in the query
+  // buffer, and a big upload behind a blocked request is not read 16 KB a
+  // loop iteration. Room is made as on_alloc makes it, without the server's
+  // memory count (the main thread's, in after_read). The query buffer limit
+  // is checked after each read, before any parsing.
   io_->parsed = false;
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+  io_->over_limit = false;
+  ssize_t total = 0;
+  ssize_t last = 0;
+  for (int i = 0; i < kReadsPerEvent; ++i) {
+    const size_t wanted = parser_.bytes_wanted();
+    size_t need = kReadChunk;
+    if (wanted > in_.size() && wanted - in_.size() > need) need = wanted - in_.size();
+    in_.reserve_free(need);
+    do {
+      last = ::read(fd_, in_.tail(), need);
+    } while (last < 0 && errno == EINTR);
+    if (last <= 0) break;
+    in_.commit(static_cast<size_t>(last));
+    total += last;
+    io_->over_limit = query_buffer_over_limit();
+    if (io_->over_limit || static_cast<size_t>(last) < need) break;
+    if (!blocked && !close_after_reply) break;
+  }
+  if (total > 0) {
+    io_->read_result = total;  // an error or EOF after it: the next read meets it again
+  } else if (last < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
     io_->read_result = 0;
     return;
+  } else {
+    io_->read_result = last == 0 ? static_cast<ssize_t>(UV_EOF) : static_cast<ssize_t>(-errno);
+    return;
   }
-  io_->read_result = n > 0 ? n : n == 0 ? static_cast<ssize_t>(UV_EOF) : static_cast<ssize_t>(-errno);
-  if (n <= 0) return;
-  in_.commit(static_cast<size_t>(n));
-  io_->over_limit = query_buffer_over_limit();
   // The first request only, as Redis's I/O threads: the ones after it may
   // depend on what it does (AUTH changes the parser's limits), and the main
   // thread parses them as it runs them.

@@ -9,11 +9,17 @@
 // whose command is not a write row).
 
 #include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "command_fixture.hpp"
@@ -25,7 +31,8 @@ struct Sample {
   std::string command;  // the row's name, "container|sub" for a subcommand
   std::vector<std::vector<std::string>> setup;
   // The write; an argument "$0" is replaced by the last setup reply's
-  // payload (a DUMP or FUNCTION DUMP).
+  // payload (a DUMP or FUNCTION DUMP), "$port" by the port of a target
+  // that accepts MIGRATE's SELECT and RESTORE (FakeTarget).
   std::vector<std::string> write;
   // The key whose WATCH the write invalidates; "" where Redis 7.0 signals
   // no key (FUNCTION, the consumer-group commands, XSETID).
@@ -90,6 +97,7 @@ const std::vector<Sample> kSamples = {
     {"lrem", {{"rpush", "k", "x"}}, {"lrem", "k", "0", "x"}, "k"},
     {"lset", {{"rpush", "k", "x"}}, {"lset", "k", "0", "y"}, "k"},
     {"ltrim", {{"rpush", "k", "x", "y"}}, {"ltrim", "k", "0", "0"}, "k"},
+    {"migrate", {{"set", "k", "v"}}, {"migrate", "127.0.0.1", "$port", "k", "0", "5000"}, "k"},
     {"move", {{"set", "k", "v"}}, {"move", "k", "1"}, "k"},
     {"mset", {}, {"mset", "k", "v"}, "k"},
     {"msetnx", {}, {"msetnx", "k", "v"}, "k"},
@@ -158,6 +166,50 @@ const std::vector<Sample> kSamples = {
     {"zunionstore", {{"zadd", "a", "1", "m"}}, {"zunionstore", "k", "1", "a"}, "k"},
 };
 
+// A MIGRATE target on a loopback port: accepts one connection, answers
+// +OK to the SELECT and the RESTORE of one key at once (MIGRATE reads the
+// replies after sending both), then drains what it is sent until closed.
+class FakeTarget {
+ public:
+  FakeTarget() {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0);
+    REQUIRE(listen(fd_, 1) == 0);
+    socklen_t len = sizeof(a);
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    thread_ = std::thread([this] {
+      const int c = accept(fd_, nullptr, nullptr);
+      if (c == -1) return;
+      client_ = c;  // before the replies: once MIGRATE has read them, the destructor sees it
+      const char replies[] = "+OK\r\n+OK\r\n";
+      (void)!write(c, replies, sizeof(replies) - 1);
+      char buf[4096];
+      while (read(c, buf, sizeof(buf)) > 0) {
+      }
+      close(c);
+    });
+  }
+  // The server under test still holds its connection (MIGRATE caches it):
+  // shutting it down here ends the drain.
+  ~FakeTarget() {
+    shutdown(fd_, SHUT_RDWR);
+    if (client_ != -1) shutdown(client_, SHUT_RDWR);
+    thread_.join();
+    close(fd_);
+  }
+  uint16_t port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  std::atomic<int> client_{-1};
+  uint16_t port_ = 0;
+  std::thread thread_;
+};
+
 // The payload of a bulk reply "$<n>\r\n<payload>\r\n".
 std::string bulk_payload(const std::string& reply) {
   REQUIRE(reply.starts_with("$"));
@@ -197,8 +249,11 @@ TEST_CASE("every write row has a sample that moves dirty and invalidates WATCH")
     }
     s.now += sample.advance_ms;
     std::vector<std::string> write = sample.write;
-    for (std::string& arg : write)
+    std::optional<FakeTarget> target;
+    for (std::string& arg : write) {
       if (arg == "$0") arg = bulk_payload(last);
+      if (arg == "$port") arg = std::to_string(target.emplace().port());
+    }
     if (!sample.watched.empty()) REQUIRE(s.run({"watch", sample.watched}) == "+OK\r\n");
     const uint64_t dirty = s.state.data.dirty;
     const std::string reply = s.run(write);

@@ -8,6 +8,7 @@ namespace lawnkv {
 
 void register_connection_commands(CommandTable& t);   // connection_family.cpp
 void register_acl_commands(CommandTable& t);          // acl_family.cpp
+void register_cluster_connection_commands(CommandTable& t);  // cluster_connection.cpp
 void register_transaction_commands(CommandTable& t);  // transactions_family.cpp
 void register_string_commands(CommandTable& t);       // strings_family.cpp
 void register_bit_commands(CommandTable& t);          // bits_family.cpp
@@ -41,6 +42,7 @@ void register_function_commands(CommandTable& t);     // functions_family.cpp
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
   register_acl_commands(t);
+  register_cluster_connection_commands(t);
   register_transaction_commands(t);
   register_string_commands(t);
   register_bit_commands(t);

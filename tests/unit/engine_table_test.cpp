@@ -74,8 +74,10 @@ std::string incomplete(const CommandSpec& c, const CommandSpec* parent) {
   if (c.has(kMovableKeys) != (c.keynum.index > 0 || c.get_keys != nullptr || !c.keyword.word.empty()))
     return "movablekeys and keynum (or get_keys) go together";
   // ... and the keys after a keyword when all of them are keys (MIGRATE's
-  // KEYS: key_specs() alone would take half).
-  const bool needs_proc = c.unknown_key_specs > 0 || (!c.keyword.word.empty() && c.keyword.limit == 0);
+  // KEYS: key_specs() alone would take half; GEORADIUS's STORE, lastkey 0,
+  // is the one key after it).
+  const bool needs_proc =
+      c.unknown_key_specs > 0 || (!c.keyword.word.empty() && c.keyword.lastkey < 0 && c.keyword.limit == 0);
   if (needs_proc != (c.get_keys != nullptr)) return "unknown key specs and get_keys go together";
   if (c.keynum.index > 0 && (c.keynum.firstkey <= 0 || c.keynum.keystep <= 0)) return "keynum";
   // A row whose only key specs are not_key (a shard channel) has none to

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -125,7 +126,12 @@ TEST_CASE("compat: CONFIG REWRITE writes the file redis-server writes, comments 
   std::ofstream(ours) << fixed;
   std::ofstream(theirs) << fixed;
 
-  ServerProcess redis = ServerProcess::redis({theirs.string()});
+  // The suites' run with I/O threads starts lawnkv with them: Redis gets the
+  // same directives, so both files carry them.
+  std::vector<std::string> redis_args{theirs.string()};
+  if (const char* threads = std::getenv("LAWNKV_IO_THREADS"); threads != nullptr && *threads != '\0')
+    redis_args.insert(redis_args.end(), {"--io-threads", threads, "--io-threads-do-reads", "yes"});
+  ServerProcess redis = ServerProcess::redis(std::move(redis_args));
   ServerProcess lawnkv = ServerProcess::lawnkv({ours.string()});
   std::ofstream(ours) << kConfig;
   std::ofstream(theirs) << kConfig;

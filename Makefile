@@ -54,7 +54,7 @@ FUZZERS   := $(FUZZ_SRCS:tests/fuzz/%.cpp=$(BUILD)/fuzz/%)
 
 SERVER := $(BUILD)/lawnkv-server
 
-# The sanitizer build: server, unit, integration and compat tests and the libFuzzer
+# The sanitizer build: server, unit and compat tests and the libFuzzer
 # harnesses (tests/fuzz/), built by clang with ASan and UBSan, without
 # jemalloc, in build-asan/. fuzzer-no-link adds libFuzzer's coverage
 # instrumentation, so the same objects serve the harnesses.
@@ -66,9 +66,11 @@ SAN_MAKE   = $(MAKE) -j$(JOBS) BUILD=$(SAN_BUILD) CXX=$(SAN_CXX) CXXFLAGS="$(SAN
 FUZZ_SECONDS ?= 60
 
 # The ThreadSanitizer build (I/O threads, src/server/io_threads.hpp): the
-# server and the integration tests, built by clang with -fsanitize=thread,
-# without jemalloc, in build-tsan/. make test runs the I/O-thread tests
-# against that server (scripts/run-tests.sh tsan).
+# server, built by clang with -fsanitize=thread, without jemalloc, in
+# build-tsan/. make test runs build/'s I/O-thread tests against that server
+# (scripts/run-tests.sh tsan). The integration tests are clients in their own
+# processes, so the sanitized server is what they exercise; they are built
+# once, in build/.
 TSAN_BUILD := build-tsan
 TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 TSAN_MAKE   = $(MAKE) -j$(JOBS) BUILD=$(TSAN_BUILD) CXX=$(SAN_CXX) CXXFLAGS="$(TSAN_FLAGS)" MALLOC=libc
@@ -132,15 +134,15 @@ check: deps-test
 	scripts/run-tests.sh check
 
 tsan-build:
-	$(TSAN_MAKE) $(TSAN_BUILD)/lawnkv-server $(TSAN_BUILD)/integration-tests
+	$(TSAN_MAKE) $(TSAN_BUILD)/lawnkv-server
 
 sanitize-build:
-	$(SAN_MAKE) $(SAN_BUILD)/lawnkv-server $(SAN_BUILD)/unit-tests $(SAN_BUILD)/integration-tests \
-	  $(SAN_BUILD)/compat-tests fuzzers
+	$(SAN_MAKE) $(SAN_BUILD)/lawnkv-server $(SAN_BUILD)/unit-tests $(SAN_BUILD)/compat-tests fuzzers
 
 # The sanitizer suites alone: unit, integration, compat, a mixed load, and each
 # fuzz harness over its committed corpus.
 test-sanitize: deps-test
+	$(MAKE) -j$(JOBS) $(BUILD)/integration-tests
 	$(MAKE) sanitize-build
 	scripts/run-tests.sh sanitize
 

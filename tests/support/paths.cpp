@@ -1,5 +1,6 @@
 #include "paths.hpp"
 
+#include <cstdlib>
 #include <system_error>
 
 namespace lawnkv::test {
@@ -14,7 +15,8 @@ std::filesystem::path build_dir() {
 std::filesystem::path repo_root() { return build_dir().parent_path(); }
 
 std::filesystem::path log_dir() {
-  auto dir = build_dir() / "test-logs";
+  const char* env = std::getenv("LAWNKV_TEST_LOGS");
+  auto dir = env && *env ? std::filesystem::path(env) : build_dir() / "test-logs";
   std::filesystem::create_directories(dir);
   return dir;
 }

@@ -16,7 +16,9 @@ std::filesystem::path repo_root();
 // The directory holding the test binary: build/ or build-asan/.
 std::filesystem::path build_dir();
 
-// test-logs under build_dir(), created on first use.
+// test-logs under build_dir(), or LAWNKV_TEST_LOGS when set (the sanitizer
+// suites run build/'s integration tests against build-asan/'s or build-tsan/'s
+// server and keep its logs beside it); created on first use.
 std::filesystem::path log_dir();
 
 }  // namespace lawnkv::test

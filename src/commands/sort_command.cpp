@@ -20,6 +20,7 @@
 #include "commands/families.hpp"
 #include "commands/hashes_ops.hpp"
 #include "commands/lists_ops.hpp"
+#include "engine/acl_user.hpp"
 #include "engine/args.hpp"
 #include "engine/errors.hpp"
 #include "engine/keys.hpp"
@@ -54,8 +55,21 @@ struct Item {
   std::optional<std::string> by;  // ALPHA with BY: the value looked up (none: sorts first)
 };
 
+constexpr char kByDenied[] = "ERR BY option of SORT denied due to insufficient ACL permissions.";
+constexpr char kGetDenied[] = "ERR GET option of SORT denied due to insufficient ACL permissions.";
+
+// BY and GET read keys the data names, which no key spec lists: as Redis
+// 7.0.13 on (CVE-2023-41053), only a user who may read every key may use
+// them (a BY without '*' reads nothing and is always allowed).
+bool full_read_access(const Call& call) {
+  const acl::User* user = call.session.user;
+  return user == nullptr || user->unrestricted() ||
+         (call.spec != nullptr && user->unrestricted_keys_for(*call.spec, call.argv, acl::kKeyRead));
+}
+
 bool sort_options_or_reply(Call& call, bool readonly, SortOptions* o) {
   const auto& argv = call.argv;
+  const bool full_access = full_read_access(call);
   for (size_t j = 2; j < argv.size(); ++j) {
     const size_t left = argv.size() - j - 1;
     if (is_option(argv[j], "asc")) {
@@ -73,8 +87,17 @@ bool sort_options_or_reply(Call& call, bool readonly, SortOptions* o) {
       o->store = argv[++j];
     } else if (is_option(argv[j], "by") && left >= 1) {
       o->by = argv[++j];
-      if (o->by->find('*') == std::string_view::npos) o->dontsort = true;
+      if (o->by->find('*') == std::string_view::npos) {
+        o->dontsort = true;
+      } else if (!full_access) {
+        call.error(kByDenied);
+        return false;
+      }
     } else if (is_option(argv[j], "get") && left >= 1) {
+      if (!full_access) {
+        call.error(kGetDenied);
+        return false;
+      }
       o->gets.push_back(argv[++j]);
     } else {
       call.error(err::kSyntax);

@@ -147,6 +147,15 @@ Verdict User::check(const CommandSpec& spec, std::span<const std::string_view> a
   return relevant;
 }
 
+bool User::unrestricted_keys_for(const CommandSpec& spec, std::span<const std::string_view> argv,
+                                 uint8_t perms) const {
+  for (const Selector& s : selectors_) {
+    int at = 0;
+    if (s.check(spec, argv, &at) == kAllowed && s.unrestricted_keys(perms)) return true;
+  }
+  return false;
+}
+
 bool User::channel_allowed(std::string_view channel, bool is_pattern) const {
   for (const Selector& s : selectors_)
     if (s.channel_allowed(channel, is_pattern)) return true;

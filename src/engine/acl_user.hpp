@@ -63,6 +63,11 @@ class User {
   // call whole; otherwise the greatest reason, *pos at the last argument
   // that no selector allowed.
   Verdict check(const CommandSpec& spec, std::span<const std::string_view> argv, int* pos) const;
+  // Whether a selector that allows the call also allows every key for
+  // perms (Redis's ACLUserCheckCmdWithUnrestrictedKeyAccess): SORT's BY
+  // and GET read keys named by the data, so they need it.
+  bool unrestricted_keys_for(const CommandSpec& spec, std::span<const std::string_view> argv,
+                             uint8_t perms) const;
   // Whether a selector allows channel (Redis's ACLUserCheckChannelPerm).
   bool channel_allowed(std::string_view channel, bool is_pattern) const;
 

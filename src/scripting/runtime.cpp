@@ -15,6 +15,7 @@ extern "C" {
 #include "scripting/conversions.hpp"
 #include "scripting/environment.hpp"
 #include "scripting/function_dump.hpp"
+#include "scripting/lua_fixes.hpp"
 #include "scripting/run_context.hpp"
 #include "scripting/sandbox.hpp"
 #include "scripting/script_globals.hpp"
@@ -153,7 +154,7 @@ const Runtime::Script* Runtime::compile(std::string_view body, const std::string
   }
   lua_State* L = lua_->state();
   const std::string_view code = body.substr(shebang.length);
-  if (luaL_loadbuffer(L, code.data(), code.size(), "@user_script") != 0) {
+  if (luaL_loadbuffer(L, code.data(), code.size(), kScriptChunkName) != 0) {
     *error = "ERR Error compiling script (new function): ";
     *error += lua_tostring(L, -1);
     lua_pop(L, 1);
@@ -250,6 +251,9 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
   ctx.caller_argv = call.argv;
   ctx.caller = &call.session;
   client_.db = call.session.db;
+  // The script's commands run as the caller's user (as Redis's script
+  // client), for the checks a command makes itself (SORT's BY and GET).
+  client_.user = call.session.user;
   client_.protocol = 2;  // scripts start in RESP2; redis.setresp changes it
 
   lua_checkstack(L, 6);
@@ -271,6 +275,7 @@ void Runtime::run(Call& call, const Request& req, const Target& target) {
   lua_sethook(L, nullptr, 0, 0);
   lua.run = nullptr;
   running_ = nullptr;
+  client_.user = nullptr;
   // redis.call's buffers are kept for the next script unless large.
   if (lua.call_reply.capacity() > kKeptReplyBytes) std::string().swap(lua.call_reply);
   if (lua.call_argv.capacity() > kKeptArgs) std::vector<std::string_view>().swap(lua.call_argv);

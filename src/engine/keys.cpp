@@ -117,9 +117,12 @@ std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::stri
         if (first && first + ks.lastkey < argc) out.push_back({first + ks.lastkey, s});
         continue;
       }
-      const int rest = argc - first;
-      if (!first || rest % 2 != 0) return {};
-      for (int pos = first; pos < first + rest / 2; ++pos) out.push_back({pos, s});
+      // As Redis's range with lastkey -1: with a limit, the first
+      // 1/limit of the arguments after the keyword (rounded down: XREAD
+      // STREAMS a b c names "a"), else all of them.
+      if (!first) continue;
+      const int last = ks.limit > 0 ? first + (argc - first) / ks.limit - 1 : argc - 1;
+      for (int pos = first; pos <= last; ++pos) out.push_back({pos, s});
       continue;
     }
     const int last = ks.lastkey >= 0 ? ks.index + ks.lastkey : argc + ks.lastkey;

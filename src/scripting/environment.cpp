@@ -9,6 +9,7 @@ extern "C" {
 
 #include "scripting/function_api.hpp"
 #include "scripting/interpreter.hpp"
+#include "scripting/lua_fixes.hpp"
 #include "scripting/lua_libs.hpp"
 #include "scripting/lua_random.hpp"
 #include "scripting/redis_api.hpp"
@@ -66,9 +67,10 @@ void build_environment(lua_State* L, bool functions) {
   open_module(L, "cjson", luaopen_cjson);
   open_module(L, "bit", luaopen_bit);
   open_extra_libraries(L);
+  apply_lua_fixes(L);
   register_redis_api(L);
   replace_math_random(L);
-  luaL_loadbuffer(L, kErrorHandler, sizeof kErrorHandler - 1, "@err_handler_def");
+  luaL_loadbuffer(L, kErrorHandler, sizeof kErrorHandler - 1, kErrorHandlerChunkName);
   lua_call(L, 0, 1);
   lua_pushvalue(L, -1);
   lua_pushvalue(L, -1);

@@ -9,6 +9,7 @@ extern "C" {
 #include "scripting/conversions.hpp"
 #include "scripting/environment.hpp"
 #include "scripting/function_dump.hpp"
+#include "scripting/lua_fixes.hpp"
 #include "scripting/sandbox.hpp"
 
 namespace lawnkv::scripting {
@@ -96,7 +97,7 @@ bool Functions::compile(std::string_view payload, Library* lib, std::string* err
   *lib = Library{meta.name, std::string(payload), {}};
   lua_State* L = lua_->state();
   const std::string_view code = payload.substr(meta.code_start);
-  if (luaL_loadbuffer(L, code.data(), code.size(), "@user_function") != 0) {
+  if (luaL_loadbuffer(L, code.data(), code.size(), kFunctionChunkName) != 0) {
     *error = std::string("Error compiling function: ") + lua_tostring(L, -1);
     lua_pop(L, 1);
     return false;

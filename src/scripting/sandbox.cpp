@@ -4,6 +4,7 @@
 
 #include "scripting/function_api.hpp"
 #include "scripting/global_writes.hpp"
+#include "scripting/lua_fixes.hpp"
 
 extern "C" {
 #include <lauxlib.h>
@@ -197,7 +198,7 @@ int sb_loadstring(lua_State* L) {
 // load(func [, chunkname]): the pieces func returns, joined, then compiled.
 int sb_load(lua_State* L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
-  const char* chunkname = luaL_optstring(L, 2, "=(load)");
+  const char* chunkname = luaL_optstring(L, 2, kLoadChunkName);
   lua_settop(L, 2);
   luaL_Buffer b;
   luaL_buffinit(L, &b);

@@ -45,6 +45,8 @@ Connection::Connection(ServerHost& server, uint64_t session_id) : server_(server
   write_req_.data = this;
 }
 
+Connection::~Connection() = default;
+
 void Connection::start() {
   ServerState& st = server_.state();
   created_ms = last_interaction_ms = st.clock.now_ms();
@@ -61,7 +63,7 @@ void Connection::start() {
   uv_tcp_nodelay(&tcp_, 1);
   const int64_t keepalive = st.config.values().tcp_keepalive;
   if (keepalive > 0) uv_tcp_keepalive(&tcp_, 1, static_cast<unsigned>(keepalive));
-  if (server_.io_threaded() && fd_ >= 0) {
+  if (server_.io_threaded() && fd_ >= 0 && !tls_) {
     // The stream never reads or writes: its watcher stays idle, and the
     // poll handle alone watches the socket (a refusal keeps the stream).
     io_ = new ThreadedIo;
@@ -75,13 +77,22 @@ void Connection::start() {
   resume_reading();
 }
 
-void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
-  auto* c = static_cast<Connection*>(h->data);
+size_t Connection::read_room() const {
   // A pending big bulk tells how much it still needs: read it in as few
   // calls as possible instead of doubling through small reads.
-  const size_t wanted = c->parser_.bytes_wanted();
+  const size_t wanted = parser_.bytes_wanted();
   size_t need = kReadChunk;
-  if (wanted > c->in_.size() && wanted - c->in_.size() > need) need = wanted - c->in_.size();
+  if (wanted > in_.size() && wanted - in_.size() > need) need = wanted - in_.size();
+  return need;
+}
+
+void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
+  auto* c = static_cast<Connection*>(h->data);
+  if (c->tls_) {
+    *buf = uv_buf_init(c->tls_->read_room(), static_cast<unsigned>(TlsSession::kReadRoom));
+    return;
+  }
+  const size_t need = c->read_room();
   c->in_.reserve_free(need);
   c->note_memory();
   // No more than that per read, as Redis: the query buffer limit is checked
@@ -92,8 +103,70 @@ void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
 void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   auto* c = static_cast<Connection*>(s->data);
   if (nread == 0) return;  // nothing read (EAGAIN)
+  if (c->tls_) {
+    c->handle_tls_read(nread);
+    return;
+  }
   c->in_.commit(nread > 0 ? static_cast<size_t>(nread) : 0);
   c->handle_read(nread);
+}
+
+void Connection::handle_tls_read(ssize_t nread) {
+  if (nread < 0) {
+    if (!tls_->handshake_done()) {
+      // Gone before the handshake ended: logged with OpenSSL's reason, as
+      // Redis logs it.
+      tls_->feed_eof();
+      char none[1];
+      tls_->read(none, sizeof(none));
+      tls_failed();
+      return;
+    }
+    handle_read(nread);
+    return;
+  }
+  tls_->feed(tls_->read_room(), static_cast<size_t>(nread));
+  // Everything the records fed so far hold, so nothing waits inside the
+  // session for a socket event that may not come.
+  size_t total = 0;
+  for (;;) {
+    const size_t need = read_room();
+    in_.reserve_free(need);
+    const long got = tls_->read(in_.tail(), need);
+    if (got <= 0) {
+      if (got < 0) {
+        tls_failed();
+        return;
+      }
+      break;
+    }
+    in_.commit(static_cast<size_t>(got));
+    total += static_cast<size_t>(got);
+  }
+  note_memory();
+  // The handshake's answer (or a session ticket) goes out before the loop
+  // waits again.
+  if (tls_->has_output() && !queued_for_flush_) {
+    queued_for_flush_ = true;
+    server_.queue_flush(this);
+  }
+  if (total > 0) handle_read(static_cast<ssize_t>(total));
+}
+
+void Connection::tls_failed() {
+  if (!tls_->handshake_done() && !tls_->error().empty()) {
+    server_.log().log(LogLevel::kWarning, "Error accepting a client connection: " + tls_->error());
+  }
+  // The alert OpenSSL wrote says why; what the socket does not take now is
+  // lost with the connection.
+  if (!write_in_flight_) {
+    std::string& wire = tls_->seal(out_);
+    if (!wire.empty()) {
+      uv_buf_t b = uv_buf_init(wire.data(), static_cast<unsigned>(wire.size()));
+      uv_try_write(stream(), &b, 1);
+    }
+  }
+  close();
 }
 
 void Connection::handle_read(ssize_t nread) {
@@ -292,8 +365,12 @@ void Connection::flush() {
     after_write();
     return;
   }
-  if (!write_in_flight_ && !out_.empty()) {
-    uv_buf_t b = uv_buf_init(out_.data(), static_cast<unsigned>(out_.size()));
+  // What goes on the wire: the replies, or (TLS) their ciphertext and any
+  // handshake records pending, sealed only when no write is in flight (the
+  // records leave in order, and replies that wait count as out_).
+  std::string& wire = write_in_flight_ ? out_ : tls_ ? tls_->seal(out_) : out_;
+  if (!write_in_flight_ && !wire.empty()) {
+    uv_buf_t b = uv_buf_init(wire.data(), static_cast<unsigned>(wire.size()));
     ++server_.state().facts.stats.total_writes_processed;
     const int n = uv_try_write(stream(), &b, 1);
     if (n < 0 && n != UV_EAGAIN) {
@@ -303,14 +380,14 @@ void Connection::flush() {
     const size_t written = n > 0 ? static_cast<size_t>(n) : 0;
     server_.state().facts.stats.total_net_output_bytes += written;
     if (written > 0) last_interaction_ms = server_.state().clock.now_ms();
-    if (written == out_.size()) {
-      out_.clear();
-      if (out_.capacity() > kKeepOutputBytes) out_.shrink_to_fit();
+    if (written == wire.size()) {
+      wire.clear();
+      if (wire.capacity() > kKeepOutputBytes) wire.shrink_to_fit();
     } else {
       // The rest goes out asynchronously from writing_; replies made
       // meanwhile collect in the (swapped-in, empty) out_.
-      writing_.swap(out_);
-      out_.clear();
+      writing_.swap(wire);
+      wire.clear();
       writing_offset_ = written;
       uv_buf_t rest = uv_buf_init(writing_.data() + written, static_cast<unsigned>(writing_.size() - written));
       write_in_flight_ = true;

@@ -23,15 +23,24 @@
 // limits, running the requests, closing. A job touches only this
 // connection's buffers, parser and socket, and never runs while the main
 // thread does anything else, so every command behaves as with one thread.
+//
+// TLS (a connection accepted on tls-port): the same stream carries
+// ciphertext, and a TlsSession (tls_session.hpp) sits between it and the
+// buffers: a read is decrypted into the query buffer, and flush() seals the
+// replies just before it writes them. A plain connection pays one
+// predictable test of tls_ per read and per flush. TLS connections stay on
+// the main thread under io-threads (never threaded()).
 
 #include <uv.h>
 
+#include <memory>
 #include <string>
 
 #include "config/config.hpp"
 #include "engine/session.hpp"
 #include "resp/parser.hpp"
 #include "server/input_buffer.hpp"
+#include "server/tls_session.hpp"
 
 namespace lawnkv::server {
 
@@ -40,9 +49,13 @@ class ServerHost;
 class Connection final : public Session {
  public:
   Connection(ServerHost& server, uint64_t id);
+  ~Connection();
   uv_stream_t* stream() { return reinterpret_cast<uv_stream_t*>(&tcp_); }
   uv_tcp_t* tcp() { return &tcp_; }
 
+  // Before start(): the connection speaks TLS through ssl (owned from here).
+  void use_tls(SSL* ssl) { tls_ = std::make_unique<TlsSession>(ssl); }
+  bool tls() const { return tls_ != nullptr; }
   // After accept: records addresses and starts reading.
   void start();
   // Reads what the socket holds now and runs it, as the loop's read
@@ -116,6 +129,15 @@ class Connection final : public Session {
   // The loop's read callback's work once nread bytes were read (< 0: an
   // error or EOF, which close the connection).
   void handle_read(ssize_t nread);
+  // The read callback's work for a TLS connection: nread bytes of
+  // ciphertext are in the session's read room.
+  void handle_tls_read(ssize_t nread);
+  // The session failed or the peer ended it: logs a failed handshake as
+  // Redis does, sends the alert OpenSSL left, closes.
+  void tls_failed();
+  // The query buffer room a read makes: 16 KB, or what a declared bulk
+  // still needs.
+  size_t read_room() const;
   // Watches for what the connection waits for now (threaded): readable
   // while reading, writable while a write waits for room.
   void update_poll();
@@ -152,6 +174,7 @@ class Connection final : public Session {
   int64_t soft_limit_since_ms_ = -1;  // output over its soft limit since (-1: not)
   std::string peer_, local_;
   int fd_ = -1;
+  std::unique_ptr<TlsSession> tls_;  // null: plain TCP
 
   // What a threaded connection keeps apart (null with io-threads 1): the
   // poll handle (freed by its own close callback) and the results a job

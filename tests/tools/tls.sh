@@ -90,4 +90,21 @@ expect_tls "$(printf 'tls-port\n%s' "$tport")" client config get tls-port
 expect_tls "$(printf 'port\n0')" client config get port
 echo "port 0: TLS only, tcp_port $info_port"
 
+# TLS switched on and off at run time with CONFIG SET, as Redis: tls-port
+# needs a context that loads; the files alone are not loaded while TLS is
+# off; tls-port 0 closes the listener.
+start_server
+pcli() { redis-cli -p "$port" "$@" 2>&1; }
+tport=$(free_port)
+no_tls="ERR CONFIG SET failed (possibly related to argument 'tls-port') - Unable to update TLS configuration. Check server logs."
+[ "$(pcli config set tls-port "$tport")" = "$no_tls" ] || fail "CONFIG SET tls-port without a certificate"
+[ "$(pcli config set tls-cert-file /nonexistent)" = OK ] || fail "tls-cert-file while TLS is off is not loaded"
+[ "$(pcli config set tls-cert-file "$certs/server.crt" tls-key-file "$certs/server.key")" = OK ] || fail "the files"
+[ "$(pcli config set tls-port "$tport")" = "$no_tls" ] || fail "CONFIG SET tls-port without a CA under tls-auth-clients yes"
+[ "$(pcli config set tls-ca-cert-file "$certs/ca.crt" tls-port "$tport")" = OK ] || fail "CONFIG SET tls-port"
+expect_tls PONG client ping
+[ "$(pcli config set tls-port 0)" = OK ] || fail "CONFIG SET tls-port 0"
+refused client
+echo "CONFIG SET tls-port: on and off at run time"
+
 echo "tls: all checks passed"

@@ -19,9 +19,6 @@ gen_test_certs "$certs" || fail "could not make the test certificates"
 
 tls_args=(--tls-cert-file "$certs/server.crt" --tls-key-file "$certs/server.key"
           --tls-ca-cert-file "$certs/ca.crt")
-tport=$(free_port)
-start_server --tls-port "$tport" "${tls_args[@]}"
-echo "server on port $port, TLS on $tport (pid ${pids[-1]})"
 
 # tcli [client certificate name|none] command...: redis-cli over TLS
 tcli() {
@@ -41,6 +38,35 @@ refused() {  # refused <who>: no reply to PING
   got=$(tcli "$1" ping) || true
   [[ "$got" != *PONG* ]] || fail "a client with certificate '$1' was served: $got"
 }
+
+# start_tls_server PLAIN_PORT: starts $server with TLS on a free port (and
+# TCP on port PLAIN_PORT, 0: none, "free": a free one), retrying on other
+# ports if it exits during start-up (a port taken meanwhile); sets tport
+# and port. Polls PING over TLS, with a 10 s deadline.
+start_tls_server() {
+  local pid
+  for _ in 1 2 3 4 5; do
+    tport=$(free_port)
+    port=$1
+    [ "$port" = free ] && port=$(free_port)
+    log="$log_dir/tools-tls-$tport.log"
+    "$server" --port "$port" --tls-port "$tport" --bind 127.0.0.1 --save "" "${tls_args[@]}" >"$log" 2>&1 &
+    pid=$!
+    pids+=("$pid")
+    for _ in $(seq 1 200); do
+      kill -0 "$pid" 2>/dev/null || break
+      [ "$(tcli client ping)" = PONG ] && return 0
+      sleep 0.05
+    done
+    kill -0 "$pid" 2>/dev/null && fail "$server did not answer PING over TLS on port $tport within 10 s"
+    wait "$pid" 2>/dev/null || true
+    unset 'pids[-1]'
+  done
+  fail "$server did not start with TLS (see $log)"
+}
+
+start_tls_server free
+echo "server on port $port, TLS on $tport (pid ${pids[-1]})"
 
 expect_tls OK client set k v
 expect_tls v client get k
@@ -72,16 +98,7 @@ expect_tls 'ERR CONFIG SET failed (possibly related to argument '"'"'tls-protoco
   client config set tls-protocols TLSv9
 
 # Port 0: TLS only. INFO's tcp_port is the TLS port, as Redis's.
-tport=$(free_port)
-log="$log_dir/tools-tls-only-$tport.log"
-"$server" --port 0 --tls-port "$tport" --bind 127.0.0.1 --save "" "${tls_args[@]}" >"$log" 2>&1 &
-pids+=("$!")
-for _ in $(seq 1 200); do
-  [ "$(tcli client ping)" = PONG ] && break
-  kill -0 "${pids[-1]}" 2>/dev/null || fail "the TLS-only server exited"
-  sleep 0.05
-done
-expect_tls PONG client ping
+start_tls_server 0
 info_port=$(tcli client info server | tr -d '\r' | sed -n 's/^tcp_port://p')
 [ "$info_port" = "$tport" ] || fail "INFO tcp_port with port 0: '$info_port', want $tport"
 laddr=$(tcli client client list | sed -n 's/.* laddr=\([^ ]*\) .*/\1/p')
@@ -101,7 +118,13 @@ no_tls="ERR CONFIG SET failed (possibly related to argument 'tls-port') - Unable
 [ "$(pcli config set tls-cert-file /nonexistent)" = OK ] || fail "tls-cert-file while TLS is off is not loaded"
 [ "$(pcli config set tls-cert-file "$certs/server.crt" tls-key-file "$certs/server.key")" = OK ] || fail "the files"
 [ "$(pcli config set tls-port "$tport")" = "$no_tls" ] || fail "CONFIG SET tls-port without a CA under tls-auth-clients yes"
-[ "$(pcli config set tls-ca-cert-file "$certs/ca.crt" tls-port "$tport")" = OK ] || fail "CONFIG SET tls-port"
+# (another port if that one was taken meanwhile)
+for _ in 1 2 3 4 5; do
+  got=$(pcli config set tls-ca-cert-file "$certs/ca.crt" tls-port "$tport")
+  [[ "$got" == *"Unable to listen on this port"* ]] || break
+  tport=$(free_port)
+done
+[ "$got" = OK ] || fail "CONFIG SET tls-port: $got"
 expect_tls PONG client ping
 [ "$(pcli config set tls-port 0)" = OK ] || fail "CONFIG SET tls-port 0"
 refused client

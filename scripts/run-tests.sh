@@ -10,7 +10,8 @@
 #   scripts/run-tests.sh check      the fast subset (make check): the layers,
 #                                   then build/'s unit, integration and compat
 #   scripts/run-tests.sh sanitize   build-asan/: unit, integration, compat
-#                                   (against redis-server), a mixed load, and
+#                                   (against redis-server), a mixed load, TLS
+#                                   (tests/tools/tls.sh), and
 #                                   each fuzz harness over its corpus
 #   scripts/run-tests.sh tsan       build-tsan/ (make tsan-build): the I/O
 #                                   thread tests against the ThreadSanitizer
@@ -92,6 +93,17 @@ if [ "$group" = all ] || [ "$group" = sanitize ]; then
   suite asan/integration with_server_logs "$san/integration-tests"
   suite asan/compat with_server_logs "$san/compat-tests"
   suite asan/load scripts/sanitize-load.sh "$san/lawnkv-server"
+  # TLS against the sanitizer server (handshakes that fail or stall,
+  # garbage, 5 MB each way, certificate rotation): its logs go to
+  # build/test-logs/tools-tls-*.log.
+  tls_suite() {
+    rm -f build/test-logs/tools-tls-*.log
+    local status=0
+    LAWNKV_SERVER="$san/lawnkv-server" bash tests/tools/tls.sh || status=1
+    scripts/sanitizer-reports.sh build/test-logs/tools-tls-*.log || status=1
+    return $status
+  }
+  suite asan/tls tls_suite
   for f in "$san"/fuzz/*_fuzz; do
     [ -x "$f" ] || continue
     h=$(basename "$f" _fuzz)

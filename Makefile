@@ -28,15 +28,17 @@ UV_LIBS   := $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 # profiles of the server name its functions.
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.1 2>/dev/null || echo -I/usr/include/lua5.1)
 LUA_LIBS   := -Wl,-Bstatic -llua5.1-cjson -llua5.1-bitop -llua5.1 -Wl,-Bdynamic -lm -ldl
+# TLS (src/server/tls_*.cpp): Debian's OpenSSL (libssl-dev).
+SSL_LIBS := $(shell pkg-config --libs openssl 2>/dev/null || echo -lssl -lcrypto)
 # jemalloc replaces malloc in everything that links the library: see
 # src/core/allocator.hpp for why. MALLOC=libc leaves it out (the sanitizer
 # builds: ASan must own malloc).
 MALLOC ?= jemalloc
 ifeq ($(MALLOC),libc)
 override CXXFLAGS += -DLAWNKV_NO_JEMALLOC
-LIBS      := $(UV_LIBS) $(LUA_LIBS)
+LIBS      := $(UV_LIBS) $(LUA_LIBS) $(SSL_LIBS)
 else
-LIBS      := $(UV_LIBS) $(LUA_LIBS) -ljemalloc
+LIBS      := $(UV_LIBS) $(LUA_LIBS) $(SSL_LIBS) -ljemalloc
 endif
 
 BUILD := build

@@ -6,12 +6,13 @@
 #   scripts/install-deps.sh bench  also the benchmark tools
 set -euo pipefail
 
-want=(g++ make pkg-config libuv1-dev libjemalloc-dev liblua5.1-0-dev lua-cjson-dev lua-bitop-dev)
+want=(g++ make pkg-config libuv1-dev libjemalloc-dev liblua5.1-0-dev lua-cjson-dev lua-bitop-dev libssl-dev)
 case "${1:-run}" in
   run) ;;
   # clang with its sanitizer and libFuzzer runtimes, and llvm-symbolizer for
   # the reports: the build-asan/ suites and make fuzz
-  test) want+=(libhiredis-dev doctest-dev redis-server redis-tools python3-redis python3-rq nutcracker
+  # openssl: the TLS test makes its throwaway CA and certificates with it
+  test) want+=(libhiredis-dev doctest-dev redis-server redis-tools python3-redis python3-rq nutcracker openssl
                clang libclang-rt-14-dev llvm-14)
         # node and npm from Debian unless a node with npm is already there (NodeSource's
         # nodejs bundles npm and conflicts with Debian's npm package)

@@ -11,7 +11,8 @@
 #                                   then build/'s unit, integration and compat
 #   scripts/run-tests.sh sanitize   build-asan/: unit, integration (build/'s
 #                                   tests against build-asan/'s server), compat
-#                                   (against redis-server), a mixed load, and
+#                                   (against redis-server), a mixed load, TLS
+#                                   (tests/tools/tls.sh), and
 #                                   each fuzz harness over its corpus
 #   scripts/run-tests.sh tsan       build-tsan/ (make tsan-build): the I/O
 #                                   thread tests against the ThreadSanitizer
@@ -56,6 +57,7 @@ if [ "$group" = all ] || [ "$group" = plain ]; then
   # writing on I/O threads (--io-threads 4 --io-threads-do-reads yes).
   suite integration/io-threads-4 env LAWNKV_IO_THREADS=4 build/integration-tests
   suite compat/io-threads-4 env LAWNKV_IO_THREADS=4 build/compat-tests
+  suite tools/tls/io-threads-4 env LAWNKV_IO_THREADS=4 bash tests/tools/tls.sh
 fi
 
 if [ "$group" = all ] || [ "$group" = tsan ]; then
@@ -98,6 +100,17 @@ if [ "$group" = all ] || [ "$group" = sanitize ]; then
     LAWNKV_TEST_LOGS="$san/test-logs" LAWNKV_STREAM_ENTRIES=100000 build/integration-tests
   suite asan/compat with_server_logs "$san/compat-tests"
   suite asan/load scripts/sanitize-load.sh "$san/lawnkv-server"
+  # TLS against the sanitizer server (handshakes that fail or stall,
+  # garbage, 5 MB each way, certificate rotation): its logs go to
+  # build/test-logs/tools-tls-*.log.
+  tls_suite() {
+    rm -f build/test-logs/tools-tls-*.log
+    local status=0
+    LAWNKV_SERVER="$san/lawnkv-server" bash tests/tools/tls.sh || status=1
+    scripts/sanitizer-reports.sh build/test-logs/tools-tls-*.log || status=1
+    return $status
+  }
+  suite asan/tls tls_suite
   for f in "$san"/fuzz/*_fuzz; do
     [ -x "$f" ] || continue
     h=$(basename "$f" _fuzz)

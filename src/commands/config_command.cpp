@@ -85,7 +85,14 @@ void config_resetstat_command(Call& call) {
 void config_rewrite_command(Call& call) {
   const std::string& file = call.server.config.file();
   if (file.empty()) return call.error(kNoConfigFile);
-  const std::string why = config::rewrite_config_file(file, call.cfg());
+  // Without an aclfile the users live in the config file, as ACL LIST
+  // describes them (Redis's rewriteConfigUserOption).
+  std::vector<std::string> users;
+  if (call.cfg().aclfile.empty())
+    for (const auto& [name, u] : call.server.acl.all())
+      users.push_back("user " + name + " " + u->describe(call.server.commands));
+  const std::string why =
+      config::rewrite_config_file(file, call.cfg(), call.cfg().aclfile.empty() ? &users : nullptr);
   if (!why.empty()) {
     if (call.server.log) call.server.log->log(LogLevel::kWarning, "CONFIG REWRITE failed: " + why);
     return call.error(std::string(kRewriteFailed) + why);

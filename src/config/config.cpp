@@ -235,7 +235,7 @@ Status Config::set(const std::vector<std::pair<std::string, std::string>>& pairs
   for (const Param* p : targets) {
     const auto it = live_apply_.find(p->name);
     if (it == live_apply_.end() || !it->second) continue;
-    if (p->kind != Kind::kSpecial && get_param(*p, values_) == get_param(*p, next)) continue;
+    if (p->kind != Kind::kSpecial && !p->always_apply && get_param(*p, values_) == get_param(*p, next)) continue;
     applies.push_back(&it->second);
   }
   for (size_t i = 0; i < applies.size(); ++i) {

@@ -21,7 +21,7 @@
 // lawnkv: they are validated as Redis validates them and kept in
 // Values::ignored so CONFIG GET reads back what was set, and have no effect.
 // Directives whose silent acceptance would mislead (replicaof, unixsocket,
-// rename-command, user, loadmodule, tls-*) are not in the table, so they stop
+// rename-command, loadmodule) are not in the table, so they stop
 // start-up with Redis's "Bad directive" error.
 
 #include <cstdint>
@@ -62,7 +62,10 @@ struct Param {
   Access access = Access::kMutable;
   bool multi_arg = false;       // several words: bind, save, client-output-buffer-limit
   bool used = true;             // false: accepted for compatibility, no effect
-  bool hidden = false;          // CONFIG GET answers its exact name only, no pattern (Redis's HIDDEN_CONFIG)
+  bool hidden = false;
+  // CONFIG SET runs its live apply even when the value is unchanged (Redis's
+  // VOLATILE_CONFIG: setting tls-cert-file to the same path reloads the file).
+  bool always_apply = false;          // CONFIG GET answers its exact name only, no pattern (Redis's HIDDEN_CONFIG)
   std::string_view def = {};    // the default, as CONFIG GET prints it
   Field field = {};
   int64_t min = 0;              // kInteger, kMemory bounds (inclusive)
@@ -80,7 +83,7 @@ std::span<const Param> params();
 // The parameter named name or alias, any case; nullptr if none.
 const Param* find_param(std::string_view name);
 
-// Parameters of features lawnkv does not have (replication, cluster, TLS,
+// Parameters of features lawnkv does not have (replication, cluster,
 // unix sockets, ACL files, client eviction...), which CONFIG GET answers
 // with Redis's value when the feature is off, as Redis does: monitoring
 // and client libraries read them (a replicaof of "" says "a primary").

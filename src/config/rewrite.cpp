@@ -183,7 +183,8 @@ bool rewrite_special(RewriteState& st, const Param& p, const Values& v) {
   } else if (p.name == "latency-tracking-info-percentiles") {
     // Always written, "" for none, so the defaults do not come back.
     st.rewrite(p.name, line_of(p.name, value.empty() ? "\"\"" : value), true);
-  } else if (p.name == "requirepass" || p.name == "pidfile") {
+  } else if (p.name == "requirepass" || p.name == "pidfile" ||
+             (p.name.starts_with("tls-") && p.kind == Kind::kString)) {
     // Redis keeps these unset (NULL) when empty: no line at all.
     if (value.empty()) st.mark(p.name);
     else st.rewrite(p.name, line_of(p.name, repr_quoted(value)), true);
@@ -226,17 +227,20 @@ bool sync_dir_of(const std::string& path) {
 
 }  // namespace
 
-std::string rewritten_config(std::string_view old, const Values& v) {
+std::string rewritten_config(std::string_view old, const Values& v, const std::vector<std::string>* users) {
   RewriteState st(old);
   for (const Param& p : params()) rewrite_param(st, p, v);
-  // Redis's user and loadmodule lines: lawnkv has neither (and refuses
-  // them at start-up), so any such line goes.
+  // Redis's rewriteConfigUserOption: the users in place of the file's user
+  // lines (the rest appended), or, with an aclfile, no user line at all.
+  if (users != nullptr)
+    for (const std::string& line : *users) st.rewrite("user", line, true);
   st.mark("user");
+  // lawnkv has no modules (and refuses loadmodule at start-up).
   st.mark("loadmodule");
   return st.content();
 }
 
-std::string rewrite_config_file(const std::string& path, const Values& v) {
+std::string rewrite_config_file(const std::string& path, const Values& v, const std::vector<std::string>* users) {
   std::string old;
   if (std::ifstream in{path, std::ios::binary}) {
     std::ostringstream text;
@@ -245,7 +249,7 @@ std::string rewrite_config_file(const std::string& path, const Values& v) {
   } else if (errno != ENOENT) {
     return errno_text();
   }
-  const std::string content = rewritten_config(old, v);
+  const std::string content = rewritten_config(old, v, users);
 
   std::string tmp = path + ".XXXXXX";
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);

@@ -38,18 +38,23 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "config/values.hpp"
 
 namespace lawnkv::config {
 
 // The new text of a config file whose text was old, for the values v.
-std::string rewritten_config(std::string_view old, const Values& v);
+// users: the `user <name> <rules>` lines to write, one per ACL user (Redis
+// writes them when no aclfile is set: they replace the file's user lines in
+// order, the rest appended); nullptr: every user line goes (an aclfile).
+std::string rewritten_config(std::string_view old, const Values& v, const std::vector<std::string>* users = nullptr);
 
 // Rewrites the file at path for v: read (a missing file is an empty one),
 // then written to a temporary file beside it, synced, renamed over it and
 // its directory synced, so a crash leaves the old file or the new one.
 // "" on success, else strerror's text for the step that failed.
-std::string rewrite_config_file(const std::string& path, const Values& v);
+std::string rewrite_config_file(const std::string& path, const Values& v,
+                                const std::vector<std::string>* users = nullptr);
 
 }  // namespace lawnkv::config

@@ -35,6 +35,23 @@ struct Values {
   // in order: the ACL users created at start-up.
   std::vector<std::vector<std::string>> users;
   std::string acl_pubsub_default = "resetchannels";  // or "allchannels": new users' channels
+  // TLS (server/tls_context.hpp), as Redis 7.0's tls-* directives. tls_port 0:
+  // no TLS listener. The client-side files are checked when the context is
+  // built (lawnkv makes no outgoing TLS connections yet).
+  int64_t tls_port = 0;
+  std::string tls_cert_file, tls_key_file, tls_key_file_pass;
+  std::string tls_client_cert_file, tls_client_key_file, tls_client_key_file_pass;
+  std::string tls_dh_params_file, tls_ca_cert_file, tls_ca_cert_dir;
+  std::string tls_protocols;     // "TLSv1.2 TLSv1.3"... ("": TLSv1.2 and TLSv1.3)
+  std::string tls_ciphers;       // TLSv1.2 and below, OpenSSL's cipher list ("": OpenSSL's default)
+  std::string tls_ciphersuites;  // TLSv1.3 ("": OpenSSL's default)
+  std::string tls_auth_clients = "yes";  // yes | no | optional: client certificates
+  bool tls_prefer_server_ciphers = false;
+  bool tls_session_caching = true;
+  int64_t tls_session_cache_size = 20480;
+  int64_t tls_session_cache_timeout = 300;  // seconds
+  bool tls_replication = false;  // accepted: no replication yet
+  bool tls_cluster = false;      // accepted: no cluster mode
   int64_t maxclients = 10000;
   int64_t timeout = 0;            // idle seconds before a client is closed (0 = never)
   int64_t slowlog_log_slower_than = 10000;  // µs; -1: no slow log, 0: every command

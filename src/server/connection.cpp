@@ -45,6 +45,8 @@ Connection::Connection(ServerHost& server, uint64_t session_id) : server_(server
   write_req_.data = this;
 }
 
+Connection::~Connection() = default;
+
 void Connection::start() {
   ServerState& st = server_.state();
   created_ms = last_interaction_ms = st.clock.now_ms();
@@ -75,13 +77,22 @@ void Connection::start() {
   resume_reading();
 }
 
-void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
-  auto* c = static_cast<Connection*>(h->data);
+size_t Connection::read_room() const {
   // A pending big bulk tells how much it still needs: read it in as few
   // calls as possible instead of doubling through small reads.
-  const size_t wanted = c->parser_.bytes_wanted();
+  const size_t wanted = parser_.bytes_wanted();
   size_t need = kReadChunk;
-  if (wanted > c->in_.size() && wanted - c->in_.size() > need) need = wanted - c->in_.size();
+  if (wanted > in_.size() && wanted - in_.size() > need) need = wanted - in_.size();
+  return need;
+}
+
+void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
+  auto* c = static_cast<Connection*>(h->data);
+  if (c->tls_) {
+    *buf = uv_buf_init(c->tls_->read_room(), static_cast<unsigned>(TlsSession::kReadRoom));
+    return;
+  }
+  const size_t need = c->read_room();
   c->in_.reserve_free(need);
   c->note_memory();
   // No more than that per read, as Redis: the query buffer limit is checked
@@ -92,6 +103,10 @@ void Connection::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
 void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
   auto* c = static_cast<Connection*>(s->data);
   if (nread == 0) return;  // nothing read (EAGAIN)
+  if (c->tls_) {
+    c->handle_tls_read(nread);
+    return;
+  }
   c->in_.commit(nread > 0 ? static_cast<size_t>(nread) : 0);
   c->handle_read(nread);
 }
@@ -128,6 +143,10 @@ void Connection::read_job() {
   // loop iteration. Room is made as on_alloc makes it, without the server's
   // memory count (the main thread's, in after_read). The query buffer limit
   // is checked after each read, before any parsing.
+  if (tls_) {
+    read_job_tls();
+    return;
+  }
   io_->parsed = false;
   io_->over_limit = false;
   ssize_t total = 0;
@@ -169,6 +188,19 @@ void Connection::after_read() {
   io_->read_queued = false;
   const ssize_t nread = io_->read_result;
   io_->read_result = 0;
+  if (tls_ && !closing_) {
+    if (io_->tls_failed) {
+      io_->tls_failed = false;
+      tls_failed();
+      return;
+    }
+    // The handshake's answer (or a session ticket) goes out before the
+    // loop waits again.
+    if (tls_->has_output() && !queued_for_flush_) {
+      queued_for_flush_ = true;
+      server_.queue_flush(this);
+    }
+  }
   if (closing_ || nread == 0) {
     io_->parsed = false;
     return;
@@ -292,8 +324,12 @@ void Connection::flush() {
     after_write();
     return;
   }
-  if (!write_in_flight_ && !out_.empty()) {
-    uv_buf_t b = uv_buf_init(out_.data(), static_cast<unsigned>(out_.size()));
+  // What goes on the wire: the replies, or (TLS) their ciphertext and any
+  // handshake records pending, sealed only when no write is in flight (the
+  // records leave in order, and replies that wait count as out_).
+  std::string& wire = write_in_flight_ ? out_ : tls_ ? tls_->seal(out_) : out_;
+  if (!write_in_flight_ && !wire.empty()) {
+    uv_buf_t b = uv_buf_init(wire.data(), static_cast<unsigned>(wire.size()));
     ++server_.state().facts.stats.total_writes_processed;
     const int n = uv_try_write(stream(), &b, 1);
     if (n < 0 && n != UV_EAGAIN) {
@@ -303,14 +339,14 @@ void Connection::flush() {
     const size_t written = n > 0 ? static_cast<size_t>(n) : 0;
     server_.state().facts.stats.total_net_output_bytes += written;
     if (written > 0) last_interaction_ms = server_.state().clock.now_ms();
-    if (written == out_.size()) {
-      out_.clear();
-      if (out_.capacity() > kKeepOutputBytes) out_.shrink_to_fit();
+    if (written == wire.size()) {
+      wire.clear();
+      if (wire.capacity() > kKeepOutputBytes) wire.shrink_to_fit();
     } else {
       // The rest goes out asynchronously from writing_; replies made
       // meanwhile collect in the (swapped-in, empty) out_.
-      writing_.swap(out_);
-      out_.clear();
+      writing_.swap(wire);
+      wire.clear();
       writing_offset_ = written;
       uv_buf_t rest = uv_buf_init(writing_.data() + written, static_cast<unsigned>(writing_.size() - written));
       write_in_flight_ = true;
@@ -332,7 +368,8 @@ void Connection::flush() {
 
 bool Connection::wants_write() const {
   if (closing_) return false;
-  return writing_.empty() ? !out_.empty() : io_->writable;
+  if (!writing_.empty()) return io_->writable;
+  return !out_.empty() || (tls_ && tls_->has_output());
 }
 
 void Connection::write_job() {
@@ -361,18 +398,20 @@ void Connection::write_job() {
     writing_offset_ = 0;
     if (writing_.capacity() > kKeepOutputBytes) writing_.shrink_to_fit();
   }
-  if (out_.empty()) return;
-  const ssize_t w = put(out_.data(), out_.size());
+  // The replies, or (TLS) their ciphertext and any records pending.
+  std::string& wire = tls_ ? tls_->seal(out_) : out_;
+  if (wire.empty()) return;
+  const ssize_t w = put(wire.data(), wire.size());
   if (w < 0) return;
-  if (static_cast<size_t>(w) == out_.size()) {
-    out_.clear();
-    if (out_.capacity() > kKeepOutputBytes) out_.shrink_to_fit();
+  if (static_cast<size_t>(w) == wire.size()) {
+    wire.clear();
+    if (wire.capacity() > kKeepOutputBytes) wire.shrink_to_fit();
     return;
   }
   // The rest waits in writing_ for the socket to take more; replies made
   // meanwhile collect in out_.
-  writing_.swap(out_);
-  out_.clear();
+  writing_.swap(wire);
+  wire.clear();
   writing_offset_ = static_cast<size_t>(w);
 }
 

@@ -23,15 +23,26 @@
 // limits, running the requests, closing. A job touches only this
 // connection's buffers, parser and socket, and never runs while the main
 // thread does anything else, so every command behaves as with one thread.
+//
+// TLS (a connection accepted on tls-port): the same stream carries
+// ciphertext, and a TlsSession (tls_session.hpp) sits between it and the
+// buffers: a read is decrypted into the query buffer, and flush() seals the
+// replies just before it writes them. A plain connection pays one
+// predictable test of tls_ per read and per flush. Under io-threads a TLS
+// connection is threaded as a plain one: read_job() reads ciphertext and
+// decrypts it (the handshake too), write_job() seals and writes; a session
+// that failed is logged and closed by after_read() on the main thread.
 
 #include <uv.h>
 
+#include <memory>
 #include <string>
 
 #include "config/config.hpp"
 #include "engine/session.hpp"
 #include "resp/parser.hpp"
 #include "server/input_buffer.hpp"
+#include "server/tls_session.hpp"
 
 namespace lawnkv::server {
 
@@ -40,9 +51,13 @@ class ServerHost;
 class Connection final : public Session {
  public:
   Connection(ServerHost& server, uint64_t id);
+  ~Connection();
   uv_stream_t* stream() { return reinterpret_cast<uv_stream_t*>(&tcp_); }
   uv_tcp_t* tcp() { return &tcp_; }
 
+  // Before start(): the connection speaks TLS through ssl (owned from here).
+  void use_tls(SSL* ssl) { tls_ = std::make_unique<TlsSession>(ssl); }
+  bool tls() const { return tls_ != nullptr; }
   // After accept: records addresses and starts reading.
   void start();
   // Reads what the socket holds now and runs it, as the loop's read
@@ -116,6 +131,22 @@ class Connection final : public Session {
   // The loop's read callback's work once nread bytes were read (< 0: an
   // error or EOF, which close the connection).
   void handle_read(ssize_t nread);
+  // The read callback's work for a TLS connection: nread bytes of
+  // ciphertext are in the session's read room.
+  void handle_tls_read(ssize_t nread);
+  // The session failed or the peer ended it: logs a failed handshake as
+  // Redis does, sends the alert OpenSSL left, closes.
+  void tls_failed();
+  // read_job() for a TLS connection (connection_tls.cpp).
+  void read_job_tls();
+  // Decrypts every byte the session can give into the query buffer,
+  // adding their count to total; false if the session failed.
+  bool tls_decrypt(size_t* total);
+  // The socket ended: the session records why, if that cut it short.
+  void tls_end_of_stream();
+  // The query buffer room a read makes: 16 KB, or what a declared bulk
+  // still needs.
+  size_t read_room() const;
   // Watches for what the connection waits for now (threaded): readable
   // while reading, writable while a write waits for room.
   void update_poll();
@@ -152,6 +183,7 @@ class Connection final : public Session {
   int64_t soft_limit_since_ms_ = -1;  // output over its soft limit since (-1: not)
   std::string peer_, local_;
   int fd_ = -1;
+  std::unique_ptr<TlsSession> tls_;  // null: plain TCP
 
   // What a threaded connection keeps apart (null with io-threads 1): the
   // poll handle (freed by its own close callback) and the results a job
@@ -168,6 +200,7 @@ class Connection final : public Session {
     size_t written = 0;
     uint64_t write_calls = 0;
     int write_error = 0;         // errno of a failed write
+    bool tls_failed = false;     // the TLS session failed in read_job: after_read ends it
   };
   ThreadedIo* io_ = nullptr;
 

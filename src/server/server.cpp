@@ -32,6 +32,15 @@ constexpr std::string_view kProtectedMode =
     "protected mode with 'CONFIG SET protected-mode no' from the loopback interface, or restart "
     "the server with '--protected-mode no'.\r\n";
 
+// The parameters whose CONFIG SET rebuilds the TLS context (applyTlsCfg).
+constexpr std::string_view kTlsOptions[] = {
+    "tls-cert-file",         "tls-key-file",        "tls-key-file-pass",  "tls-client-cert-file",
+    "tls-client-key-file",   "tls-client-key-file-pass", "tls-dh-params-file", "tls-ca-cert-file",
+    "tls-ca-cert-dir",       "tls-protocols",       "tls-ciphers",        "tls-ciphersuites",
+    "tls-prefer-server-ciphers", "tls-session-caching", "tls-session-cache-size",
+    "tls-session-cache-timeout", "tls-replication", "tls-cluster"};
+constexpr std::string_view kTlsConfigError = "Unable to update TLS configuration. Check server logs.";
+
 }  // namespace
 
 Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
@@ -66,6 +75,8 @@ Server::~Server() {
   state_.busy_loop = nullptr;
   state_.config.set_live_apply("bind", nullptr);
   state_.config.set_live_apply("port", nullptr);
+  state_.config.set_live_apply("tls-port", nullptr);
+  for (std::string_view name : kTlsOptions) state_.config.set_live_apply(name, nullptr);
   uv_walk(&loop_, [](uv_handle_t* h, void*) {
     if (!uv_is_closing(h)) uv_close(h, nullptr);
   }, nullptr);
@@ -74,18 +85,45 @@ Server::~Server() {
 }
 
 bool Server::listen() {
-  if (!listen_on(state_.config.values())) return false;
+  const config::Values& cfg = state_.config.values();
+  if (cfg.port != 0 && !listen_on(cfg, cfg.port, false, listeners_)) return false;
+  if (cfg.tls_port != 0 && !listen_on(cfg, cfg.tls_port, true, tls_listeners_)) {
+    log_.log(LogLevel::kWarning, "Failed listening on port " + std::to_string(cfg.tls_port) + " (TLS), aborting.");
+    return false;
+  }
+  if (listeners_.empty() && tls_listeners_.empty()) {
+    log_.log(LogLevel::kWarning, "Configured to not listen anywhere, exiting.");
+    return false;
+  }
+  note_listening_port(cfg);
   // CONFIG SET bind / port rebind, as Redis's applyBind and updatePort.
   state_.config.set_live_apply("bind", [this](const config::Values& v) {
-    return relisten(v) ? std::string() : std::string("Failed to bind to specified addresses.");
+    const bool ok = relisten(v, false) && relisten(v, true);
+    return ok ? std::string() : std::string("Failed to bind to specified addresses.");
   });
   state_.config.set_live_apply("port", [this](const config::Values& v) {
-    return relisten(v) ? std::string() : std::string("Unable to listen on this port. Check server logs.");
+    return relisten(v, false) ? std::string() : std::string("Unable to listen on this port. Check server logs.");
   });
+  // tls-port: the context first, if TLS was off (Redis's applyTLSPort).
+  state_.config.set_live_apply("tls-port", [this](const config::Values& v) {
+    if (!tls_.configured() && !tls_.configure(v, log_)) return std::string(kTlsConfigError);
+    return relisten(v, true) ? std::string() : std::string("Unable to listen on this port. Check server logs.");
+  });
+  for (std::string_view name : kTlsOptions)
+    state_.config.set_live_apply(name, [this](const config::Values& v) { return apply_tls(v); });
   return true;
 }
 
-bool Server::listen_on(const config::Values& cfg) {
+std::string Server::apply_tls(const config::Values& cfg) {
+  if (cfg.tls_port == 0 && !cfg.tls_replication && !cfg.tls_cluster) return {};
+  return tls_.configure(cfg, log_) ? std::string() : std::string(kTlsConfigError);
+}
+
+void Server::note_listening_port(const config::Values& cfg) {
+  state_.facts.listening_port = static_cast<int>(cfg.port != 0 ? cfg.port : cfg.tls_port);
+}
+
+bool Server::listen_on(const config::Values& cfg, int64_t port, bool tls, Listeners& into) {
   // No address: every one, as Redis's listenToPort.
   const std::vector<std::string> every_address{"*", "-::*"};
   for (std::string addr : cfg.bind.empty() ? every_address : cfg.bind) {
@@ -95,57 +133,56 @@ bool Server::listen_on(const config::Values& cfg) {
     if (addr == "::*") addr = "::";
     sockaddr_storage sa{};
     const bool v6 = addr.find(':') != std::string::npos;
-    int rc = v6 ? uv_ip6_addr(addr.c_str(), static_cast<int>(cfg.port), reinterpret_cast<sockaddr_in6*>(&sa))
-                : uv_ip4_addr(addr.c_str(), static_cast<int>(cfg.port), reinterpret_cast<sockaddr_in*>(&sa));
+    int rc = v6 ? uv_ip6_addr(addr.c_str(), static_cast<int>(port), reinterpret_cast<sockaddr_in6*>(&sa))
+                : uv_ip4_addr(addr.c_str(), static_cast<int>(port), reinterpret_cast<sockaddr_in*>(&sa));
     auto tcp = std::make_unique<uv_tcp_t>();
     uv_tcp_init(&loop_, tcp.get());
     tcp->data = this;
     if (rc == 0) rc = uv_tcp_bind(tcp.get(), reinterpret_cast<sockaddr*>(&sa), v6 ? UV_TCP_IPV6ONLY : 0);
     if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(tcp.get()),
-                                static_cast<int>(cfg.tcp_backlog), on_connection);
+                                static_cast<int>(cfg.tcp_backlog), tls ? on_tls_connection : on_connection);
     if (rc != 0) {
       uv_close(reinterpret_cast<uv_handle_t*>(tcp.release()),
                [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
       const std::string msg = "Could not create server TCP listening socket " + addr + ":" +
-                              std::to_string(cfg.port) + ": " + uv_strerror(rc);
+                              std::to_string(port) + ": " + uv_strerror(rc);
       if (optional) {
         log_.log(LogLevel::kVerbose, msg);
         continue;
       }
       log_.log(LogLevel::kWarning, msg);
-      close_listeners();
+      close_listeners(into);
       return false;
     }
-    listeners_.push_back(std::move(tcp));
+    into.push_back(std::move(tcp));
   }
-  if (listeners_.empty()) {
+  if (into.empty()) {
     log_.log(LogLevel::kWarning, "Failed listening on any address");
     return false;
   }
-  state_.facts.listening_port = static_cast<int>(cfg.port);
   return true;
 }
 
-bool Server::relisten(const config::Values& cfg) {
-  close_listeners();
+bool Server::relisten(const config::Values& cfg, bool tls) {
+  Listeners& listeners = tls ? tls_listeners_ : listeners_;
+  close_listeners(listeners);
   if (stopping_) return true;
-  // Port 0: no TCP listener (Redis's changeListenPort).
-  if (cfg.port == 0) {
-    state_.facts.listening_port = 0;
-    return true;
-  }
-  if (listen_on(cfg)) return true;
+  note_listening_port(cfg);
+  // Port 0: no listener of that kind (Redis's changeListenPort).
+  const int64_t port = tls ? cfg.tls_port : cfg.port;
+  if (port == 0) return true;
+  if (listen_on(cfg, port, tls, listeners)) return true;
   log_.log(LogLevel::kWarning, "Failed to bind");
   return false;
 }
 
-void Server::close_listeners() {
+void Server::close_listeners(Listeners& listeners) {
   // uv_close closes the socket now (the port is free at once); the handle's
   // memory goes in the callback.
-  for (auto& l : listeners_)
+  for (auto& l : listeners)
     uv_close(reinterpret_cast<uv_handle_t*>(l.release()),
              [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
-  listeners_.clear();
+  listeners.clear();
 }
 
 int Server::run() {
@@ -180,6 +217,11 @@ int Server::run() {
     threaded_reads_ = cfg.io_threads_do_reads;
     uv_check_start(&check_, on_check);
   }
+  // TLS in use: its context before any listener (Redis's initServer).
+  if ((cfg.tls_port != 0 || cfg.tls_replication || cfg.tls_cluster) && !tls_.configure(cfg, log_)) {
+    log_.log(LogLevel::kWarning, "Failed to configure TLS. Check logs for more info.");
+    return 1;
+  }
   if (!listen()) return 1;
   uv_prepare_start(&prepare_, on_prepare);
   uv_signal_start(&sigterm_, on_signal, SIGTERM);
@@ -188,7 +230,8 @@ int Server::run() {
   uv_unref(reinterpret_cast<uv_handle_t*>(&sigterm_));
   uv_unref(reinterpret_cast<uv_handle_t*>(&sigint_));
   uv_unref(reinterpret_cast<uv_handle_t*>(&sigchld_));
-  log_.log(LogLevel::kNotice, "Ready to accept connections tcp");
+  if (!listeners_.empty()) log_.log(LogLevel::kNotice, "Ready to accept connections tcp");
+  if (!tls_listeners_.empty()) log_.log(LogLevel::kNotice, "Ready to accept connections tls");
   uv_run(&loop_, UV_RUN_DEFAULT);
   log_.log(LogLevel::kWarning, "lawnkv is now ready to exit, bye bye...");
   return 0;
@@ -200,20 +243,38 @@ void Server::on_connection(uv_stream_t* listener, int status) {
     self->log_.log(LogLevel::kWarning, std::string("Accepting client connection: ") + uv_strerror(status));
     return;
   }
-  self->accept(listener);
+  self->accept(listener, false);
 }
 
-void Server::accept(uv_stream_t* listener) {
+void Server::on_tls_connection(uv_stream_t* listener, int status) {
+  auto* self = static_cast<Server*>(listener->data);
+  if (status < 0) {
+    self->log_.log(LogLevel::kWarning, std::string("Accepting client connection: ") + uv_strerror(status));
+    return;
+  }
+  self->accept(listener, true);
+}
+
+void Server::accept(uv_stream_t* listener, bool tls) {
   const uint64_t id = state_.clients.next_id();
   auto* conn = new Connection(*this, id);
   if (uv_accept(listener, conn->stream()) != 0) {
     conn->close();
     return;
   }
+  if (tls) {
+    SSL* ssl = tls_.new_ssl(state_.config.values().tls_auth_clients);
+    if (ssl == nullptr) {
+      log_.log(LogLevel::kWarning, "Error accepting a client connection: " + tls_error_text());
+      conn->close();
+      return;
+    }
+    conn->use_tls(ssl);
+  }
   admit(conn);
 }
 
-void Server::accept_now(uv_tcp_t* listener) {
+void Server::accept_now(uv_tcp_t* listener, bool tls) {
   uv_os_fd_t listen_fd;
   if (uv_fileno(reinterpret_cast<uv_handle_t*>(listener), &listen_fd) != 0) return;
   for (;;) {
@@ -226,6 +287,14 @@ void Server::accept_now(uv_tcp_t* listener) {
       conn->close();
       return;
     }
+    if (tls) {
+      SSL* ssl = tls_.new_ssl(state_.config.values().tls_auth_clients);
+      if (ssl == nullptr) {
+        conn->close();
+        continue;
+      }
+      conn->use_tls(ssl);
+    }
     admit(conn);
   }
 }
@@ -233,14 +302,24 @@ void Server::accept_now(uv_tcp_t* listener) {
 void Server::admit(Connection* conn) {
   conn->start();
   const auto& cfg = state_.config.values();
+  // A TLS client refused here is closed without the error: it could only
+  // go after the handshake (Redis's write of it fails the same way).
   if (static_cast<int64_t>(state_.clients.size()) >= cfg.maxclients) {
     ++state_.facts.stats.rejected_connections;
+    if (conn->tls()) {
+      conn->close();
+      return;
+    }
     conn->out_.assign(kMaxClients);
     conn->close_after_reply = true;
     conn->flush();
     return;
   }
   if (cfg.protected_mode && state_.acl.default_user().nopass() && !is_loopback(conn->peer_address())) {
+    if (conn->tls()) {
+      conn->close();
+      return;
+    }
     conn->out_.assign(kProtectedMode);
     conn->close_after_reply = true;
     conn->flush();
@@ -370,9 +449,14 @@ void Server::on_check(uv_check_t* h) {
 void Server::serve_while_busy() {
   busy_fds_.clear();
   busy_ids_.clear();
-  for (const auto& l : listeners_) {
-    uv_os_fd_t fd;
-    if (uv_fileno(reinterpret_cast<uv_handle_t*>(l.get()), &fd) == 0) busy_fds_.push_back({fd, POLLIN, 0});
+  // Listeners first, plain then TLS; a listener whose descriptor cannot be
+  // read is polled as -1 (never ready) so the indexes stay in step.
+  for (const Listeners* ls : {&listeners_, &tls_listeners_}) {
+    for (const auto& l : *ls) {
+      uv_os_fd_t fd;
+      if (uv_fileno(reinterpret_cast<uv_handle_t*>(l.get()), &fd) != 0) fd = -1;
+      busy_fds_.push_back({fd, POLLIN, 0});
+    }
   }
   const size_t listeners = busy_fds_.size();
   for (const auto& [id, s] : state_.clients.all()) {
@@ -387,7 +471,8 @@ void Server::serve_while_busy() {
     if (busy_fds_[i].revents == 0) continue;
     --ready;
     if (i < listeners) {
-      accept_now(listeners_[i].get());
+      const bool tls = i >= listeners_.size();
+      accept_now(tls ? tls_listeners_[i - listeners_.size()].get() : listeners_[i].get(), tls);
       continue;
     }
     // Looked up again: what ran before may have closed it.
@@ -489,7 +574,10 @@ void Server::shut_down() {
   state_.aof().on_shutdown(state_);
   state_.config.set_live_apply("bind", nullptr);
   state_.config.set_live_apply("port", nullptr);
-  close_listeners();
+  state_.config.set_live_apply("tls-port", nullptr);
+  for (std::string_view name : kTlsOptions) state_.config.set_live_apply(name, nullptr);
+  close_listeners(listeners_);
+  close_listeners(tls_listeners_);
   std::vector<Connection*> all;
   for (const auto& [id, s] : state_.clients.all()) all.push_back(static_cast<Connection*>(s));
   for (Connection* c : all) c->close();

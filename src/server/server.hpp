@@ -26,6 +26,13 @@
 // prepare, where flush_pending would write them. The main thread waits for
 // the threads at both points, so no command runs while a thread works.
 //
+// TLS (tls_context.hpp, tls_session.hpp): with tls-port set, a second set of
+// listeners on the same bind addresses accepts connections that speak TLS;
+// port 0 serves TLS alone. The context is built before listening (a bad
+// certificate stops start-up) and rebuilt by CONFIG SET of a tls-* file or
+// option, as Redis's applyTlsCfg; CONFIG SET tls-port listens anew, and
+// CONFIG SET bind rebinds both ports.
+//
 // A script past busy-reply-threshold calls serve_while_busy() from its
 // hook (engine/busy_loop.hpp): libuv's loop cannot be run from inside one
 // of its callbacks, so it polls the listeners and the connections itself
@@ -49,6 +56,7 @@
 #include "server/expiry_cycle.hpp"
 #include "server/host.hpp"
 #include "server/io_threads.hpp"
+#include "server/tls_context.hpp"
 
 namespace lawnkv::server {
 
@@ -81,6 +89,7 @@ class Server final : public ServerHost, public BusyLoop {
 
  private:
   static void on_connection(uv_stream_t* listener, int status);
+  static void on_tls_connection(uv_stream_t* listener, int status);
   static void on_prepare(uv_prepare_t* h);
   // io-threads > 1: reads the connections poll found readable.
   static void on_check(uv_check_t* h);
@@ -91,18 +100,27 @@ class Server final : public ServerHost, public BusyLoop {
   static void on_evict_idle(uv_idle_t* h);
   static void on_release_idle(uv_idle_t* h);
 
+  using Listeners = std::vector<std::unique_ptr<uv_tcp_t>>;
   // Listens on the configured addresses at start-up and lets CONFIG SET
-  // bind / port rebind (config::Config::set_live_apply).
+  // bind / port / tls-port rebind and the tls-* options rebuild the TLS
+  // context (config::Config::set_live_apply).
   bool listen();
-  // Listens on cfg's addresses and port; on a failure logs it, closes what
-  // it opened and returns false.
-  bool listen_on(const config::Values& cfg);
-  // Closes the listeners and listens as cfg says (none for port 0).
-  bool relisten(const config::Values& cfg);
-  void close_listeners();
-  void accept(uv_stream_t* listener);
+  // Listens on cfg's addresses at port into `into` (tls: its connections
+  // speak TLS); on a failure logs it, closes what it opened and returns
+  // false.
+  bool listen_on(const config::Values& cfg, int64_t port, bool tls, Listeners& into);
+  // Closes the listeners of one kind and listens as cfg says (none for
+  // port 0).
+  bool relisten(const config::Values& cfg, bool tls);
+  static void close_listeners(Listeners& listeners);
+  // INFO's tcp_port: port, or tls-port when port is 0 (as Redis).
+  void note_listening_port(const config::Values& cfg);
+  // Redis's applyTlsCfg: with TLS in use, the context is rebuilt from cfg;
+  // "" or Redis's error reason.
+  std::string apply_tls(const config::Values& cfg);
+  void accept(uv_stream_t* listener, bool tls);
   // Accepts what waits on listener without the loop (serve_while_busy).
-  void accept_now(uv_tcp_t* listener);
+  void accept_now(uv_tcp_t* listener, bool tls);
   // A connection just accepted: refused past maxclients or by protected
   // mode, else registered.
   void admit(Connection* conn);
@@ -115,7 +133,9 @@ class Server final : public ServerHost, public BusyLoop {
   void shut_down();
 
   uv_loop_t loop_;
-  std::vector<std::unique_ptr<uv_tcp_t>> listeners_;
+  Listeners listeners_;
+  Listeners tls_listeners_;
+  TlsContext tls_;
   uv_prepare_t prepare_;
   uv_idle_t evict_idle_;  // active while an eviction is pending: poll does not block
   // Active while the arena has emptied chunks to give back: one step of a

@@ -386,7 +386,9 @@ TEST_CASE("CONFIG GET: globs, typed names, aliases, each name once") {
   CHECK(get1(c, "replicaof") == "");
   CHECK(get1(c, "slaveof") == "");
   CHECK(get1(c, "tls-port") == "0");
-  CHECK(find_param("tls-port") == nullptr);
+  CHECK(find_param("tls-port") != nullptr);  // a directive: lawnkv serves TLS
+  CHECK(get1(c, "tls-auth-clients") == "yes");
+  CHECK(get1(c, "tls-session-cache-size") == "20480");
   CHECK(get1(c, "bind") == "127.0.0.1 -::1");
   CHECK(get1(c, "port") == "6379");
   CHECK(get1(c, "maxmemory") == "0");
@@ -450,6 +452,18 @@ TEST_CASE("CONFIG SET: live applies run on the new values; one failing restores 
   CHECK(c.values().port == 6379);
   CHECK(c.values().timeout == 5);
   CHECK(c.values().bind == std::vector<std::string>{"127.0.0.1"});
+
+  // A file parameter (Redis's VOLATILE_CONFIG) is applied even when its
+  // path is unchanged: the file may have been renewed.
+  int reloads = 0;
+  c.set_live_apply("tls-cert-file", [&](const Values&) {
+    ++reloads;
+    return std::string();
+  });
+  CHECK(c.set({{"tls-cert-file", "/a.crt"}}).ok());
+  CHECK(c.set({{"tls-cert-file", "/a.crt"}}).ok());
+  CHECK(reloads == 2);
+  c.set_live_apply("tls-cert-file", nullptr);
 
   // Cleared: CONFIG SET only changes the value (no server listening).
   c.set_live_apply("port", nullptr);

@@ -138,6 +138,13 @@ const char* const kTokens[] = {
     // PFDEBUG's subcommands and the HyperLogLog magic (a value starting
     // "HYLL" but not one: a WRONGTYPE of its own).
     "GETREG", "DECODE", "ENCODING", "TODENSE", "HYLL", "hll-sparse-max-bytes",
+    // ACL SETUSER rules (selectors, patterns, categories, passwords) and
+    // users, and the Lua calls that crashed Debian's libraries.
+    "SETUSER", "GETUSER", "DELUSER", "DRYRUN", "u1", ">pw", "<pw", "nopass", "resetpass", "~k*", "%R~k*", "%W~*",
+    "%RW~q", "allkeys", "resetkeys", "&ch*", "allchannels", "resetchannels", "+@all", "-@all", "+@read",
+    "-@dangerous", "+get", "-set", "+config|get", "allcommands", "nocommands", "reset", "(~k* +get)", "(", ")",
+    "clearselectors", "#5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
+    "return unpack({}, 0, 2147483647)", "return bit.tohex(65535, -2147483648)",
     // New tokens go here, at the end: an input picks a token by its index,
     // so inserting one earlier would change what the regression inputs of
     // tests/fuzz/corpus/command/ replay. Likewise the command table: an

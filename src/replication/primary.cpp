@@ -1,0 +1,281 @@
+#include "replication/primary.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
+#include "core/ascii.hpp"
+
+namespace lawnkv::replication {
+
+namespace {
+
+constexpr std::string_view kPing = "*1\r\n$4\r\nPING\r\n";
+constexpr std::string_view kGetAck = "*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n";
+
+// "127.0.0.1:6380" -> "127.0.0.1" (the port is after the last ':').
+std::string host_of(const std::string& address) {
+  const size_t colon = address.rfind(':');
+  return colon == std::string::npos ? address : address.substr(0, colon);
+}
+
+bool same_id(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+Primary::Primary(ServerState& server, ReplicationState& state) : server_(server), state_(state) {}
+
+Primary::~Primary() {
+  if (attached_) server_.data.effects.detach(this);
+}
+
+std::string Primary::sync(Session& s, bool psync, std::string_view replid, int64_t offset, int64_t now_ms) {
+  if (s.replica) return {};  // already one: ignored, as Redis
+  if (s.output_buffer_bytes() > 0) return "ERR SYNC and PSYNC are invalid with pending output";
+  const std::string name = s.peer_address();
+  log(LogLevel::kNotice, "Replica " + name + " asks for synchronization");
+  if (psync) {
+    if (try_partial(s, replid, offset, now_ms)) {
+      ++state_.stats.sync_partial_ok;
+      return {};
+    }
+    if (replid.empty() || replid[0] != '?') ++state_.stats.sync_partial_err;
+  }
+  ++state_.stats.sync_full;
+  s.replica = true;
+  Link link;
+  link.session_id = s.id;
+  link.pre_psync = !psync;
+  link.ack_time_ms = now_ms;
+  if (!state_.backlog_active()) {
+    // No history any replica could continue: a new one starts here.
+    state_.change_replid();
+    state_.clear_replid2();
+    state_.create_backlog(static_cast<uint64_t>(server_.config.values().repl_backlog_size));
+    log(LogLevel::kNotice, "Replication backlog created, my new replication IDs are '" + state_.replid() +
+                               "' and '" + state_.replid2() + "'");
+  }
+  if (!attached_) {
+    server_.data.effects.attach(this);
+    attached_ = true;
+  }
+  // A BGSAVE for links runs: a link that keeps the stream since its fork
+  // lets this one share it.
+  if (bgsave_for_links_) {
+    for (const Link& other : links_) {
+      if (other.state != LinkState::kWaitBgsaveEnd) continue;
+      link.state = LinkState::kWaitBgsaveEnd;
+      link.initial_offset = other.initial_offset;
+      link.kept = other.kept;
+      if (!link.pre_psync)
+        s.deliver("+FULLRESYNC " + state_.replid() + " " + std::to_string(link.initial_offset) + "\r\n");
+      log(LogLevel::kNotice, "Waiting for end of BGSAVE for SYNC");
+      break;
+    }
+  }
+  links_.push_back(std::move(link));
+  start_bgsave_for_links();
+  return {};
+}
+
+bool Primary::try_partial(Session& s, std::string_view replid, int64_t offset, int64_t now_ms) {
+  const bool ours = same_id(replid, state_.replid()) ||
+                    (same_id(replid, state_.replid2()) && offset <= state_.second_repl_offset());
+  if (!ours || !state_.backlog_active() || !state_.backlog()->covers(offset)) return false;
+  s.replica = true;
+  Link link;
+  link.session_id = s.id;
+  link.state = LinkState::kOnline;
+  link.ack_time_ms = now_ms;
+  std::string out = handshake(s).capa_psync2 ? "+CONTINUE " + state_.replid() + "\r\n" : "+CONTINUE\r\n";
+  const size_t header = out.size();
+  state_.backlog()->copy_from(offset, out);
+  log(LogLevel::kNotice, "Partial resynchronization request from " + s.peer_address() + " accepted. Sending " +
+                             std::to_string(out.size() - header) + " bytes of backlog starting from offset " +
+                             std::to_string(offset) + ".");
+  links_.push_back(std::move(link));
+  s.deliver(out);
+  return true;
+}
+
+void Primary::start_bgsave_for_links() {
+  bool waiting = false;
+  for (const Link& l : links_) waiting |= l.state == LinkState::kWaitBgsaveStart;
+  if (!waiting || server_.child_running()) return;  // a child runs: the cron tries again
+  log(LogLevel::kNotice, "Starting BGSAVE for SYNC with target: disk");
+  if (server_.snapshots().start_bgsave(server_) != Snapshots::Bg::kStarted) {
+    std::vector<uint64_t> failed;
+    for (const Link& l : links_)
+      if (l.state == LinkState::kWaitBgsaveStart) failed.push_back(l.session_id);
+    for (uint64_t id : failed) {
+      if (Session* s = server_.clients.find(id)) {
+        s->deliver("-ERR BGSAVE failed, replication can't continue\r\n");
+        s->close_soon();
+      }
+      drop(id, "BGSAVE for replication failed");
+    }
+    return;
+  }
+  bgsave_for_links_ = true;
+  // The new replicas' snapshots do not say which db the stream is in.
+  encoder_.reset();
+  for (Link& l : links_) {
+    if (l.state != LinkState::kWaitBgsaveStart) continue;
+    l.state = LinkState::kWaitBgsaveEnd;
+    l.initial_offset = state_.master_repl_offset();
+    l.kept.clear();
+    Session* s = session(l);
+    if (s && !l.pre_psync)
+      s->deliver("+FULLRESYNC " + state_.replid() + " " + std::to_string(l.initial_offset) + "\r\n");
+  }
+}
+
+void Primary::bgsave_done(bool ok) {
+  if (!bgsave_for_links_) {
+    if (ok) start_bgsave_for_links();
+    return;
+  }
+  bgsave_for_links_ = false;
+  std::string rdb;
+  bool read = false;
+  if (ok) {
+    std::ifstream in(Snapshots::path(server_.config.values()), std::ios::binary);
+    rdb.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    read = in.good() || in.eof();
+  }
+  std::vector<uint64_t> done;
+  for (const Link& l : links_)
+    if (l.state == LinkState::kWaitBgsaveEnd) done.push_back(l.session_id);
+  if (!read) {
+    for (uint64_t id : done) {
+      if (Session* s = server_.clients.find(id)) s->close_soon();
+      drop(id, "SYNC failed. BGSAVE child returned an error");
+    }
+    return;
+  }
+  const std::string header = "$" + std::to_string(rdb.size()) + "\r\n";
+  const int64_t now_ms = server_.clock.now_ms();
+  for (uint64_t id : done) {
+    // Delivering may close the client (and so forget its link): look both
+    // up again for each.
+    Session* s = server_.clients.find(id);
+    auto it = std::find_if(links_.begin(), links_.end(), [id](const Link& l) { return l.session_id == id; });
+    if (s == nullptr || it == links_.end()) continue;
+    it->state = LinkState::kOnline;
+    it->ack_time_ms = now_ms;
+    const std::string kept = std::move(it->kept);
+    it->kept.clear();
+    s->deliver(header);
+    s->deliver(rdb);
+    s->deliver(kept);
+    log(LogLevel::kNotice, "Synchronization with replica " + s->peer_address() + " succeeded");
+  }
+  start_bgsave_for_links();
+}
+
+void Primary::feed(std::string_view bytes) {
+  state_.feed(bytes);
+  std::vector<uint64_t> online;
+  for (Link& l : links_) {
+    if (l.state == LinkState::kWaitBgsaveEnd) l.kept.append(bytes);
+    if (l.state == LinkState::kOnline) online.push_back(l.session_id);
+  }
+  // Delivering may close a client (its output limit), which forgets its link.
+  for (uint64_t id : online)
+    if (Session* s = server_.clients.find(id)) s->deliver(bytes);
+}
+
+void Primary::append(std::span<const EffectRecord> records) {
+  // A replica's writes come from its primary, whose bytes it proxies.
+  if (state_.is_replica()) return;
+  std::string out;
+  encoder_.encode(records, out);
+  feed(out);
+}
+
+void Primary::ack(Session& s, int64_t offset, int64_t now_ms) {
+  for (Link& l : links_) {
+    if (l.session_id != s.id) continue;
+    if (offset > l.ack_offset) l.ack_offset = offset;
+    l.ack_time_ms = now_ms;
+    server_.data.blocking.signal(0, kAckWaitKey);
+    return;
+  }
+}
+
+int64_t Primary::count_acks(int64_t offset) const {
+  int64_t n = 0;
+  for (const Link& l : links_) n += l.state == LinkState::kOnline && l.ack_offset >= offset;
+  return n;
+}
+
+void Primary::before_sleep() {
+  if (!getack_wanted_) return;
+  getack_wanted_ = false;
+  if (!links_.empty() && !state_.is_replica()) feed(kGetAck);
+}
+
+void Primary::cron(int64_t now_ms) {
+  ++cron_ticks_;
+  const config::Values& cfg = server_.config.values();
+  if (!links_.empty() && !state_.is_replica() &&
+      cron_ticks_ % static_cast<uint64_t>(cfg.repl_ping_replica_period) == 0)
+    feed(kPing);
+  std::vector<uint64_t> timed_out;
+  std::vector<uint64_t> waiting;
+  for (const Link& l : links_) {
+    if (l.state == LinkState::kOnline) {
+      if (!l.pre_psync && now_ms / 1000 - l.ack_time_ms / 1000 > cfg.repl_timeout) timed_out.push_back(l.session_id);
+    } else {
+      waiting.push_back(l.session_id);
+    }
+  }
+  // A newline keeps a link waiting for its snapshot alive: the replica
+  // reads it as nothing.
+  for (uint64_t id : waiting)
+    if (Session* s = server_.clients.find(id)) s->deliver("\n");
+  for (uint64_t id : timed_out) {
+    if (Session* s = server_.clients.find(id)) s->close_soon();
+    drop(id, "Disconnecting timedout replica (streaming sync)");
+  }
+  start_bgsave_for_links();
+}
+
+void Primary::drop(uint64_t session_id, const std::string& why) {
+  auto it = std::find_if(links_.begin(), links_.end(), [&](const Link& l) { return l.session_id == session_id; });
+  if (it == links_.end()) return;
+  if (Session* s = server_.clients.find(session_id)) log(LogLevel::kWarning, why + ": " + s->peer_address());
+  links_.erase(it);
+}
+
+void Primary::forget(const Session& s) {
+  handshakes_.erase(s.id);
+  auto it = std::find_if(links_.begin(), links_.end(), [&](const Link& l) { return l.session_id == s.id; });
+  if (it == links_.end()) return;
+  log(LogLevel::kNotice, "Connection with replica " + s.peer_address() + " lost.");
+  links_.erase(it);
+}
+
+std::vector<ReplicaView> Primary::views(int64_t now_ms) const {
+  std::vector<ReplicaView> out;
+  for (const Link& l : links_) {
+    const Session* s = session(l);
+    if (s == nullptr) continue;
+    auto h = handshakes_.find(l.session_id);
+    ReplicaView v;
+    v.ip = h != handshakes_.end() && !h->second.ip.empty() ? h->second.ip : host_of(s->peer_address());
+    v.port = h != handshakes_.end() ? h->second.port : 0;
+    v.state = l.state == LinkState::kOnline ? "online" : "wait_bgsave";
+    v.ack_offset = l.ack_offset;
+    v.lag_s = l.state == LinkState::kOnline ? now_ms / 1000 - l.ack_time_ms / 1000 : 0;
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+}  // namespace lawnkv::replication

@@ -171,7 +171,7 @@ void write_more(RawClient& c) {
 
 }  // namespace
 
-TEST_CASE("replication: a redis-server replica of a lawnkv primary") {
+TEST_CASE("compat: replication: a redis-server 7.0.15 replica of a lawnkv primary (full and partial resync, the stream, WAIT)") {
   TempDir primary_dir, replica_dir;
   ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", primary_dir.path.string(), "--requirepass", "secret"});
   RawClient p(lawnkv.port());
@@ -237,6 +237,59 @@ TEST_CASE("replication: a redis-server replica of a lawnkv primary") {
     REQUIRE(role.elements[2].elements.size() == 1);
     CHECK(role.elements[2].elements[0].elements[1].text == std::to_string(redis.port()));
   }
+}
+
+// The stream's bytes as a SYNC client (an old replica, `redis-cli
+// --replica`) reads them: newlines while the snapshot is made, "$<len>"
+// and the RDB file, then each write's record: SELECT when the db changes,
+// MULTI ... EXEC around a transaction, the deadline of SET PX made
+// absolute, and the DEL of a key that expired on lawnkv. Every byte after
+// the snapshot counts in master_repl_offset.
+TEST_CASE("compat: replication: a SYNC client reads lawnkv's snapshot, then the stream") {
+  TempDir dir;
+  ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", dir.path.string()});
+  RawClient c(lawnkv.port());
+  must(c, {"SET", "before", "1"});
+  RawClient link(lawnkv.port());
+  link.send("SYNC\r\n");
+  std::string byte;
+  while ((byte = link.read_exactly(1)) == "\n") {
+  }
+  REQUIRE(byte == "$");
+  std::string len;
+  while ((byte = link.read_exactly(1)) != "\r") len += byte;
+  REQUIRE(link.read_exactly(1) == "\n");
+  const std::string rdb = link.read_exactly(std::stoul(len));
+  CHECK(rdb.rfind("REDIS0010", 0) == 0);
+  CHECK(rdb.find("before") != std::string::npos);
+  CHECK(info_field(c, "replication", "slave0").find("state=online") != std::string::npos);
+  CHECK(call(c, {"CLIENT", "LIST", "TYPE", "replica"}).text.find(" flags=S ") != std::string::npos);
+  const int64_t start = std::stoll(info_field(c, "replication", "master_repl_offset"));
+
+  must(c, {"SELECT", "3"});
+  must(c, {"SET", "k", "v"});
+  must(c, {"MULTI"});
+  must(c, {"INCR", "x"});
+  must(c, {"LPUSH", "l", "a"});
+  must(c, {"EXEC"});
+  must(c, {"SET", "soon", "v", "PX", "30"});
+  std::vector<std::string> got;
+  int64_t bytes = 0;
+  auto next = [&] {
+    const std::string wire = link.read_reply();
+    bytes += static_cast<int64_t>(wire.size());
+    std::string line;
+    for (const Reply& e : parse_reply(wire).elements) line += (line.empty() ? "" : " ") + e.text;
+    return line;
+  };
+  for (int i = 0; i < 7; ++i) got.push_back(next());
+  const std::string pxat = got.back();
+  got.back() = pxat.substr(0, pxat.rfind(' '));
+  CHECK(got == std::vector<std::string>{"SELECT 3", "SET k v", "MULTI", "INCR x", "LPUSH l a", "EXEC",
+                                        "SET soon v PXAT"});
+  // The key expires on lawnkv (30 ms on): its DEL follows.
+  CHECK(next() == "DEL soon");
+  CHECK(std::stoll(info_field(c, "replication", "master_repl_offset")) - start == bytes);
 }
 
 }  // namespace lawnkv::test

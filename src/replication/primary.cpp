@@ -19,6 +19,12 @@ std::string host_of(const std::string& address) {
   return colon == std::string::npos ? address : address.substr(0, colon);
 }
 
+// repl-backlog-size, at least 16 KB as Redis's CONFIG_REPL_BACKLOG_MIN_SIZE.
+uint64_t backlog_size(const config::Values& cfg) {
+  constexpr uint64_t kMinBacklog = 16 * 1024;
+  return std::max<uint64_t>(static_cast<uint64_t>(cfg.repl_backlog_size), kMinBacklog);
+}
+
 bool same_id(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
@@ -56,7 +62,7 @@ std::string Primary::sync(Session& s, bool psync, std::string_view replid, int64
     // No history any replica could continue: a new one starts here.
     state_.change_replid();
     state_.clear_replid2();
-    state_.create_backlog(static_cast<uint64_t>(server_.config.values().repl_backlog_size));
+    state_.create_backlog(backlog_size(server_.config.values()));
     log(LogLevel::kNotice, "Replication backlog created, my new replication IDs are '" + state_.replid() +
                                "' and '" + state_.replid2() + "'");
   }
@@ -179,15 +185,22 @@ void Primary::bgsave_done(bool ok) {
 }
 
 void Primary::feed(std::string_view bytes) {
+  // CONFIG SET repl-backlog-size takes effect at the next byte fed.
+  if (Backlog* b = state_.backlog()) {
+    const uint64_t want = backlog_size(server_.config.values());
+    if (b->size() != want) b->resize(want);
+  }
   state_.feed(bytes);
   std::vector<uint64_t> online;
   for (Link& l : links_) {
     if (l.state == LinkState::kWaitBgsaveEnd) l.kept.append(bytes);
     if (l.state == LinkState::kOnline) online.push_back(l.session_id);
   }
-  // Delivering may close a client (its output limit), which forgets its link.
+  // Delivering may close a client (its output limit), which forgets its
+  // link. A link being closed (CLIENT KILL) gets nothing more: the replica
+  // must ask for these bytes again, as from Redis, which frees it at once.
   for (uint64_t id : online)
-    if (Session* s = server_.clients.find(id)) s->deliver(bytes);
+    if (Session* s = server_.clients.find(id); s && !s->close_after_reply) s->deliver(bytes);
 }
 
 void Primary::append(std::span<const EffectRecord> records) {

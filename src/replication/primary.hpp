@@ -22,6 +22,9 @@
 //   online       every byte fed to the stream goes to it as well.
 //   SYNC is the same without "+FULLRESYNC", and such a link sends no ACKs.
 //
+// The backlog holds repl-backlog-size bytes (at least 16 KB, as Redis); a
+// CONFIG SET of it takes effect at the next byte fed.
+//
 // The stream: the effects of writes (engine/effects.hpp; this is one of its
 // sinks) encoded with SELECT framing and MULTI/EXEC (effect_encoder.hpp),
 // a PING every repl-ping-replica-period seconds, and "REPLCONF GETACK *"

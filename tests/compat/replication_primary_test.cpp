@@ -17,6 +17,7 @@
 
 #include "../support/poll_until.hpp"
 #include "../support/raw_client.hpp"
+#include "../support/resp_encode.hpp"
 #include "../support/resp_reply.hpp"
 #include "../support/server_process.hpp"
 #include "../support/temp_dir.hpp"
@@ -290,6 +291,36 @@ TEST_CASE("compat: replication: a SYNC client reads lawnkv's snapshot, then the 
   // The key expires on lawnkv (30 ms on): its DEL follows.
   CHECK(next() == "DEL soon");
   CHECK(std::stoll(info_field(c, "replication", "master_repl_offset")) - start == bytes);
+}
+
+// A link cut while more than the backlog holds is written: the replica
+// asks to continue from an offset the backlog no longer has, and falls
+// back to a full resynchronisation (sync_partial_err, then sync_full).
+TEST_CASE("compat: replication: a backlog overrun falls back to a full resync") {
+  TempDir primary_dir, replica_dir;
+  ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", primary_dir.path.string(), "--repl-backlog-size", "16kb"});
+  RawClient p(lawnkv.port());
+  fill(p);
+  ServerProcess redis =
+      ServerProcess::redis({"--dir", replica_dir.path.string(), "--replicaof", "127.0.0.1", std::to_string(lawnkv.port())});
+  RawClient r(redis.port());
+  same_dataset(p, r);
+  CHECK(info_field(p, "replication", "repl_backlog_size") == "16384");
+  // The kill and a write larger than the backlog in one batch: the replica
+  // cannot come back in between.
+  p.send(encode_command({"CLIENT", "KILL", "TYPE", "replica"}) +
+         encode_command({"SET", "overrun", std::string(40000, 'x')}));
+  CHECK(parse_reply(p.read_reply()).text == "1");
+  CHECK(parse_reply(p.read_reply()).text == "OK");
+  const bool resynced = poll_until(steady_clock::now() + kWait, [&] {
+    return info_field(p, "stats", "sync_full") == "2" &&
+           info_field(p, "replication", "slave0").find("state=online") != std::string::npos;
+  });
+  CHECK(resynced);
+  CHECK(info_field(p, "stats", "sync_partial_ok") == "0");
+  CHECK(info_field(p, "stats", "sync_partial_err") == "1");
+  CHECK(info_field(p, "replication", "repl_backlog_histlen") == "16384");
+  same_dataset(p, r);
 }
 
 }  // namespace lawnkv::test

@@ -1,8 +1,11 @@
 #include "replication/primary.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
-#include <iterator>
+#include <cerrno>
 
 #include "core/ascii.hpp"
 
@@ -38,6 +41,8 @@ Primary::Primary(ServerState& server, ReplicationState& state) : server_(server)
 
 Primary::~Primary() {
   if (attached_) server_.data.effects.detach(this);
+  for (const Link& l : links_)
+    if (l.rdb_fd >= 0) ::close(l.rdb_fd);
 }
 
 std::string Primary::sync(Session& s, bool psync, std::string_view replid, int64_t offset, int64_t now_ms) {
@@ -147,41 +152,73 @@ void Primary::bgsave_done(bool ok) {
     return;
   }
   bgsave_for_links_ = false;
-  std::string rdb;
-  bool read = false;
-  if (ok) {
-    std::ifstream in(Snapshots::path(server_.config.values()), std::ios::binary);
-    rdb.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    read = in.good() || in.eof();
-  }
-  std::vector<uint64_t> done;
-  for (const Link& l : links_)
-    if (l.state == LinkState::kWaitBgsaveEnd) done.push_back(l.session_id);
-  if (!read) {
-    for (uint64_t id : done) {
-      if (Session* s = server_.clients.find(id)) s->close_soon();
-      drop(id, "SYNC failed. BGSAVE child returned an error");
+  const std::string path = Snapshots::path(server_.config.values());
+  std::vector<uint64_t> failed;
+  for (Link& l : links_) {
+    if (l.state != LinkState::kWaitBgsaveEnd) continue;
+    // Each link reads the file through its own descriptor: a later save
+    // may replace the file meanwhile.
+    struct stat st;
+    const int fd = ok ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+      if (fd >= 0) ::close(fd);
+      failed.push_back(l.session_id);
+      continue;
     }
-    return;
+    l.state = LinkState::kSendBulk;
+    l.rdb_fd = fd;
+    l.rdb_left = static_cast<uint64_t>(st.st_size);
+    if (Session* s = session(l)) s->deliver("$" + std::to_string(l.rdb_left) + "\r\n");
   }
-  const std::string header = "$" + std::to_string(rdb.size()) + "\r\n";
-  const int64_t now_ms = server_.clock.now_ms();
-  for (uint64_t id : done) {
-    // Delivering may close the client (and so forget its link): look both
-    // up again for each.
-    Session* s = server_.clients.find(id);
-    auto it = std::find_if(links_.begin(), links_.end(), [id](const Link& l) { return l.session_id == id; });
-    if (s == nullptr || it == links_.end()) continue;
-    it->state = LinkState::kOnline;
-    it->ack_time_ms = now_ms;
-    const std::string kept = std::move(it->kept);
-    it->kept.clear();
-    s->deliver(header);
-    s->deliver(rdb);
-    s->deliver(kept);
-    log(LogLevel::kNotice, "Synchronization with replica " + s->peer_address() + " succeeded");
+  for (uint64_t id : failed) {
+    if (Session* s = server_.clients.find(id)) s->close_soon();
+    drop(id, "SYNC failed. BGSAVE child returned an error");
   }
+  send_bulks();
   start_bgsave_for_links();
+}
+
+void Primary::send_bulks() {
+  std::vector<uint64_t> sending;
+  for (const Link& l : links_)
+    if (l.state == LinkState::kSendBulk) sending.push_back(l.session_id);
+  for (uint64_t id : sending) {
+    // Delivering may close the client, which forgets its link: look both up
+    // again each time.
+    auto link = [&]() -> Link* {
+      auto it = std::find_if(links_.begin(), links_.end(), [id](const Link& l) { return l.session_id == id; });
+      return it == links_.end() ? nullptr : &*it;
+    };
+    Session* s = server_.clients.find(id);
+    Link* l = link();
+    if (s == nullptr || l == nullptr) continue;
+    std::string chunk;
+    while (l->rdb_left > 0 && s->output_buffer_bytes() < kBulkChunk) {
+      chunk.resize(std::min<uint64_t>(l->rdb_left, kBulkChunk));
+      const ssize_t n = ::read(l->rdb_fd, chunk.data(), chunk.size());
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        s->close_soon();
+        drop(id, "Read error sending DB to replica");
+        l = nullptr;
+        break;
+      }
+      chunk.resize(static_cast<size_t>(n));
+      l->rdb_left -= static_cast<uint64_t>(n);
+      s->deliver(chunk);
+      if ((l = link()) == nullptr || server_.clients.find(id) == nullptr) break;
+    }
+    if (l == nullptr || l->rdb_left > 0) continue;
+    // The whole file went: the stream since the fork follows, then online.
+    ::close(l->rdb_fd);
+    l->rdb_fd = -1;
+    l->state = LinkState::kOnline;
+    l->ack_time_ms = server_.clock.now_ms();
+    const std::string kept = std::move(l->kept);
+    l->kept.clear();
+    log(LogLevel::kNotice, "Synchronization with replica " + s->peer_address() + " succeeded");
+    s->deliver(kept);
+  }
 }
 
 void Primary::feed(std::string_view bytes) {
@@ -193,7 +230,7 @@ void Primary::feed(std::string_view bytes) {
   state_.feed(bytes);
   std::vector<uint64_t> online;
   for (Link& l : links_) {
-    if (l.state == LinkState::kWaitBgsaveEnd) l.kept.append(bytes);
+    if (l.state == LinkState::kWaitBgsaveEnd || l.state == LinkState::kSendBulk) l.kept.append(bytes);
     if (l.state == LinkState::kOnline) online.push_back(l.session_id);
   }
   // Delivering may close a client (its output limit), which forgets its
@@ -228,6 +265,7 @@ int64_t Primary::count_acks(int64_t offset) const {
 }
 
 void Primary::before_sleep() {
+  send_bulks();
   if (!getack_wanted_) return;
   getack_wanted_ = false;
   if (!links_.empty() && !state_.is_replica()) feed(kGetAck);
@@ -263,6 +301,7 @@ void Primary::drop(uint64_t session_id, const std::string& why) {
   auto it = std::find_if(links_.begin(), links_.end(), [&](const Link& l) { return l.session_id == session_id; });
   if (it == links_.end()) return;
   if (Session* s = server_.clients.find(session_id)) log(LogLevel::kWarning, why + ": " + s->peer_address());
+  if (it->rdb_fd >= 0) ::close(it->rdb_fd);
   links_.erase(it);
 }
 
@@ -271,6 +310,7 @@ void Primary::forget(const Session& s) {
   auto it = std::find_if(links_.begin(), links_.end(), [&](const Link& l) { return l.session_id == s.id; });
   if (it == links_.end()) return;
   log(LogLevel::kNotice, "Connection with replica " + s.peer_address() + " lost.");
+  if (it->rdb_fd >= 0) ::close(it->rdb_fd);
   links_.erase(it);
 }
 
@@ -283,7 +323,7 @@ std::vector<ReplicaView> Primary::views(int64_t now_ms) const {
     ReplicaView v;
     v.ip = h != handshakes_.end() && !h->second.ip.empty() ? h->second.ip : host_of(s->peer_address());
     v.port = h != handshakes_.end() ? h->second.port : 0;
-    v.state = l.state == LinkState::kOnline ? "online" : "wait_bgsave";
+    v.state = l.state == LinkState::kOnline ? "online" : l.state == LinkState::kSendBulk ? "send_bulk" : "wait_bgsave";
     v.ack_offset = l.ack_offset;
     v.lag_s = l.state == LinkState::kOnline ? now_ms / 1000 - l.ack_time_ms / 1000 : 0;
     out.push_back(std::move(v));

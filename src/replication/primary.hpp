@@ -17,8 +17,9 @@
 //                are kept for the link (the snapshot does not have them);
 //                a link that comes while such a BGSAVE runs and another
 //                link keeps bytes since its fork shares it;
-//   send_bulk    the BGSAVE ended: "$<len>\r\n" and the file's bytes, then
-//                the bytes kept, go to the link's output;
+//   send_bulk    the BGSAVE ended: "$<len>\r\n" and the file's bytes, a
+//                chunk at a time as the link's output drains (each loop
+//                iteration looks), then the bytes kept;
 //   online       every byte fed to the stream goes to it as well.
 //   SYNC is the same without "+FULLRESYNC", and such a link sends no ACKs.
 //
@@ -85,7 +86,8 @@ class Primary final : public EffectSink, public BgsaveListener {
   // A WAIT blocked: "REPLCONF GETACK *" goes out before the loop waits.
   void request_acks() { getack_wanted_ = true; }
 
-  // The loop, before replies go out: the GETACK asked for.
+  // The loop, before replies go out: the snapshots' next chunks, the
+  // GETACK asked for.
   void before_sleep();
   // About once a second while wants_cron(): PINGs, keep-alives of links
   // waiting for their snapshot, timeouts, a BGSAVE for links waiting.
@@ -106,7 +108,11 @@ class Primary final : public EffectSink, public BgsaveListener {
   void bgsave_done(bool ok) override;
 
  private:
-  enum class LinkState { kWaitBgsaveStart, kWaitBgsaveEnd, kOnline };
+  enum class LinkState { kWaitBgsaveStart, kWaitBgsaveEnd, kSendBulk, kOnline };
+  // The snapshot goes out this much at a time, while the link's output
+  // holds less: a large file never sits whole in memory, nor counts
+  // against the replica's output limit.
+  static constexpr size_t kBulkChunk = 1 << 20;
   struct Link {
     uint64_t session_id = 0;
     LinkState state = LinkState::kWaitBgsaveStart;
@@ -115,12 +121,17 @@ class Primary final : public EffectSink, public BgsaveListener {
     int64_t ack_offset = 0;
     int64_t ack_time_ms = 0;    // its last ACK (or when it went online)
     std::string kept;           // the stream since its snapshot's fork
+    int rdb_fd = -1;            // send_bulk: the snapshot, read from here on
+    uint64_t rdb_left = 0;      // send_bulk: its bytes not yet sent
   };
 
   // Bytes of the stream: counted, kept in the backlog, sent or kept for
   // every link.
   void feed(std::string_view bytes);
   bool try_partial(Session& s, std::string_view replid, int64_t offset, int64_t now_ms);
+  // send_bulk: each link's next chunks of the snapshot, while its output
+  // is short; at the end the stream kept since the fork, and online.
+  void send_bulks();
   // Starts a BGSAVE for the links waiting for one, if no child runs.
   void start_bgsave_for_links();
   // s's link to go, and why (logged).

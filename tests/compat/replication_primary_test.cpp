@@ -293,14 +293,26 @@ TEST_CASE("compat: replication: a SYNC client reads lawnkv's snapshot, then the 
   CHECK(std::stoll(info_field(c, "replication", "master_repl_offset")) - start == bytes);
 }
 
-// A link cut while more than the backlog holds is written: the replica
-// asks to continue from an offset the backlog no longer has, and falls
-// back to a full resynchronisation (sync_partial_err, then sync_full).
-TEST_CASE("compat: replication: a backlog overrun falls back to a full resync") {
+// A snapshot larger than one chunk of the transfer; then a link cut while
+// more than the backlog holds is written: the replica asks to continue
+// from an offset the backlog no longer has, and falls back to a full
+// resynchronisation (sync_partial_err, then sync_full).
+TEST_CASE("compat: replication: a snapshot sent in chunks; a backlog overrun falls back to a full resync") {
   TempDir primary_dir, replica_dir;
   ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", primary_dir.path.string(), "--repl-backlog-size", "16kb"});
   RawClient p(lawnkv.port());
   fill(p);
+  // Incompressible values: the snapshot (over 2 MB) goes out in several
+  // chunks as the link drains.
+  uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 3; ++i) {
+    std::string noise(700 * 1024, '\0');
+    for (char& ch : noise) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      ch = static_cast<char>(x);
+    }
+    must(p, {"SET", "noise" + std::to_string(i), noise});
+  }
   ServerProcess redis =
       ServerProcess::redis({"--dir", replica_dir.path.string(), "--replicaof", "127.0.0.1", std::to_string(lawnkv.port())});
   RawClient r(redis.port());

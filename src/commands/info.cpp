@@ -25,6 +25,7 @@
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "pubsub/hub.hpp"
+#include "replication/replication.hpp"
 #include "scripting/runtime.hpp"
 
 namespace lawnkv {
@@ -166,7 +167,8 @@ void memory_section(const Call& call, std::string& out) {
   field(out, "mem_fragmentation_ratio", ratio(m.rss, m.used));
   field(out, "mem_fragmentation_bytes", difference(m.rss, m.used));
   field(out, "mem_not_counted_for_evict", 0);
-  field(out, "mem_replication_backlog", 0);
+  const replication::Backlog* backlog = call.server.replication().state().backlog();
+  field(out, "mem_replication_backlog", backlog ? backlog->memory_bytes() : 0);
   field(out, "mem_total_replication_buffers", 0);
   field(out, "mem_clients_slaves", 0);
   field(out, "mem_clients_normal", m.clients_normal);
@@ -217,9 +219,10 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "instantaneous_input_repl_kbps", "0.00");
   field(out, "instantaneous_output_repl_kbps", "0.00");
   field(out, "rejected_connections", st.rejected_connections);
-  field(out, "sync_full", 0);
-  field(out, "sync_partial_ok", 0);
-  field(out, "sync_partial_err", 0);
+  const replication::SyncStats& sync = call.server.replication().state().stats;
+  field(out, "sync_full", sync.sync_full);
+  field(out, "sync_partial_ok", sync.sync_partial_ok);
+  field(out, "sync_partial_err", sync.sync_partial_err);
   field(out, "expired_keys", ks.expired_keys);
   field(out, "expired_subkeys", ks.expired_subkeys);  // Redis 7.4: hash fields
   // Keys with a TTL past their deadline but not yet deleted, in %: Redis's
@@ -283,17 +286,7 @@ void expiry_section(const Call& call, std::string& out) {
 }
 
 void replication_section(const Call& call, std::string& out) {
-  field(out, "role", "master");
-  field(out, "connected_slaves", 0);
-  field(out, "master_failover_state", "no-failover");
-  field(out, "master_replid", call.server.facts.run_id);
-  field(out, "master_replid2", std::string(40, '0'));
-  field(out, "master_repl_offset", 0);
-  field(out, "second_repl_offset", -1);
-  field(out, "repl_backlog_active", 0);
-  field(out, "repl_backlog_size", 1048576);
-  field(out, "repl_backlog_first_byte_offset", 0);
-  field(out, "repl_backlog_histlen", 0);
+  out += call.server.replication().info_fields(call.now_ms);
 }
 
 void cpu_section(const Call&, std::string& out) {

@@ -4,6 +4,7 @@
 #include "commands/families.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
+#include "replication/replication.hpp"
 
 namespace lawnkv {
 
@@ -16,6 +17,8 @@ std::unique_ptr<ServerState> make_server_state(config::Config cfg) {
   Snapshots& snapshots = state->adopt(std::make_unique<Snapshots>());
   AppendOnly& aof = state->adopt(std::make_unique<AppendOnly>());
   state->set_durability(&snapshots, &aof);
+  Replication& replication = state->adopt(std::make_unique<Replication>(*state));
+  state->set_replication(&replication, &replication);
   start_server_state(*state);
   state->snapshots().lastsave_s = state->facts.start_ms / 1000;
   return state;

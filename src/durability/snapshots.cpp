@@ -126,6 +126,7 @@ void Snapshots::reap(ServerState& s) {
   last_bgsave_time_s = (s.clock.now_ms() - child_start_ms_) / 1000;
   child_ = -1;
   child_start_ms_ = -1;
+  if (listener_) listener_->bgsave_done(ok);
 }
 
 bool Snapshots::wants_cron(const ServerState& s) const {
@@ -160,6 +161,7 @@ void Snapshots::kill_child(ServerState& s) {
   ::unlink(temp_path(s.config.values(), child_).c_str());
   child_ = -1;
   child_start_ms_ = -1;
+  if (listener_) listener_->bgsave_done(false);
 }
 
 void Snapshots::after_flushall(ServerState& s) {

@@ -31,10 +31,21 @@ namespace lawnkv {
 
 struct ServerState;
 
+// Who hears that a BGSAVE child ended, well or not (killed included): the
+// replication service sends the file to the replicas that wait for it.
+class BgsaveListener {
+ public:
+  virtual void bgsave_done(bool ok) = 0;
+
+ protected:
+  ~BgsaveListener() = default;
+};
+
 class Snapshots final : public Service {
  public:
   // Where messages go ("DB saved on disk"...); none by default (tests).
   void set_logger(const Logger* log) { log_ = log; }
+  void set_bgsave_listener(BgsaveListener* listener) { listener_ = listener; }
 
   // dir/dbfilename.
   static std::string path(const config::Values& v);
@@ -104,6 +115,7 @@ class Snapshots final : public Service {
   }
 
   const Logger* log_ = nullptr;
+  BgsaveListener* listener_ = nullptr;
   pid_t child_ = -1;
   int64_t child_start_ms_ = -1;
   uint64_t dirty_at_fork_ = 0;

@@ -145,7 +145,10 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms,
                  int64_t start_ns) {
   Call call = make_call(server, session, reply, argv, now_ms, &spec);
+  const int64_t stream_before = server.stream_offset();
   run_handler(call, spec.has(kWrite) && !spec.has(kRunsQueue));
+  // Its writes went to the replicas: WAIT waits for them (Redis's c->woff).
+  if (server.stream_offset() != stream_before) session.write_offset = server.stream_offset();
   // Client-side caching: a read's keys are remembered for its client.
   if (spec.has(kReadonly)) server.data.tracking.remember(session, spec, argv);
   const int64_t nsec = Clock::steady_ns() - start_ns;

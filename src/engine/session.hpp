@@ -70,6 +70,15 @@ class Session : public pubsub::Subscriber {
   // is run again from the unconsumed input then, and nothing else before.
   bool postponed = false;
 
+  // Replication (src/replication/): a replica's link to this server, from
+  // its SYNC/PSYNC on (CLIENT LIST flags=S, type replica); the link to this
+  // server's own primary (flags=M, type master); and the stream's offset
+  // after this client's last write that went to the replicas (WAIT waits
+  // for replicas to acknowledge it, as Redis's c->woff).
+  bool replica = false;
+  bool master = false;
+  int64_t write_offset = 0;
+
   // CLIENT TRACKING (engine/tracking.hpp).
   TrackingState tracking;
 

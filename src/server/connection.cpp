@@ -63,7 +63,7 @@ void Connection::start() {
   uv_tcp_nodelay(&tcp_, 1);
   const int64_t keepalive = st.config.values().tcp_keepalive;
   if (keepalive > 0) uv_tcp_keepalive(&tcp_, 1, static_cast<unsigned>(keepalive));
-  if (server_.io_threaded() && fd_ >= 0) {
+  if (server_.io_threaded() && fd_ >= 0 && !tls_) {
     // The stream never reads or writes: its watcher stays idle, and the
     // poll handle alone watches the socket (a refusal keeps the stream).
     io_ = new ThreadedIo;
@@ -143,10 +143,6 @@ void Connection::read_job() {
   // loop iteration. Room is made as on_alloc makes it, without the server's
   // memory count (the main thread's, in after_read). The query buffer limit
   // is checked after each read, before any parsing.
-  if (tls_) {
-    read_job_tls();
-    return;
-  }
   io_->parsed = false;
   io_->over_limit = false;
   ssize_t total = 0;
@@ -188,19 +184,6 @@ void Connection::after_read() {
   io_->read_queued = false;
   const ssize_t nread = io_->read_result;
   io_->read_result = 0;
-  if (tls_ && !closing_) {
-    if (io_->tls_failed) {
-      io_->tls_failed = false;
-      tls_failed();
-      return;
-    }
-    // The handshake's answer (or a session ticket) goes out before the
-    // loop waits again.
-    if (tls_->has_output() && !queued_for_flush_) {
-      queued_for_flush_ = true;
-      server_.queue_flush(this);
-    }
-  }
   if (closing_ || nread == 0) {
     io_->parsed = false;
     return;
@@ -368,8 +351,7 @@ void Connection::flush() {
 
 bool Connection::wants_write() const {
   if (closing_) return false;
-  if (!writing_.empty()) return io_->writable;
-  return !out_.empty() || (tls_ && tls_->has_output());
+  return writing_.empty() ? !out_.empty() : io_->writable;
 }
 
 void Connection::write_job() {
@@ -398,20 +380,18 @@ void Connection::write_job() {
     writing_offset_ = 0;
     if (writing_.capacity() > kKeepOutputBytes) writing_.shrink_to_fit();
   }
-  // The replies, or (TLS) their ciphertext and any records pending.
-  std::string& wire = tls_ ? tls_->seal(out_) : out_;
-  if (wire.empty()) return;
-  const ssize_t w = put(wire.data(), wire.size());
+  if (out_.empty()) return;
+  const ssize_t w = put(out_.data(), out_.size());
   if (w < 0) return;
-  if (static_cast<size_t>(w) == wire.size()) {
-    wire.clear();
-    if (wire.capacity() > kKeepOutputBytes) wire.shrink_to_fit();
+  if (static_cast<size_t>(w) == out_.size()) {
+    out_.clear();
+    if (out_.capacity() > kKeepOutputBytes) out_.shrink_to_fit();
     return;
   }
   // The rest waits in writing_ for the socket to take more; replies made
   // meanwhile collect in out_.
-  writing_.swap(wire);
-  wire.clear();
+  writing_.swap(out_);
+  out_.clear();
   writing_offset_ = static_cast<size_t>(w);
 }
 

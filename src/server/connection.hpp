@@ -28,10 +28,8 @@
 // ciphertext, and a TlsSession (tls_session.hpp) sits between it and the
 // buffers: a read is decrypted into the query buffer, and flush() seals the
 // replies just before it writes them. A plain connection pays one
-// predictable test of tls_ per read and per flush. Under io-threads a TLS
-// connection is threaded as a plain one: read_job() reads ciphertext and
-// decrypts it (the handshake too), write_job() seals and writes; a session
-// that failed is logged and closed by after_read() on the main thread.
+// predictable test of tls_ per read and per flush. TLS connections stay on
+// the main thread under io-threads (never threaded()).
 
 #include <uv.h>
 
@@ -137,13 +135,6 @@ class Connection final : public Session {
   // The session failed or the peer ended it: logs a failed handshake as
   // Redis does, sends the alert OpenSSL left, closes.
   void tls_failed();
-  // read_job() for a TLS connection (connection_tls.cpp).
-  void read_job_tls();
-  // Decrypts every byte the session can give into the query buffer,
-  // adding their count to total; false if the session failed.
-  bool tls_decrypt(size_t* total);
-  // The socket ended: the session records why, if that cut it short.
-  void tls_end_of_stream();
   // The query buffer room a read makes: 16 KB, or what a declared bulk
   // still needs.
   size_t read_room() const;
@@ -200,7 +191,6 @@ class Connection final : public Session {
     size_t written = 0;
     uint64_t write_calls = 0;
     int write_error = 0;         // errno of a failed write
-    bool tls_failed = false;     // the TLS session failed in read_job: after_read ends it
   };
   ThreadedIo* io_ = nullptr;
 

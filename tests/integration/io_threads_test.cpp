@@ -107,6 +107,32 @@ TEST_CASE("io-threads: the I/O threads, not the main thread, read and write the 
   CHECK(main_written < static_cast<long long>(received / 4));
 }
 
+TEST_CASE("io-threads: INFO counts the threads' reads and writes, as Redis's io_threaded_*_processed") {
+  auto server = threaded_server();
+  Client c(server.port());
+  const std::string before = c.call({"INFO", "stats"}).text;
+  constexpr int kRequests = 100;
+  for (int i = 0; i < kRequests; ++i) REQUIRE(c.integer({"INCR", "n"}) == i + 1);
+  const std::string after = c.call({"INFO", "everything"}).text;
+  // A read and a write a request, and the INFO's own.
+  CHECK(info_int(after, "io_threaded_reads_processed") - info_int(before, "io_threaded_reads_processed") ==
+        kRequests + 1);
+  CHECK(info_int(after, "io_threaded_writes_processed") - info_int(before, "io_threaded_writes_processed") ==
+        kRequests + 1);
+  CHECK(info_int(after, "io_threads_active") == 1);
+  CHECK(c.call({"CONFIG", "RESETSTAT"}) == status("OK"));
+  CHECK(info_int(c.call({"INFO", "stats"}).text, "io_threaded_writes_processed") == 1);  // CONFIG RESETSTAT's reply
+
+  // io-threads 1: no thread, nothing counted, as Redis.
+  auto plain = ServerProcess::lawnkv({"--io-threads", "1"});
+  Client p(plain.port());
+  for (int i = 0; i < kRequests; ++i) REQUIRE(p.integer({"INCR", "n"}) == i + 1);
+  const std::string info = p.call({"INFO", "everything"}).text;
+  CHECK(info_int(info, "io_threads_active") == 0);
+  CHECK(info_int(info, "io_threaded_reads_processed") == 0);
+  CHECK(info_int(info, "io_threaded_writes_processed") == 0);
+}
+
 TEST_CASE("io-threads: a pipeline's replies come back whole and in order") {
   auto server = threaded_server();
   RawClient c(server.port());

@@ -9,6 +9,7 @@
 // threads move the sockets' bytes.
 
 #include <doctest/doctest.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -300,8 +301,22 @@ TEST_CASE("io-threads: QUIT closes after its reply; RESET resets") {
   CHECK(r.read_reply() == "-ERR EXEC without MULTI\r\n");
 }
 
-TEST_CASE("io-threads: 1,500 connections open and close while others load the server") {
-  auto server = threaded_server();
+TEST_CASE("io-threads: 10,000 connections open at once and close while others load the server") {
+  constexpr int kWaves = 20, kPerWave = 500, kConnections = kWaves * kPerWave;
+  // This process holds every client socket at once: room for them, up to
+  // the hard limit (the server, a child, inherits it and raises its own).
+  constexpr rlim_t kFiles = kConnections + 200;
+  rlimit rl{};
+  REQUIRE(::getrlimit(RLIMIT_NOFILE, &rl) == 0);
+  if (rl.rlim_cur < kFiles) {
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < kFiles) {
+      MESSAGE("skipped: the hard limit of open files is " << rl.rlim_max << ", " << kFiles << " are needed");
+      return;
+    }
+    rl.rlim_cur = kFiles;
+    REQUIRE(::setrlimit(RLIMIT_NOFILE, &rl) == 0);
+  }
+  auto server = threaded_server({"--maxclients", std::to_string(kConnections + 100)});
   const long long connections_before =
       info_int(Client(server.port()).call({"INFO", "stats"}).text, "total_connections_received");
   std::atomic<bool> stop{false};
@@ -322,24 +337,28 @@ TEST_CASE("io-threads: 1,500 connections open and close while others load the se
       }
     });
   }
-  constexpr int kWaves = 15, kPerWave = 100;
   int served = 0;
-  for (int w = 0; w < kWaves; ++w) {
-    std::vector<RawClient> wave;
-    for (int i = 0; i < kPerWave; ++i) wave.emplace_back(server.port());
-    // Some say something first, some close without a word.
-    for (int i = 0; i < kPerWave; i += 2) served += wave[i].call({"PING"}) == "+PONG\r\n";
-  }
+  {
+    std::vector<RawClient> open;
+    open.reserve(kConnections);
+    for (int w = 0; w < kWaves; ++w) {
+      for (int i = 0; i < kPerWave; ++i) open.emplace_back(server.port());
+      // Some say something first, some stay silent.
+      for (int i = 0; i < kPerWave; i += 2) served += open[w * kPerWave + i].call({"PING"}) == "+PONG\r\n";
+    }
+    Client c(server.port());
+    CHECK(test::poll_until(SteadyClock::now() + 10s, [&] { return client_count(c) == kConnections + 3; }));
+  }  // all of them close at once
   stop = true;
   for (auto& t : load) t.join();
   CHECK(errors == 0);
-  CHECK(served == kWaves * kPerWave / 2);
+  CHECK(served == kConnections / 2);
   Client c(server.port());
   CHECK(std::stoll(c.call({"GET", "load"}).text) == done);
   CHECK(test::poll_until(SteadyClock::now() + 10s, [&] { return client_count(c) == 1; }));
-  // The waves, the two loaders and c.
+  // The waves, the two loaders, the count's client and c.
   CHECK(info_int(c.call({"INFO", "stats"}).text, "total_connections_received") - connections_before ==
-        kWaves * kPerWave + 3);
+        kConnections + 4);
 }
 
 }  // namespace

@@ -179,6 +179,9 @@ class Connection final : public Session, public IoClient {
     // The read side's figures when it was handed to the thread, and
     // writing_'s capacity when it was.
     size_t in_capacity = 0, qbuf = 0, qbuf_free = 0, writing_capacity = 0;
+    // What the thread parses with: authenticated when it was handed over
+    // (ACL DELUSER clears another client's flag while its thread reads).
+    bool authenticated = false;
     // Left by the thread.
     bool over_limit = false;      // the query buffer limit, checked before parsing
     bool parsed = false;          // the first request was parsed: status

@@ -52,7 +52,7 @@ ssize_t Connection::io_read(bool* drained) {
     total += last;
     io_->over_limit = static_cast<int64_t>(in_.size() - parser_.parsed_bytes()) > qbuf_limit;
     if (io_->over_limit || static_cast<size_t>(last) < need) break;
-    io_->status = parser_.parse(in_.view(), limits, authenticated);
+    io_->status = parser_.parse(in_.view(), limits, io_->authenticated);
     io_->parsed = true;
     parsed_size = in_.size();
     if (io_->status != resp::Status::kPending) break;
@@ -70,7 +70,7 @@ ssize_t Connection::io_read(bool* drained) {
   // what it does (AUTH changes the parser's limits), and the main thread
   // parses them as it runs them.
   if (!io_->over_limit && (!io_->parsed || parsed_size != in_.size())) {
-    io_->status = parser_.parse(in_.view(), limits, authenticated);
+    io_->status = parser_.parse(in_.view(), limits, io_->authenticated);
     io_->parsed = true;
   }
   return total;
@@ -162,6 +162,7 @@ bool Connection::release_input() {
   io_->in_capacity = in_.capacity();
   io_->qbuf = in_.size() - parser_.parsed_bytes();
   io_->qbuf_free = in_.free_bytes();
+  io_->authenticated = authenticated;
   io_->input_held = false;
   input_owner.store(kThreadIdle, std::memory_order_release);
   return true;

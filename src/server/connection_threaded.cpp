@@ -118,6 +118,14 @@ void Connection::after_write() {
   writing_.clear();
   writing_offset_ = 0;
   if (writing_.capacity() > kKeepOutputBytes) writing_.shrink_to_fit();
+  // A busy script runs under this client's command (its messages are
+  // drained by serve_while_busy): the rest, a close included, waits for the
+  // command's end, whose flush is queued.
+  if (processing_) {
+    if (error != 0) close_after_reply = true;
+    note_memory();
+    return;
+  }
   if (error != 0) {
     close();
     return;

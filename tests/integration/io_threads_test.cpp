@@ -218,6 +218,9 @@ TEST_CASE("io-threads: CLIENT KILL of a client whose big reply is half written")
   }));
   MESSAGE("stalled client's omem " << omem);
   CHECK(admin.integer({"CLIENT", "KILL", "SKIPME", "yes", "TYPE", "normal"}) == 1);
+  // Gone at once, as Redis frees it, while it still reads nothing (not once
+  // its half-written reply has drained).
+  CHECK(test::poll_until(SteadyClock::now() + 5s, [&] { return client_count(admin) == 1; }));
   // Its socket is closed: reading drains what was sent and ends.
   char buf[65536];
   ssize_t n;

@@ -374,7 +374,7 @@ void Connection::resize_query_buffer(int64_t now_ms) {
 }
 
 void Connection::note_memory() {
-  const bool holds = in_.capacity() > 0 && !closing_;
+  const bool holds = input_capacity() > 0 && !closing_;
   if (holds != holds_query_buffer_) {
     holds_query_buffer_ = holds;
     server_.query_buffer_held(holds);

@@ -105,7 +105,7 @@ class Connection final : public Session, public IoClient {
   // CLIENT LIST's tot-mem, what maxmemory-clients counts: the connection
   // itself and the memory of its query and output buffers.
   size_t memory_bytes() const override {
-    const size_t in = io_ && !io_->input_held ? io_->in_capacity : in_.capacity();
+    const size_t in = input_capacity();
     const size_t writing = io_ && io_->write_posted ? io_->writing_capacity : writing_.capacity();
     return sizeof(Connection) + in + out_.capacity() + writing;
   }
@@ -122,6 +122,9 @@ class Connection final : public Session, public IoClient {
   // The loop's read callback's work once nread bytes were read (< 0: an
   // error or EOF, which close the connection).
   void handle_read(ssize_t nread);
+  // The query buffer's capacity (threaded, while the thread holds the read
+  // side: as it was when it was handed over).
+  size_t input_capacity() const { return io_ && !io_->input_held ? io_->in_capacity : in_.capacity(); }
   // Threaded: flush()'s work: hands the replies to the thread (unless a
   // write is out), the read side back once its requests have run, and
   // closes or resumes reading once the output has drained.

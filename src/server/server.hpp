@@ -33,7 +33,9 @@
 // Connection code, and writes the replies; the connection whose request
 // runs the script is left alone, and no timer, signal or blocked client is
 // served until the script ends. libuv's own watchers stay as they are: a
-// socket drained meanwhile reads as EAGAIN in the loop after.
+// socket drained meanwhile reads as EAGAIN in the loop after. Threaded
+// connections go on being read and written by their threads: it runs the
+// threads' messages instead of polling them.
 
 #include <poll.h>
 #include <uv.h>

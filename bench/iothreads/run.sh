@@ -21,8 +21,51 @@
 # BENCH_IOT_PIPELINES ("1 16"), BENCH_IOT_TESTS ("set get"), VALKEY_SERVER,
 # LAWNKV_BASELINE (an earlier lawnkv binary: run beside, io-threads 1, to
 # show that io-threads 1 costs what it did).
+#
+# On a machine without network or packages (a many-core box lent for an
+# hour): carry the binaries and the libraries they link in one directory.
+#   here:   bench/iothreads/run.sh pack /tmp/iot-carry
+#           (LAWNKV_SERVER, REDIS_SERVER, VALKEY_SERVER as above choose
+#           what goes; redis-benchmark and redis-cli go too)
+#   copy /tmp/iot-carry to the other machine, then there:
+#           BENCH_ROUNDS=3 /tmp/iot-carry/run.sh > iothreads.md
+# run.sh finds the binaries beside itself (or in IOT_BIN_DIR) and their
+# libraries in lib/ there; it needs bash, awk, taskset and /proc.
 set -euo pipefail
 
+SELF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BIN_DIR=${IOT_BIN_DIR:-}
+[ -n "$BIN_DIR" ] || [ ! -x "$SELF_DIR/lawnkv-server" ] || BIN_DIR=$SELF_DIR
+
+if [ "${1:-}" = pack ]; then
+  dest=${2:?usage: run.sh pack DIR}
+  mkdir -p "$dest/lib"
+  bins=("${LAWNKV_SERVER:-build/lawnkv-server}" "$(command -v "${REDIS_SERVER:-redis-server}")"
+        "$(command -v redis-benchmark)" "$(command -v redis-cli)")
+  [ -z "${VALKEY_SERVER:-}" ] || bins+=("$VALKEY_SERVER")
+  for b in "${bins[@]}"; do
+    name=$(basename "$b")
+    [ "$b" != "$(command -v "${REDIS_SERVER:-redis-server}")" ] || name=redis-server
+    cp -L "$b" "$dest/$name"
+    # Every library but the C library's own (the other machine's loader
+    # must match its libc).
+    ldd "$b" | awk '$3 ~ /^\// { print $3 }' | while read -r lib; do
+      case $(basename "$lib") in libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*) ;;
+        *) cp -L "$lib" "$dest/lib/" ;; esac
+    done
+  done
+  cp "${BASH_SOURCE[0]}" "$dest/run.sh"
+  echo "packed into $dest: $(ls "$dest" | tr '\n' ' ')"
+  exit 0
+fi
+
+if [ -n "$BIN_DIR" ]; then
+  export LD_LIBRARY_PATH="$BIN_DIR/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  : "${LAWNKV_SERVER:=$BIN_DIR/lawnkv-server}"
+  : "${REDIS_SERVER:=$BIN_DIR/redis-server}"
+  [ ! -x "$BIN_DIR/valkey-server" ] || : "${VALKEY_SERVER:=$BIN_DIR/valkey-server}"
+  PATH="$BIN_DIR:$PATH"
+fi
 LAWNKV=${LAWNKV_SERVER:-build/lawnkv-server}
 REDIS=${REDIS_SERVER:-redis-server}
 VALKEY=${VALKEY_SERVER:-}

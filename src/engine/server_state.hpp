@@ -98,6 +98,11 @@ struct ServerStats {
   uint64_t client_output_buffer_limit_disconnections = 0;
   uint64_t total_reads_processed = 0;   // socket reads, the one that finds EOF too (Redis's count)
   uint64_t total_writes_processed = 0;  // socket writes of replies
+  // io-threads > 1 (server/io_threads.hpp): the reads the I/O threads handed
+  // to the main thread, and the write jobs it handed to them (Redis counts
+  // the clients of its threaded read and write batches).
+  uint64_t io_threaded_reads_processed = 0;
+  uint64_t io_threaded_writes_processed = 0;
   uint64_t evicted_clients = 0;         // disconnected by maxmemory-clients
   void reset() { *this = ServerStats(); }
 };

@@ -18,9 +18,6 @@ namespace lawnkv::server {
 namespace {
 
 constexpr size_t kReadChunk = 16 * 1024;
-// A threaded read's most reads for one readiness while its client cannot
-// run requests (Connection::read_job), as libuv's uv__read.
-constexpr int kReadsPerEvent = 32;
 // Output buffers that grew past this are released once empty.
 constexpr size_t kKeepOutputBytes = static_cast<size_t>(kPauseOutputBytes);
 
@@ -65,14 +62,15 @@ void Connection::start() {
   if (keepalive > 0) uv_tcp_keepalive(&tcp_, 1, static_cast<unsigned>(keepalive));
   if (server_.io_threaded() && fd_ >= 0 && !tls_) {
     // The stream never reads or writes: its watcher stays idle, and the
-    // poll handle alone watches the socket (a refusal keeps the stream).
+    // thread alone watches the socket, with the read side.
     io_ = new ThreadedIo;
-    if (uv_poll_init(server_.loop(), &io_->poll, fd_) == 0) {
-      io_->poll.data = this;
-    } else {
-      delete io_;
-      io_ = nullptr;
-    }
+    io_->thread = server_.io_threads().assign();
+    io_->attached = true;
+    io_->input_held = true;
+    reading_ = true;
+    release_input();
+    server_.io_threads().post(io_->thread, this, IoMessage::kAdd);
+    return;
   }
   resume_reading();
 }
@@ -119,7 +117,9 @@ void Connection::handle_read(ssize_t nread) {
   }
   server_.evict_clients();  // this one, maybe: its buffer grew
   if (closing_) return;
-  last_interaction_ms = server_.state().clock.now_ms();
+  // Threaded: the time the loop took for this batch of the threads'
+  // messages (as Redis's lastinteraction is its cached server.unixtime).
+  last_interaction_ms = io_ ? server_.io_batch_ms() : server_.state().clock.now_ms();
   server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
   // A threaded read checked the limit before it parsed (parsing moves the
   // count of parsed bytes).
@@ -133,73 +133,9 @@ void Connection::handle_read(ssize_t nread) {
   process_input();
 }
 
-void Connection::read_job() {
-  // One read of up to 16 KB (more for a declared bulk), as each of libuv's
-  // reads, each followed by the parsing and running of what it brought.
-  // While nothing of it can run (the client is blocked, or closing after a
-  // reply) the reads go on, up to kReadsPerEvent while each fills its room,
-  // as libuv's stream goes on reading then: the bytes wait in the query
-  // buffer, and a big upload behind a blocked request is not read 16 KB a
-  // loop iteration. Room is made as on_alloc makes it, without the server's
-  // memory count (the main thread's, in after_read). The query buffer limit
-  // is checked after each read, before any parsing.
-  io_->parsed = false;
-  io_->over_limit = false;
-  ssize_t total = 0;
-  ssize_t last = 0;
-  for (int i = 0; i < kReadsPerEvent; ++i) {
-    const size_t wanted = parser_.bytes_wanted();
-    size_t need = kReadChunk;
-    if (wanted > in_.size() && wanted - in_.size() > need) need = wanted - in_.size();
-    in_.reserve_free(need);
-    do {
-      last = ::read(fd_, in_.tail(), need);
-    } while (last < 0 && errno == EINTR);
-    if (last <= 0) break;
-    in_.commit(static_cast<size_t>(last));
-    total += last;
-    io_->over_limit = query_buffer_over_limit();
-    if (io_->over_limit || static_cast<size_t>(last) < need) break;
-    if (!blocked && !close_after_reply) break;
-  }
-  if (total > 0) {
-    io_->read_result = total;  // an error or EOF after it: the next read meets it again
-  } else if (last < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-    io_->read_result = 0;
-    return;
-  } else {
-    io_->read_result = last == 0 ? static_cast<ssize_t>(UV_EOF) : static_cast<ssize_t>(-errno);
-    return;
-  }
-  // The first request only, as Redis's I/O threads: the ones after it may
-  // depend on what it does (AUTH changes the parser's limits), and the main
-  // thread parses them as it runs them.
-  if (!io_->over_limit && !blocked && !close_after_reply) {
-    io_->status = parser_.parse(in_.view(), server_.limits(), authenticated);
-    io_->parsed = true;
-  }
-}
-
-void Connection::after_read() {
-  io_->read_queued = false;
-  const ssize_t nread = io_->read_result;
-  io_->read_result = 0;
-  if (closing_ || nread == 0) {
-    io_->parsed = false;
-    return;
-  }
-  note_memory();  // the read made room in the query buffer
-  handle_read(nread);
-  io_->parsed = false;  // not run: parsed again when it is
-}
-
 void Connection::read_now() {
-  if (closing_ || !reading_ || processing_ || fd_ < 0) return;
-  if (io_) {
-    read_job();
-    after_read();
-    return;
-  }
+  // A threaded connection's thread reads it, busy script or not.
+  if (closing_ || !reading_ || processing_ || fd_ < 0 || io_) return;
   uv_buf_t buf;
   on_alloc(reinterpret_cast<uv_handle_t*>(&tcp_), 0, &buf);
   ssize_t n;
@@ -238,6 +174,7 @@ void Connection::process_input() {
   // A busy script under this very call (Redis's protectClient): the
   // arguments being run are views into in_.
   if (processing_) return;
+  hold_input();
   processing_ = true;
   struct Done {
     bool& flag;
@@ -303,8 +240,7 @@ void Connection::process_input() {
 void Connection::flush() {
   if (closing_) return;
   if (io_) {
-    if (wants_write()) write_job();
-    after_write();
+    flush_threaded();
     return;
   }
   // What goes on the wire: the replies, or (TLS) their ciphertext and any
@@ -347,108 +283,6 @@ void Connection::flush() {
     resume_reading();
     if (in_.size() > 0) process_input();
   }
-}
-
-bool Connection::wants_write() const {
-  if (closing_) return false;
-  return writing_.empty() ? !out_.empty() : io_->writable;
-}
-
-void Connection::write_job() {
-  io_->writable = false;
-  // Writes what it can of [p, p + n); -1 on an error (kept for after_write).
-  auto put = [this](const char* p, size_t n) -> ssize_t {
-    ssize_t w;
-    do {
-      w = ::send(fd_, p, n, MSG_NOSIGNAL);
-    } while (w < 0 && errno == EINTR);
-    ++io_->write_calls;
-    if (w >= 0) {
-      io_->written += static_cast<size_t>(w);
-      return w;
-    }
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
-    io_->write_error = errno;
-    return -1;
-  };
-  if (!writing_.empty()) {
-    const ssize_t w = put(writing_.data() + writing_offset_, writing_.size() - writing_offset_);
-    if (w < 0) return;
-    writing_offset_ += static_cast<size_t>(w);
-    if (writing_offset_ < writing_.size()) return;
-    writing_.clear();
-    writing_offset_ = 0;
-    if (writing_.capacity() > kKeepOutputBytes) writing_.shrink_to_fit();
-  }
-  if (out_.empty()) return;
-  const ssize_t w = put(out_.data(), out_.size());
-  if (w < 0) return;
-  if (static_cast<size_t>(w) == out_.size()) {
-    out_.clear();
-    if (out_.capacity() > kKeepOutputBytes) out_.shrink_to_fit();
-    return;
-  }
-  // The rest waits in writing_ for the socket to take more; replies made
-  // meanwhile collect in out_.
-  writing_.swap(out_);
-  out_.clear();
-  writing_offset_ = static_cast<size_t>(w);
-}
-
-void Connection::after_write() {
-  if (closing_) return;
-  auto& stats = server_.state().facts.stats;
-  stats.total_writes_processed += io_->write_calls;
-  stats.total_net_output_bytes += io_->written;
-  if (io_->written > 0) last_interaction_ms = server_.state().clock.now_ms();
-  const int error = io_->write_error;
-  io_->write_calls = 0;
-  io_->written = 0;
-  io_->write_error = 0;
-  if (error != 0) {
-    writing_.clear();
-    writing_offset_ = 0;
-    close();
-    return;
-  }
-  update_poll();
-  note_memory();
-  if (!writing_.empty()) return;
-  if (close_after_reply) {
-    close();
-    return;
-  }
-  if (!reading_) {
-    // Output has drained: serve the requests left unread while paused.
-    resume_reading();
-    if (in_.size() > 0) process_input();
-  }
-}
-
-void Connection::on_poll(uv_poll_t* h, int status, int events) {
-  auto* c = static_cast<Connection*>(h->data);
-  if (c->closing_) return;
-  // An error on the socket: the job's system call meets it and reports it.
-  if (status < 0) events = c->io_->events;
-  if ((events & UV_READABLE) && c->reading_ && !c->io_->read_queued) {
-    c->io_->read_queued = true;
-    c->server_.read_ready(c);
-  }
-  if ((events & UV_WRITABLE) && !c->writing_.empty()) {
-    c->io_->writable = true;
-    if (!c->queued_for_flush_) {
-      c->queued_for_flush_ = true;
-      c->server_.queue_flush(c);
-    }
-  }
-}
-
-void Connection::update_poll() {
-  const int events = (reading_ ? UV_READABLE : 0) | (writing_.empty() ? 0 : UV_WRITABLE);
-  if (events == io_->events) return;
-  io_->events = events;
-  if (events == 0) uv_poll_stop(&io_->poll);
-  else uv_poll_start(&io_->poll, events, on_poll);
 }
 
 void Connection::on_write(uv_write_t* req, int status) {
@@ -508,6 +342,12 @@ bool Connection::close_if_output_over_limit(int64_t now_ms, bool from_cron) {
 }
 
 void Connection::close_soon() {
+  // Killed by another client: a write that waits for room is not waited
+  // for (Redis frees such a client at once).
+  if (io_ && io_->write_posted && !processing_) {
+    close();
+    return;
+  }
   close_after_reply = true;
   if (!queued_for_flush_) {
     queued_for_flush_ = true;
@@ -517,32 +357,44 @@ void Connection::close_soon() {
 
 void Connection::resume() {
   if (closing_) return;
+  hold_input();
   if (in_.size() > 0) process_input();
 }
 
 void Connection::pause_reading() {
   if (!reading_) return;
   reading_ = false;
-  if (io_) update_poll();
-  else uv_read_stop(stream());
+  // Threaded: the main thread keeps the read side until it resumes.
+  if (!io_) uv_read_stop(stream());
 }
 
 void Connection::resume_reading() {
   if (reading_ || closing_) return;
   reading_ = true;
-  if (io_) update_poll();
-  else uv_read_start(stream(), on_alloc, on_read);
+  // Threaded: the read side goes back to the thread at the next flush.
+  if (!io_) uv_read_start(stream(), on_alloc, on_read);
 }
 
 void Connection::resize_query_buffer(int64_t now_ms) {
   constexpr int64_t kIdleSeconds = 2;
   const bool idle = unix_seconds(now_ms) - unix_seconds(last_interaction_ms) > kIdleSeconds;
+  if (io_ && !io_->input_held) {
+    // Taken only if the thread is not reading it, and given back at once.
+    uint8_t idle_side = kThreadIdle;
+    if (!input_owner.compare_exchange_strong(idle_side, kMain, std::memory_order_acquire)) return;
+    io_->input_held = true;
+    in_.resize_from_cron(idle, parser_.bytes_wanted());
+    release_input();
+    server_.io_threads().post(io_->thread, this, IoMessage::kResume);
+    note_memory();
+    return;
+  }
   in_.resize_from_cron(idle, parser_.bytes_wanted());
   note_memory();
 }
 
 void Connection::note_memory() {
-  const bool holds = in_.capacity() > 0 && !closing_;
+  const bool holds = input_capacity() > 0 && !closing_;
   if (holds != holds_query_buffer_) {
     holds_query_buffer_ = holds;
     server_.query_buffer_held(holds);
@@ -562,15 +414,18 @@ void Connection::close() {
   st.data.hub.unsubscribe_all(*this);
   st.data.tracking.disable(*this);
   if (blocked) st.data.blocking.forget(*this);
-  if (io_) {
-    // Before the socket closes, so the loop stops watching it first. The
-    // job results die with it: a closing connection is never in a batch.
-    uv_close(reinterpret_cast<uv_handle_t*>(&io_->poll),
-             [](uv_handle_t* h) { delete reinterpret_cast<ThreadedIo*>(h); });
+  if (io_ && io_->attached) {
+    // The socket closes once its thread has let it go (after_close).
+    server_.io_threads().post(io_->thread, this, IoMessage::kClose);
+    return;
   }
   uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), on_close);
 }
 
-void Connection::on_close(uv_handle_t* h) { delete static_cast<Connection*>(h->data); }
+void Connection::on_close(uv_handle_t* h) {
+  auto* c = static_cast<Connection*>(h->data);
+  delete c->io_;
+  delete c;
+}
 
 }  // namespace lawnkv::server

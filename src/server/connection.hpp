@@ -14,22 +14,22 @@
 // The memory of a Connection is freed in its uv_close callback.
 //
 // With io-threads > 1 (io_threads.hpp) the socket is not a libuv stream:
-// a uv_poll_t watches it, the main thread collects the connections that
-// became readable (ServerHost::read_ready) and writable, and the I/O
-// threads run their system calls: read_job() reads into the query buffer
-// and parses the first request (as Redis's I/O threads do), write_job()
-// writes the pending replies. The main thread runs after_read() and
-// after_write() for each once every job of the batch has returned: stats,
-// limits, running the requests, closing. A job touches only this
-// connection's buffers, parser and socket, and never runs while the main
-// thread does anything else, so every command behaves as with one thread.
+// an I/O thread owns it. The thread reads into the query buffer and parses
+// the first request (io_read), then hands the read side to the main thread
+// (after_read), which runs the requests and, at flush time, hands the
+// replies to the thread to write (a kWrite job; after_write when it is done)
+// and the read side back (a kResume job). Whatever of the read side the
+// main thread reads while the thread holds it (CLIENT LIST's qbuf, the
+// memory counts) comes from figures taken when it handed it over; the main
+// thread takes it back (hold_input) before anything else. The socket is
+// closed once the thread has let it go (after_close).
 //
 // TLS (a connection accepted on tls-port): the same stream carries
 // ciphertext, and a TlsSession (tls_session.hpp) sits between it and the
 // buffers: a read is decrypted into the query buffer, and flush() seals the
 // replies just before it writes them. A plain connection pays one
 // predictable test of tls_ per read and per flush. TLS connections stay on
-// the main thread under io-threads (never threaded()).
+// the main thread under io-threads (never threaded).
 
 #include <uv.h>
 
@@ -41,12 +41,13 @@
 #include "resp/parser.hpp"
 #include "server/input_buffer.hpp"
 #include "server/tls_session.hpp"
+#include "server/io_threads.hpp"
 
 namespace lawnkv::server {
 
 class ServerHost;
 
-class Connection final : public Session {
+class Connection final : public Session, public IoClient {
  public:
   Connection(ServerHost& server, uint64_t id);
   ~Connection();
@@ -71,23 +72,22 @@ class Connection final : public Session {
   void close();
   bool closing() const { return closing_; }
 
-  // io-threads > 1: its socket's work is done by I/O threads' jobs.
+  // io-threads > 1: its socket's work is done by an I/O thread.
   bool threaded() const { return io_ != nullptr; }
-  // On an I/O thread (or inline): reads what the socket holds into the
-  // query buffer and parses the first request.
-  void read_job();
-  // On the main thread, after read_job: counts the read, checks the limits
-  // and runs the requests, as the loop's read callback does.
-  void after_read();
-  // Whether write_job has something to write now: replies, or the rest of
-  // a write the kernel refused, once the socket has become writable.
-  bool wants_write() const;
-  // On an I/O thread (or inline): writes the pending replies.
-  void write_job();
-  // On the main thread, after write_job (or in its place): counts what was
-  // written, closes on an error or after a last reply, and resumes reading
-  // once the output has drained, as flush() does.
+  // The main thread's part of the thread's messages: the thread read
+  // (nread as io_read returned it) and handed over the read side; the
+  // write job is done; the thread let go of the socket.
+  void after_read(ssize_t nread);
   void after_write();
+  void after_close();
+  // The I/O threads have stopped (shutdown): the socket is the main
+  // thread's alone, and closing closes it at once.
+  void detach_io();
+
+  // IoClient, on the I/O thread.
+  ssize_t io_read(bool* drained) override;
+  bool io_write() override;
+  int io_fd() const override { return fd_; }
 
   // Closes this client if its pending output breaks its limits (counted in
   // client_output_buffer_limit_disconnections, logged as Redis logs it);
@@ -107,13 +107,20 @@ class Connection final : public Session {
   int fd() const override { return fd_; }
   // As Redis's qbuf: the complete arguments of a pending request have left
   // Redis's query buffer (they are argv), so they do not count.
-  size_t query_buffer_bytes() const override { return in_.size() - parser_.parsed_bytes(); }
-  size_t query_buffer_free() const override { return in_.free_bytes(); }
-  size_t output_buffer_bytes() const override { return out_.size() + writing_.size() - writing_offset_; }
+  size_t query_buffer_bytes() const override {
+    return io_ && !io_->input_held ? io_->qbuf : in_.size() - parser_.parsed_bytes();
+  }
+  size_t query_buffer_free() const override { return io_ && !io_->input_held ? io_->qbuf_free : in_.free_bytes(); }
+  // Threaded: what was handed to the thread counts until it is written.
+  size_t output_buffer_bytes() const override {
+    return out_.size() + (io_ ? io_->write_bytes : writing_.size() - writing_offset_);
+  }
   // CLIENT LIST's tot-mem, what maxmemory-clients counts: the connection
   // itself and the memory of its query and output buffers.
   size_t memory_bytes() const override {
-    return sizeof(Connection) + in_.capacity() + out_.capacity() + writing_.capacity();
+    const size_t in = input_capacity();
+    const size_t writing = io_ && io_->write_posted ? io_->writing_capacity : writing_.capacity();
+    return sizeof(Connection) + in + out_.capacity() + writing;
   }
   void deliver(std::string_view frame) override;
   void close_soon() override;
@@ -124,7 +131,6 @@ class Connection final : public Session {
   static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf);
   static void on_write(uv_write_t* req, int status);
   static void on_close(uv_handle_t* h);
-  static void on_poll(uv_poll_t* h, int status, int events);
 
   // The loop's read callback's work once nread bytes were read (< 0: an
   // error or EOF, which close the connection).
@@ -138,9 +144,19 @@ class Connection final : public Session {
   // The query buffer room a read makes: 16 KB, or what a declared bulk
   // still needs.
   size_t read_room() const;
-  // Watches for what the connection waits for now (threaded): readable
-  // while reading, writable while a write waits for room.
-  void update_poll();
+  // The query buffer's capacity (threaded, while the thread holds the read
+  // side: as it was when it was handed over).
+  size_t input_capacity() const { return io_ && !io_->input_held ? io_->in_capacity : in_.capacity(); }
+  // Threaded: flush()'s work: hands the replies to the thread (unless a
+  // write is out), the read side back once its requests have run, and
+  // closes or resumes reading once the output has drained.
+  void flush_threaded();
+  // Threaded: takes the read side from the thread (waiting out a read in
+  // progress), so the main thread may touch the query buffer and parser.
+  void hold_input();
+  // Threaded: gives it back, noting the figures the main thread reports
+  // meanwhile; true if it did (the thread is to be sent kResume).
+  bool release_input();
 
   // Pipelining: starts the cache misses of the keys of the next complete
   // requests in pending (up to store::Db::kPrefetchKeys) before they run;
@@ -176,21 +192,29 @@ class Connection final : public Session {
   int fd_ = -1;
   std::unique_ptr<TlsSession> tls_;  // null: plain TCP
 
-  // What a threaded connection keeps apart (null with io-threads 1): the
-  // poll handle (freed by its own close callback) and the results a job
-  // leaves for the main thread.
+  // What a threaded connection keeps apart (null with io-threads 1). The
+  // main thread's fields, then the results the thread leaves for it (read
+  // after the message that says they are there).
   struct ThreadedIo {
-    uv_poll_t poll;
-    int events = 0;              // what poll watches now
-    bool read_queued = false;    // in the server's read batch
-    bool writable = false;       // poll saw the socket writable
-    ssize_t read_result = 0;     // > 0 bytes read, 0 none (EAGAIN), < 0 a libuv error
-    bool over_limit = false;     // the query buffer limit, checked before parsing
-    bool parsed = false;         // the first request was parsed: status
+    size_t thread = 0;            // the I/O thread that owns the socket
+    bool attached = false;        // the thread watches the socket (kClose due before closing it)
+    bool input_held = false;      // the main thread holds the read side
+    bool read_in_flight = false;  // taken back while a kRead was on its way: it is still to come
+    bool write_posted = false;    // a kWrite job is out: writing_ is the thread's
+    size_t write_bytes = 0;       // handed to the thread, not yet known to be written
+    // The read side's figures when it was handed to the thread, and
+    // writing_'s capacity when it was.
+    size_t in_capacity = 0, qbuf = 0, qbuf_free = 0, writing_capacity = 0;
+    // What the thread parses with: authenticated when it was handed over
+    // (ACL DELUSER clears another client's flag while its thread reads).
+    bool authenticated = false;
+    // Left by the thread.
+    bool over_limit = false;      // the query buffer limit, checked before parsing
+    bool parsed = false;          // the first request was parsed: status
     resp::Status status = resp::Status::kPending;
     size_t written = 0;
     uint64_t write_calls = 0;
-    int write_error = 0;         // errno of a failed write
+    int write_error = 0;          // errno of a failed write
   };
   ThreadedIo* io_ = nullptr;
 

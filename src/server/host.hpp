@@ -7,6 +7,7 @@
 
 #include <uv.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "core/log.hpp"
@@ -16,6 +17,7 @@
 namespace lawnkv::server {
 
 class Connection;
+class IoThreads;
 
 class ServerHost {
  public:
@@ -37,11 +39,25 @@ class ServerHost {
   virtual void watch_soft_limit(uint64_t id) = 0;
   virtual void connection_closed(Connection* conn) = 0;
   // io-threads > 1: connections hand their socket's work to I/O threads
-  // (connection.hpp).
+  // (connection.hpp); io_threads() only then.
   virtual bool io_threaded() const = 0;
-  // A threaded conn's socket became readable: read_job, then after_read,
-  // after this iteration's poll.
-  virtual void read_ready(Connection* conn) = 0;
+  virtual IoThreads& io_threads() = 0;
+  // What the I/O threads read of the configuration while they parse:
+  // published by the main thread (publish_io_limits) before it hands them
+  // work, since CONFIG SET may change it meanwhile.
+  struct IoLimits {
+    std::atomic<int64_t> query_buffer_limit{0};
+    std::atomic<int64_t> max_bulk_len{0};
+  };
+  const IoLimits& io_limits() const { return io_limits_; }
+  // The clock's now_ms(), read once for each batch of the I/O threads'
+  // messages before it runs.
+  int64_t io_batch_ms() const { return io_batch_ms_; }
+  void publish_io_limits() {
+    const auto& cfg = state_.config.values();
+    io_limits_.query_buffer_limit.store(cfg.client_query_buffer_limit, std::memory_order_relaxed);
+    io_limits_.max_bulk_len.store(cfg.proto_max_bulk_len, std::memory_order_relaxed);
+  }
 
   // How many connections hold a query buffer: while any does, the clients
   // cron runs, to release those of idle clients.
@@ -60,6 +76,8 @@ class ServerHost {
   Logger& log_;
   size_t query_buffers_held_ = 0;
   size_t clients_memory_ = 0;
+  IoLimits io_limits_;
+  int64_t io_batch_ms_ = 0;
 };
 
 }  // namespace lawnkv::server

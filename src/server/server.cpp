@@ -64,8 +64,6 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   snapshot_timer_.data = this;
   uv_timer_init(&loop_, &repl_timer_);
   repl_timer_.data = this;
-  uv_check_init(&loop_, &check_);
-  check_.data = this;
   state_.snapshots().set_logger(&log_);
   state_.aof().set_logger(&log_);
   state_.log = &log_;
@@ -76,6 +74,7 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
 }
 
 Server::~Server() {
+  stop_io_threads();
   state_.busy_loop = nullptr;
   state_.config.set_live_apply("bind", nullptr);
   state_.config.set_live_apply("port", nullptr);
@@ -216,10 +215,13 @@ int Server::run() {
   }
   // The I/O threads are there before the first client can connect.
   const auto& cfg = state_.config.values();
+  // They own the sockets, so they read them whatever io-threads-do-reads
+  // says (io_threads.hpp).
   if (cfg.io_threads > 1) {
-    io_threads_ = std::make_unique<IoThreads>(static_cast<size_t>(cfg.io_threads - 1));
-    threaded_reads_ = cfg.io_threads_do_reads;
-    uv_check_start(&check_, on_check);
+    publish_io_limits();
+    io_threads_ = std::make_unique<IoThreads>(static_cast<size_t>(cfg.io_threads - 1), &loop_,
+                                              [this](const IoMessage& m) { on_io_message(m); },
+                                              [this](const IoThreads::Batch& b) { prefetch_batch(b); });
   }
   // TLS in use: its context before any listener (Redis's initServer).
   if ((cfg.tls_port != 0 || cfg.tls_replication || cfg.tls_cluster) && !tls_.configure(cfg, log_)) {
@@ -365,17 +367,14 @@ void Server::evict_clients() {
 }
 
 void Server::flush_pending() {
-  if (io_threads_) {
-    flush_pending_threaded();
-    return;
-  }
   // A flush can close a connection: look each one up again by id. A flush
   // that drains a paused connection's output runs its unread requests,
   // whose replies queue again: they go out before the loop waits too, as
   // nothing might wake it after. (Each round runs requests read before it,
   // so the rounds end.)
   // A connection whose request runs a busy script waits for its end, still
-  // queued.
+  // queued. Threaded connections hand their replies to their threads,
+  // woken once at the end for all of them.
   std::vector<uint64_t> ids, running;
   while (!flush_ids_.empty()) {
     ids.clear();
@@ -393,65 +392,67 @@ void Server::flush_pending() {
     }
   }
   flush_ids_.swap(running);
-}
-
-void Server::flush_pending_threaded() {
-  // As flush_pending; the connections of a round that have something to
-  // write are written by the threads together, then each finishes its
-  // flush in order.
-  std::vector<uint64_t> ids, running;
-  std::vector<Connection*> batch;
-  batch.swap(write_scratch_);
-  while (!flush_ids_.empty()) {
-    ids.clear();
-    ids.swap(flush_ids_);
-    batch.clear();
-    for (uint64_t id : ids) {
-      Session* s = state_.clients.find(id);
-      if (s == nullptr) continue;
-      auto* conn = static_cast<Connection*>(s);  // every registered client is a Connection
-      if (conn->processing()) {
-        running.push_back(id);
-        continue;
-      }
-      conn->queued_for_flush_ = false;
-      if (!conn->threaded()) conn->flush();
-      else if (conn->wants_write()) batch.push_back(conn);
-      else conn->after_write();  // may close others: looked at again below
-    }
-    // A connection closed meanwhile is left out: its socket is closed.
-    io_threads_->run(batch.size(), [&batch](size_t i) {
-      if (!batch[i]->closing()) batch[i]->write_job();
-    });
-    for (Connection* conn : batch) conn->after_write();
+  if (io_threads_ && !io_threads_->stopped()) {
+    publish_io_limits();
+    io_threads_->kick();
   }
-  flush_ids_.swap(running);
-  batch.clear();
-  write_scratch_.swap(batch);
 }
 
-void Server::on_check(uv_check_t* h) {
-  auto* self = static_cast<Server*>(h->data);
-  if (self->read_batch_.empty()) return;
-  std::vector<Connection*> batch;
-  batch.swap(self->read_scratch_);
-  batch.swap(self->read_batch_);
-  // Connections closed since poll are left out (their sockets are closed);
-  // they are still in memory until the loop's closing phase, after this.
-  const auto job = [&batch](size_t i) {
-    if (!batch[i]->closing()) batch[i]->read_job();
+void Server::on_io_message(const IoMessage& m) {
+  auto* conn = static_cast<Connection*>(m.client);
+  switch (m.kind) {
+    case IoMessage::kRead:
+      if (stopping_) return;
+      ++state_.facts.stats.io_threaded_reads_processed;
+      conn->after_read(static_cast<ssize_t>(m.value));
+      break;
+    case IoMessage::kWritten:
+      if (!stopping_) conn->after_write();
+      break;
+    case IoMessage::kClosed:
+      conn->after_close();
+      break;
+    default:
+      break;
+  }
+}
+
+void Server::prefetch_batch(const IoThreads::Batch& batch) {
+  io_batch_ms_ = state_.clock.now_ms();
+  std::string_view keys[store::Db::kPrefetchKeys];
+  size_t n = 0;
+  int db = -1;
+  const auto start = [&] {
+    // One request alone gains nothing: its lookup comes next anyway.
+    if (n > 1) state_.data.keyspace.db(db).prefetch(keys, n);
+    n = 0;
   };
-  if (self->threaded_reads_) {
-    self->io_threads_->run(batch.size(), job);
-  } else {
-    for (size_t i = 0; i < batch.size(); ++i) job(i);
+  for (const IoMessage& m : batch) {
+    if (m.kind != IoMessage::kRead || m.value <= 0) continue;
+    auto* conn = static_cast<Connection*>(m.client);
+    if (conn->closing() || conn->io_ == nullptr || !conn->io_->parsed || conn->io_->status != resp::Status::kRequest)
+      continue;
+    const auto& argv = conn->parser_.argv();
+    if (argv.size() < 2) continue;
+    if (conn->db != db || n == store::Db::kPrefetchKeys) {
+      start();
+      db = conn->db;
+    }
+    keys[n++] = argv[1];
   }
-  for (Connection* conn : batch) conn->after_read();
-  batch.clear();
-  self->read_scratch_.swap(batch);
+  start();
+}
+
+void Server::stop_io_threads() {
+  if (!io_threads_ || io_threads_->stopped()) return;
+  io_threads_->stop();
+  io_threads_->drain();  // the kClosed of every socket they were told to let go
+  for (const auto& [id, s] : state_.clients.all()) static_cast<Connection*>(s)->detach_io();
 }
 
 void Server::serve_while_busy() {
+  // Threaded connections: what their threads read meanwhile.
+  if (io_threads_ && !io_threads_->stopped()) io_threads_->drain();
   busy_fds_.clear();
   busy_ids_.clear();
   // Listeners first, plain then TLS; a listener whose descriptor cannot be
@@ -466,7 +467,7 @@ void Server::serve_while_busy() {
   const size_t listeners = busy_fds_.size();
   for (const auto& [id, s] : state_.clients.all()) {
     auto* conn = static_cast<Connection*>(s);
-    if (conn->reading_ && !conn->closing() && !conn->processing() && conn->fd_ >= 0) {
+    if (conn->reading_ && !conn->closing() && !conn->processing() && conn->fd_ >= 0 && !conn->threaded()) {
       busy_fds_.push_back({conn->fd_, POLLIN, 0});
       busy_ids_.push_back(id);
     }
@@ -585,6 +586,7 @@ void Server::on_signal(uv_signal_t* h, int signum) {
 
 void Server::shut_down() {
   stopping_ = true;
+  stop_io_threads();
   log_.log(LogLevel::kWarning, "User requested shutdown...");
   state_.aof().on_shutdown(state_);
   state_.config.set_live_apply("bind", nullptr);
@@ -600,8 +602,6 @@ void Server::shut_down() {
   clients_cron_->close();
   aging_cron_->close();
   uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
-  uv_close(reinterpret_cast<uv_handle_t*>(&check_), nullptr);
-  read_batch_.clear();
   uv_close(reinterpret_cast<uv_handle_t*>(&evict_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&release_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);

@@ -18,13 +18,13 @@
 // unsaved changes under save rules) and starts the BGSAVEs the rules ask
 // for. SIGTERM and SIGINT save first when save rules are set, as Redis.
 //
-// io-threads N > 1 (io_threads.hpp): the connections that poll found
-// readable are read (and their first request parsed) by the I/O threads in
-// the check phase, right after poll, when io-threads-do-reads is yes (by the
-// main thread otherwise); then the main thread runs their requests, in the
-// order poll reported them. The replies are written by the I/O threads in
-// prepare, where flush_pending would write them. The main thread waits for
-// the threads at both points, so no command runs while a thread works.
+// io-threads N > 1 (io_threads.hpp): N - 1 I/O threads own the
+// connections' sockets; the main thread never polls them. Their messages
+// (a connection read, a write done, a socket let go) wake the loop through
+// one uv_async_t, whose callback runs them (on_io_message): the requests
+// run there, in each client's order; the replies are handed to the threads
+// in prepare, where flush_pending would write them, and the threads are
+// woken once for all the jobs of the iteration (kick).
 //
 // TLS (tls_context.hpp, tls_session.hpp): with tls-port set, a second set of
 // listeners on the same bind addresses accepts connections that speak TLS;
@@ -40,7 +40,9 @@
 // Connection code, and writes the replies; the connection whose request
 // runs the script is left alone, and no timer, signal or blocked client is
 // served until the script ends. libuv's own watchers stay as they are: a
-// socket drained meanwhile reads as EAGAIN in the loop after.
+// socket drained meanwhile reads as EAGAIN in the loop after. Threaded
+// connections go on being read and written by their threads: it runs the
+// threads' messages instead of polling them.
 
 #include <poll.h>
 #include <uv.h>
@@ -82,7 +84,7 @@ class Server final : public ServerHost, public BusyLoop {
   void connection_closed(Connection* conn) override;
   void evict_clients() override;
   bool io_threaded() const override { return io_threads_ != nullptr; }
-  void read_ready(Connection* conn) override { read_batch_.push_back(conn); }
+  IoThreads& io_threads() override { return *io_threads_; }
 
   // BusyLoop.
   void serve_while_busy() override;
@@ -91,8 +93,16 @@ class Server final : public ServerHost, public BusyLoop {
   static void on_connection(uv_stream_t* listener, int status);
   static void on_tls_connection(uv_stream_t* listener, int status);
   static void on_prepare(uv_prepare_t* h);
-  // io-threads > 1: reads the connections poll found readable.
-  static void on_check(uv_check_t* h);
+  // io-threads > 1: a message of an I/O thread.
+  void on_io_message(const IoMessage& m);
+  // Before a batch of them runs: reads the clock for the batch
+  // (io_batch_ms), and starts the cache misses of the first key
+  // of each request the threads parsed (as Valkey 8 prefetches a batch's
+  // keys), so that they overlap instead of each stalling its command.
+  void prefetch_batch(const IoThreads::Batch& batch);
+  // Stops the I/O threads (shutdown): the sockets they let go are closed,
+  // the others become the main thread's alone.
+  void stop_io_threads();
   static void on_signal(uv_signal_t* h, int signum);
   static void on_child(uv_signal_t* h, int signum);
   static void on_snapshot_timer(uv_timer_t* h);
@@ -130,9 +140,6 @@ class Server final : public ServerHost, public BusyLoop {
   // SHUTDOWN NOSAVE while a script is busy: the process ends at once.
   [[noreturn]] void exit_while_busy();
   void flush_pending();
-  // flush_pending's rounds with io-threads > 1: the writes of each round go
-  // to the I/O threads together.
-  void flush_pending_threaded();
   void shut_down();
 
   uv_loop_t loop_;
@@ -154,13 +161,6 @@ class Server final : public ServerHost, public BusyLoop {
   std::unique_ptr<AgingCron> aging_cron_;
   std::vector<uint64_t> flush_ids_;
   std::unique_ptr<IoThreads> io_threads_;  // null with io-threads 1
-  bool threaded_reads_ = false;            // io-threads-do-reads
-  uv_check_t check_;
-  // Threaded connections readable in this iteration (valid until the
-  // closing phase: a connection is deleted only there), and the scratch
-  // vectors the batches run from (swapped out while in use, so a nested
-  // flush under a busy script gets its own).
-  std::vector<Connection*> read_batch_, read_scratch_, write_scratch_;
   std::vector<pollfd> busy_fds_;     // serve_while_busy's scratch: listeners first,
   std::vector<uint64_t> busy_ids_;   // then connections by id
   bool stopping_ = false;

@@ -1,61 +1,157 @@
-// IoThreads (src/server/io_threads.hpp): run() calls every job once, on the
-// threads (not the caller's), spread as i % threads, and returns only when
-// all have returned, with what they wrote visible to the caller.
+// The I/O threads' parts (src/server/spsc_queue.hpp, io_threads.hpp): the
+// queue hands items over in order across threads and block boundaries; an
+// I/O thread reads a socket it was given only while it holds the read side,
+// hands it over with a kRead message that wakes the loop, writes what a
+// kWrite job hands it (waiting for room when the peer does not read), and
+// lets go of the socket on kClose before answering kClosed.
 
 #include <doctest/doctest.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
-#include <mutex>
-#include <set>
+#include <cerrno>
+#include <chrono>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "server/io_threads.hpp"
+#include "server/spsc_queue.hpp"
 
 namespace lawnkv::server {
 namespace {
 
-TEST_CASE("io threads: every job runs once, off the caller's thread, before run() returns") {
-  IoThreads threads(3);
-  CHECK(threads.threads() == 3);
-  const std::thread::id caller = std::this_thread::get_id();
-  for (size_t count : {size_t{0}, size_t{1}, size_t{2}, size_t{3}, size_t{7}, size_t{1000}}) {
-    CAPTURE(count);
-    // Plain ints: each written by one job only, read after run().
-    std::vector<int> runs(count, 0);
-    std::vector<std::thread::id> where(count);
-    threads.run(count, [&](size_t i) {
-      ++runs[i];
-      where[i] = std::this_thread::get_id();
-    });
-    bool once = true, off_caller = true;
-    std::set<std::thread::id> used;
-    for (size_t i = 0; i < count; ++i) {
-      once = once && runs[i] == 1;
-      off_caller = off_caller && where[i] != caller;
-      used.insert(where[i]);
-    }
-    CHECK(once);
-    CHECK(off_caller);
-    // Job i runs on thread i % 3: as many threads as jobs, up to 3.
-    CHECK(used.size() == std::min<size_t>(count, 3));
-    if (count >= 4) CHECK(where[0] == where[3]);
+TEST_CASE("spsc queue: every item once, in order, across threads and blocks") {
+  SpscQueue<IoMessage> q;
+  IoMessage m;
+  CHECK(q.empty());
+  CHECK_FALSE(q.pop(&m));
+  constexpr int64_t kItems = 100'000;  // about 100 blocks
+  std::thread producer([&] {
+    for (int64_t i = 0; i < kItems; ++i) q.push(IoMessage{nullptr, IoMessage::kRead, i});
+  });
+  int64_t next = 0;
+  bool in_order = true;
+  while (next < kItems) {
+    if (!q.pop(&m)) continue;
+    in_order = in_order && m.value == next;
+    ++next;
   }
+  producer.join();
+  CHECK(in_order);
+  CHECK(q.empty());
+  CHECK_FALSE(q.pop(&m));
 }
 
-TEST_CASE("io threads: many rounds in a row, each waiting for the slowest job") {
-  IoThreads threads(2);
-  long long total = 0;
-  for (int round = 0; round < 2000; ++round) {
-    std::vector<long long> part(5, 0);
-    threads.run(part.size(), [&](size_t i) {
-      if (i == 4 && round % 100 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      part[i] = static_cast<long long>(i) + round;
-    });
-    for (long long p : part) total += p;
+// A socket's read side and output as the thread sees them.
+class FakeClient final : public IoClient {
+ public:
+  explicit FakeClient(int fd) : fd_(fd) {}
+  ssize_t io_read(bool* drained) override {
+    char buf[4096];
+    ssize_t n = ::read(fd_, buf, sizeof buf);
+    *drained = n < 0 && errno == EAGAIN;
+    if (n > 0) {
+      got.append(buf, static_cast<size_t>(n));
+      return n;
+    }
+    return n == 0 ? -1 : 0;
   }
-  // Sum over rounds of (0+1+2+3+4) + 5 * round.
-  CHECK(total == 2000LL * 10 + 5LL * (1999LL * 2000 / 2));
+  bool io_write() override {
+    while (sent < out.size()) {
+      const ssize_t n = ::send(fd_, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
+      if (n < 0) return errno != EAGAIN;
+      sent += static_cast<size_t>(n);
+    }
+    return true;
+  }
+  int io_fd() const override { return fd_; }
+
+  std::string got;   // the thread's while it holds the read side
+  std::string out;   // handed to the thread by a kWrite job
+  size_t sent = 0;
+
+ private:
+  int fd_;
+};
+
+struct Loop {
+  uv_loop_t loop;
+  std::vector<IoMessage> messages;
+  Loop() { uv_loop_init(&loop); }
+  ~Loop() {
+    uv_run(&loop, UV_RUN_NOWAIT);
+    uv_loop_close(&loop);
+  }
+  // Runs the loop until a message of this kind came (false after 5 s).
+  bool wait_for(uint8_t kind) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < until) {
+      for (const IoMessage& m : messages)
+        if (m.kind == kind) return true;
+      uv_run(&loop, UV_RUN_NOWAIT);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return false;
+  }
+};
+
+TEST_CASE("io threads: read, hand over, write, wait for room, let go") {
+  int fds[2];
+  REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds) == 0);
+  Loop l;
+  size_t batches = 0;
+  IoThreads threads(
+      1, &l.loop, [&](const IoMessage& m) { l.messages.push_back(m); }, [&](const IoThreads::Batch&) { ++batches; });
+  FakeClient c(fds[0]);
+
+  // The main thread holds the read side: the thread does not read.
+  REQUIRE(::write(fds[1], "ping", 4) == 4);
+  c.input_owner.store(IoClient::kMain);
+  threads.post(0, &c, IoMessage::kAdd);
+  threads.kick();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  uv_run(&l.loop, UV_RUN_NOWAIT);
+  CHECK(l.messages.empty());
+
+  // Given back (kResume): it reads what came meanwhile and hands it over.
+  c.input_owner.store(IoClient::kThreadIdle, std::memory_order_release);
+  threads.post(0, &c, IoMessage::kResume);
+  threads.kick();
+  REQUIRE(l.wait_for(IoMessage::kRead));
+  CHECK(batches >= 1);
+  CHECK(c.input_owner.load(std::memory_order_acquire) == IoClient::kMain);
+  CHECK(c.got == "ping");
+  CHECK(l.messages[0].value == 4);
+  l.messages.clear();
+
+  // A write the peer does not read in full: kWritten only once it drains.
+  c.out.assign(4 << 20, 'x');
+  threads.post(0, &c, IoMessage::kWrite);
+  threads.kick();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  uv_run(&l.loop, UV_RUN_NOWAIT);
+  CHECK(l.messages.empty());
+  size_t drained = 0;
+  char buf[65536];
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (drained < c.out.size() && std::chrono::steady_clock::now() < until) {
+    const ssize_t n = ::read(fds[1], buf, sizeof buf);
+    if (n > 0) drained += static_cast<size_t>(n);
+  }
+  CHECK(drained == c.out.size());
+  REQUIRE(l.wait_for(IoMessage::kWritten));
+  l.messages.clear();
+
+  // kClose: the thread lets go; after kClosed the socket may be closed.
+  threads.post(0, &c, IoMessage::kClose);
+  threads.kick();
+  REQUIRE(l.wait_for(IoMessage::kClosed));
+  threads.stop();
+  uv_run(&l.loop, UV_RUN_NOWAIT);  // the loop lets go of the threads' handle
+  ::close(fds[0]);
+  ::close(fds[1]);
 }
 
 }  // namespace

@@ -57,6 +57,7 @@ if [ "$group" = all ] || [ "$group" = plain ]; then
   # writing on I/O threads (--io-threads 4 --io-threads-do-reads yes).
   suite integration/io-threads-4 env LAWNKV_IO_THREADS=4 build/integration-tests
   suite compat/io-threads-4 env LAWNKV_IO_THREADS=4 build/compat-tests
+  suite tools/tls/io-threads-4 env LAWNKV_IO_THREADS=4 bash tests/tools/tls.sh
 fi
 
 if [ "$group" = all ] || [ "$group" = tsan ]; then

@@ -6,7 +6,8 @@
 # redis-benchmark --tls; redis-py ssl=True (clients/tls_check.py: several MB
 # each way, a pipeline, pub/sub, bad clients, certificate rotation); port 0
 # (TLS only) with INFO's tcp_port and CLIENT LIST's laddr.
-# LAWNKV_SERVER=redis-server runs the same checks against Redis 7.0.
+# LAWNKV_SERVER=redis-server runs the same checks against Redis 7.0;
+# LAWNKV_IO_THREADS=4 runs them with I/O threads on.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/tools/lib/server.bash
@@ -19,6 +20,14 @@ gen_test_certs "$certs" || fail "could not make the test certificates"
 
 tls_args=(--tls-cert-file "$certs/server.crt" --tls-key-file "$certs/server.key"
           --tls-ca-cert-file "$certs/ca.crt")
+# LAWNKV_IO_THREADS=N: the servers run N - 1 I/O threads (io-threads-do-reads
+# yes), as the suites' threaded runs: lawnkv keeps its TLS connections on the
+# main thread beside the threaded plain ones.
+thread_args=()
+if [ -n "${LAWNKV_IO_THREADS:-}" ]; then
+  thread_args=(--io-threads "$LAWNKV_IO_THREADS" --io-threads-do-reads yes)
+  tls_args+=("${thread_args[@]}")
+fi
 
 # tcli [client certificate name|none] command...: redis-cli over TLS
 tcli() {
@@ -110,7 +119,7 @@ echo "port 0: TLS only, tcp_port $info_port"
 # TLS switched on and off at run time with CONFIG SET, as Redis: tls-port
 # needs a context that loads; the files alone are not loaded while TLS is
 # off; tls-port 0 closes the listener.
-start_server
+start_server "${thread_args[@]}"
 pcli() { redis-cli -p "$port" "$@" 2>&1; }
 tport=$(free_port)
 no_tls="ERR CONFIG SET failed (possibly related to argument 'tls-port') - Unable to update TLS configuration. Check server logs."

@@ -12,6 +12,7 @@
 #include "core/address.hpp"
 #include "core/allocator.hpp"
 #include "core/arena.hpp"
+#include "core/page_allocator.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "engine/client_pause.hpp"
@@ -428,7 +429,8 @@ void Server::on_prepare(uv_prepare_t* h) {
   self->flush_iteration();
   self->evict_clients();
   if (st.data.eviction.pending() && !paused && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
-  if (arena::release_pending() && !self->stopping_) uv_idle_start(&self->release_idle_, on_release_idle);
+  if ((arena::release_pending() || page_release_pending()) && !self->stopping_)
+    uv_idle_start(&self->release_idle_, on_release_idle);
   st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
   if (st.shutdown_requested && !self->stopping_) self->shut_down();
   if (!self->stopping_) {
@@ -480,9 +482,10 @@ void Server::on_release_idle(uv_idle_t* h) {
   const int64_t cpu = Clock::thread_cpu_ns();
   const uint64_t wall = uv_hrtime();
   arena::release_step();
+  page_release_step();
   self->state_.facts.stats.release_step.add(static_cast<uint64_t>(Clock::thread_cpu_ns() - cpu) / 1000,
                                             (uv_hrtime() - wall) / 1000);
-  if (!arena::release_pending()) uv_idle_stop(h);
+  if (!arena::release_pending() && !page_release_pending()) uv_idle_stop(h);
 }
 
 void Server::on_evict_idle(uv_idle_t* h) {

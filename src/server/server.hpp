@@ -131,8 +131,9 @@ class Server final : public ServerHost, public BusyLoop {
   std::vector<std::unique_ptr<uv_tcp_t>> listeners_;
   uv_prepare_t prepare_;
   uv_idle_t evict_idle_;  // active while an eviction is pending: poll does not block
-  // Active while the arena has emptied chunks to give back: one step of a
-  // chunk's walk a loop iteration, between the clients' events.
+  // Active while the arena has emptied chunks to give back, or freed big
+  // arrays wait to be unmapped (core/page_allocator.hpp): one step of each
+  // a loop iteration, between the clients' events.
   uv_idle_t release_idle_;
   uv_signal_t sigterm_;
   uv_signal_t sigint_;

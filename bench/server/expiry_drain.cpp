@@ -4,7 +4,7 @@
 //   expiry-drain --port N [--host 127.0.0.1] [--keys 1000000] [--spread-ms 1000]
 //                [--lead-ms 3000] [--poll-ms 2] [--probe-us 1000]
 //                [--timeout-ms 60000] [--tail-ms 200] [--seed 1] [--series FILE]
-//                [--hashes H [--events 1]]
+//                [--hashes H [--events 1]] [--value-bytes 16]
 //
 // With --hashes, the --keys items are hash fields instead of keys (Redis
 // 7.4's field TTLs): field i is "f:%014d" in hash "h:%06d" (i mod H), loaded
@@ -24,10 +24,13 @@
 // reaches the subscriber after every event the server sent before it.
 //
 // 1. FLUSHALL, then load --keys keys "exp:%012d" (16 bytes) = 16-byte value
+//    ("val:%012d", padded with 'x' to --value-bytes when that is larger)
 //    with SET key value PXAT deadline, pipelined. Deadlines are uniform random
 //    whole milliseconds in [base, base + spread-ms), base = now + lead-ms. If
 //    the load ends less than 300 ms before base, it starts again with a longer
 //    lead (up to 3 attempts), so no key is due before the load is complete.
+//    Then CONFIG RESETSTAT, so the server's step maxima (below) are the
+//    flood's, not the load's.
 // 2. From 300 ms before base, the main connection sends DBSIZE every poll-ms
 //    and records the count; it stops at the first reply of 0 (or timeout-ms
 //    after the last deadline).
@@ -47,6 +50,10 @@
 //   base_probe_*   the same for probes sent in the 300 ms before the first
 //                  deadline (the idle reference)
 //   load_ms, lead_ms, attempts, keys, first_deadline, last_deadline
+//   step_*         lawnkv's INFO expiry fields *_max_us after the drain: the
+//                  longest loop iteration, expiry cycle and memory-release step
+//                  in the loop thread's CPU time and in wall time (absent for
+//                  redis-server)
 // --series FILE gets "ms_since_first_deadline keys_remaining" per poll.
 
 #include <hiredis/hiredis.h>
@@ -82,6 +89,7 @@ struct Options {
   std::string series;
   long hashes = 0;  // > 0: items are fields of this many hashes
   bool events = false;
+  long value_bytes = 16;
 };
 
 // Wall clock in milliseconds (fractional): the clock PXAT deadlines live on.
@@ -152,22 +160,25 @@ void load(redisContext* c, const Options& o, const std::vector<int64_t>& deadlin
   char key[32];
   char field[32];
   char value[32];
+  std::string padded;
   for (size_t i = 0; i < deadlines.size(); i += kBatch) {
     const size_t end = std::min(deadlines.size(), i + kBatch);
     size_t replies = 0;
     for (size_t k = i; k < end; ++k) {
       const std::string when = std::to_string(deadlines[k]);
       std::snprintf(value, sizeof value, "val:%012zu", k);
+      padded = value;
+      if (o.value_bytes > static_cast<long>(padded.size())) padded.resize(static_cast<size_t>(o.value_bytes), 'x');
       cmd.clear();
       if (o.hashes > 0) {
         std::snprintf(key, sizeof key, "h:%06zu", k % static_cast<size_t>(o.hashes));
         std::snprintf(field, sizeof field, "f:%014zu", k);
-        append_command(cmd, {"HSET", key, field, value});
+        append_command(cmd, {"HSET", key, field, padded});
         append_command(cmd, {"HPEXPIREAT", key, when, "FIELDS", "1", field});
         replies += 2;
       } else {
         std::snprintf(key, sizeof key, "exp:%012zu", k);
-        append_command(cmd, {"SET", key, value, "PXAT", when});
+        append_command(cmd, {"SET", key, padded, "PXAT", when});
         replies += 1;
       }
       redisAppendFormattedCommand(c, cmd.data(), cmd.size());
@@ -304,6 +315,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--series") o.series = v;
     else if (a == "--hashes") o.hashes = std::atol(v);
     else if (a == "--events") o.events = std::atoi(v) != 0;
+    else if (a == "--value-bytes") o.value_bytes = std::atol(v);
     else die("unknown option " + std::string(a));
   }
   if (o.port <= 0 || o.keys <= 0 || o.spread_ms <= 0) die("need --port, and positive --keys and --spread-ms");
@@ -342,6 +354,7 @@ int main(int argc, char** argv) {
   const long long loaded = command_int(c, "DBSIZE");
   const long expected = o.hashes > 0 ? std::min(o.hashes, o.keys) : o.keys;
   if (loaded != expected) die("DBSIZE after load is " + std::to_string(loaded));
+  command_ok(c, "CONFIG RESETSTAT");
   const auto [lo, hi] = std::minmax_element(offsets.begin(), offsets.end());
   const int64_t first_deadline = base + *lo;
   const int64_t last_deadline = base + *hi;
@@ -432,6 +445,22 @@ int main(int argc, char** argv) {
                 "event_lag_p99_ms=%.2f\nevent_lag_max_ms=%.2f\n",
                 o.hashes, events.size(), lags.size(), pct(lags, 0.5), pct(lags, 0.99),
                 lags.empty() ? -1.0 : lags.back());
+  }
+
+  if (auto* info = static_cast<redisReply*>(redisCommand(c, "INFO expiry"))) {
+    if (info->type == REDIS_REPLY_STRING) {
+      const std::string text(info->str, info->len);
+      for (size_t at = 0; at < text.size();) {
+        size_t eol = text.find("\r\n", at);
+        if (eol == std::string::npos) eol = text.size();
+        const std::string line = text.substr(at, eol - at);
+        const size_t colon = line.find(':');
+        if (colon != std::string::npos && line.find("_max_us") != std::string::npos)
+          std::printf("step_%s=%s\n", line.substr(0, colon).c_str(), line.substr(colon + 1).c_str());
+        at = eol + 2;
+      }
+    }
+    freeReplyObject(info);
   }
 
   if (!o.series.empty()) {

@@ -288,6 +288,17 @@ void expiry_section(const Call& call, std::string& out) {
   field(out, "expiry_index_bytes", expiry_index_bytes(call.server));
   field(out, "expiry_budget_us", call.cfg().expiry_budget_us);
   field(out, "active_expire", call.server.facts.active_expire ? 1 : 0);
+  // The longest single run of work a client may have waited behind, since
+  // start or CONFIG RESETSTAT, in us of wall time and, for the expiry and
+  // memory-release steps, of the loop thread's CPU time (which other
+  // processes on the machine do not inflate): engine/server_state.hpp's
+  // StepMax.
+  const ServerStats& st = call.server.facts.stats;
+  field(out, "loop_iteration_wall_max_us", st.loop_iteration.wall_us);
+  field(out, "expire_cycle_cpu_max_us", st.expire_cycle.cpu_us);
+  field(out, "expire_cycle_wall_max_us", st.expire_cycle.wall_us);
+  field(out, "release_step_cpu_max_us", st.release_step.cpu_us);
+  field(out, "release_step_wall_max_us", st.release_step.wall_us);
 }
 
 void replication_section(const Call& call, std::string& out) {

@@ -51,6 +51,7 @@ std::string stats_text() { return "Stats not supported for the current allocator
 
 void purge() {
   arena::release_free();
+  page_release_all();
   malloc_trim(0);
 }
 
@@ -156,6 +157,7 @@ uint64_t used_bytes() {
 
 void purge() {
   arena::release_free();
+  page_release_all();
   mallctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
   const std::string purge_all = "arena." + std::to_string(MALLCTL_ARENAS_ALL) + ".purge";
   mallctl(purge_all.c_str(), nullptr, nullptr, nullptr, 0);

@@ -111,4 +111,10 @@ bool Clock::advance_ms(int64_t delta_ms) {
   return true;
 }
 
+int64_t Clock::thread_cpu_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 }  // namespace lawnkv

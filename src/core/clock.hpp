@@ -28,6 +28,11 @@ class Clock {
   // starts: a read costs a third of a clock_gettime on a virtual machine,
   // and a script times each command it runs. Elsewhere CLOCK_MONOTONIC.
   static int64_t steady_ns();
+  // CPU time the calling thread has used, in nanoseconds
+  // (CLOCK_THREAD_CPUTIME_ID): what a piece of work cost the thread, which
+  // other processes competing for the CPU do not change (a system call,
+  // about a microsecond on a virtual machine).
+  static int64_t thread_cpu_ns();
 
   // The clock never reads outside [0, kMaxUs] (year 146,000): every "now"
   // is >= 0, and now + anything the wall clock may add still fits.

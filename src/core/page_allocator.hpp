@@ -16,6 +16,18 @@
 // a mapped one by mremap, which moves its pages to a larger range without
 // copying a byte (about 50 us for 64 MiB, where a copy took 26 ms), a small
 // one by realloc (a copy of at most 64 KiB).
+//
+// Unmapping costs the kernel about 65 us per MiB (4 KiB pages: each freed,
+// and the TLB flushed), so the old bucket array of a 1M-key table (4 MiB)
+// cost 0.3 ms in the call that ended its rehash, 16 MiB a millisecond: a
+// stall for every client, in the middle of a mass expiry as its keys shrink
+// the table. A block larger than kPageReleaseStepBytes is therefore not
+// unmapped by page_deallocate: it waits in a queue, and page_release_step()
+// unmaps the next kPageReleaseStepBytes of it, which the server calls once a
+// loop iteration while any wait (as it gives back arena chunks). At most
+// kMaxPendingUnmapBytes wait: past that the oldest go at once. used_memory
+// stops counting a block when it is freed; RSS follows step by step.
+// page_release_all() unmaps everything waiting (MEMORY PURGE, the flushes).
 
 #include <sys/mman.h>
 
@@ -25,6 +37,7 @@
 #include <cstring>
 #include <new>
 #include <type_traits>
+#include <vector>
 
 namespace lawnkv {
 
@@ -32,6 +45,47 @@ namespace lawnkv {
 inline uint64_t g_page_allocator_bytes = 0;
 // Blocks of at least this many bytes are mapped.
 inline constexpr size_t kPageMapThreshold = 64 * 1024;
+// Bytes one page_release_step() unmaps at most (about 65 us), and blocks
+// larger than this wait for it.
+inline constexpr size_t kPageReleaseStepBytes = size_t{1} << 20;
+// Bytes of freed blocks that may wait to be unmapped.
+inline constexpr size_t kMaxPendingUnmapBytes = size_t{64} << 20;
+
+namespace detail {
+// Freed blocks waiting to be unmapped, oldest first: the rest of each
+// (a step unmaps a block from its start).
+struct PendingUnmap {
+  char* p;
+  size_t bytes;
+};
+inline std::vector<PendingUnmap> g_pending_unmaps;
+inline size_t g_pending_unmap_bytes = 0;
+}  // namespace detail
+
+// Whether freed blocks wait to be unmapped.
+inline bool page_release_pending() { return detail::g_pending_unmap_bytes > 0; }
+
+// Unmaps up to kPageReleaseStepBytes of the oldest block waiting; returns
+// the bytes unmapped (0: none waits).
+inline size_t page_release_step() {
+  auto& queue = detail::g_pending_unmaps;
+  if (queue.empty()) return 0;
+  detail::PendingUnmap& front = queue.front();
+  const size_t n = front.bytes < kPageReleaseStepBytes ? front.bytes : kPageReleaseStepBytes;
+  munmap(front.p, n);
+  front.p += n;
+  front.bytes -= n;
+  detail::g_pending_unmap_bytes -= n;
+  if (front.bytes == 0) queue.erase(queue.begin());
+  return n;
+}
+
+// Unmaps every block waiting; returns the bytes.
+inline size_t page_release_all() {
+  size_t total = 0;
+  for (size_t n; (n = page_release_step()) > 0;) total += n;
+  return total;
+}
 
 // A zeroed block of `bytes` bytes.
 inline void* page_allocate(size_t bytes) {
@@ -53,8 +107,14 @@ inline void page_deallocate(void* p, size_t bytes) {
     std::free(p);
     return;
   }
-  munmap(p, bytes);
   g_page_allocator_bytes -= bytes;
+  if (bytes <= kPageReleaseStepBytes) {
+    munmap(p, bytes);
+    return;
+  }
+  detail::g_pending_unmaps.push_back({static_cast<char*>(p), bytes});
+  detail::g_pending_unmap_bytes += bytes;
+  while (detail::g_pending_unmap_bytes > kMaxPendingUnmapBytes) page_release_step();
 }
 
 // The block p of old_bytes, now of new_bytes (both > 0), perhaps at another

@@ -88,6 +88,18 @@ struct Dataset final : EvictionListener {
   void key_evicted(int db, std::string_view key) override;
 };
 
+// The longest single run of one kind of work the loop thread did, in us of
+// the thread's CPU time (what the server itself spent, whatever else runs on
+// the machine) and of wall time (what a client waiting behind it felt).
+struct StepMax {
+  uint64_t cpu_us = 0;
+  uint64_t wall_us = 0;
+  void add(uint64_t cpu, uint64_t wall) {
+    if (cpu > cpu_us) cpu_us = cpu;
+    if (wall > wall_us) wall_us = wall;
+  }
+};
+
 struct ServerStats {
   uint64_t total_connections_received = 0;
   uint64_t total_commands_processed = 0;
@@ -104,6 +116,12 @@ struct ServerStats {
   uint64_t io_threaded_reads_processed = 0;
   uint64_t io_threaded_writes_processed = 0;
   uint64_t evicted_clients = 0;         // disconnected by maxmemory-clients
+  // What a client may wait behind (INFO expiry, lawnkv's own): one loop
+  // iteration (its wait in poll left out; wall time only), one expiry
+  // cycle, one step giving memory back to the system.
+  StepMax loop_iteration;
+  StepMax expire_cycle;
+  StepMax release_step;
   void reset() { *this = ServerStats(); }
 };
 

@@ -17,6 +17,11 @@
 // blocking: the loop serves ready clients and comes straight back for the
 // next chunk, so mass expiry never stalls other clients for more than one
 // budget. Lazy expiry on access keeps replies right meanwhile.
+// Replies leave in the loop's prepare phase, after the idle phase a cycle
+// runs in: a reply to a command read in the last poll would wait behind the
+// whole cycle (and a client that sent it while the previous cycle ran, behind
+// two budgets). So each cycle first calls flush_first, which sends what is
+// waiting to be sent; a client then waits behind at most the cycle under way.
 // One run() is one pass of the reaper (store::Keyspace::ReapPass): a hash
 // whose fields expire during it is reported once (one `hexpired`, one HDEL
 // record), as Redis 7.4 reports once per hash and active-expire cycle.
@@ -29,6 +34,7 @@
 #include <uv.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "engine/context.hpp"
@@ -53,7 +59,9 @@ std::optional<uint64_t> timer_delay_us(int64_t now_us, int64_t deadline_ms);
 
 class ExpiryCycle {
  public:
-  ExpiryCycle(uv_loop_t* loop, ServerState& state);
+  // flush_first: called at the start of every cycle, before any key is
+  // reaped (the server sends the replies and records waiting to go).
+  ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first);
   ~ExpiryCycle();
   // Sets the wake-up for the next deadline, or keeps polling non-blocking
   // while a backlog remains. Called before every poll.
@@ -76,6 +84,7 @@ class ExpiryCycle {
   static constexpr size_t kChunk = 128;  // keys between two looks at the clock
 
   ServerState& state_;
+  std::function<void()> flush_first_;
   int timer_fd_ = -1;
   uv_poll_t timer_;
   uv_idle_t idle_;

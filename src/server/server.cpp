@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -11,6 +12,7 @@
 #include "core/address.hpp"
 #include "core/allocator.hpp"
 #include "core/arena.hpp"
+#include "core/page_allocator.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "replication/replication.hpp"
@@ -47,6 +49,8 @@ constexpr std::string_view kTlsConfigError = "Unable to update TLS configuration
 
 Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   uv_loop_init(&loop_);
+  // Time blocked in poll, so meter_iteration() can leave it out.
+  uv_loop_configure(&loop_, UV_METRICS_IDLE_TIME);
   loop_.data = this;
   uv_prepare_init(&loop_, &prepare_);
   prepare_.data = this;
@@ -67,7 +71,7 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   state_.snapshots().set_logger(&log_);
   state_.aof().set_logger(&log_);
   state_.log = &log_;
-  expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_);
+  expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_, [this] { flush_iteration(); });
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
   aging_cron_ = std::make_unique<AgingCron>(&loop_, state_);
   state_.busy_loop = this;
@@ -501,6 +505,7 @@ void Server::exit_while_busy() {
 void Server::on_prepare(uv_prepare_t* h) {
   auto* self = static_cast<Server*>(h->data);
   ServerState& st = self->state_;
+  self->meter_iteration();
   // CLIENT PAUSE: past its end it ends here, and the clients that waited run
   // their command, in the order they began to wait. While it lasts nothing
   // is served by time (blocked clients, dehydrator elements) or evicted.
@@ -512,17 +517,11 @@ void Server::on_prepare(uv_prepare_t* h) {
     }
   }
   if (!paused && !st.data.blocking.empty()) serve_blocked(st, st.clock.now_ms());
-  // BCAST invalidations of the keys this iteration changed (tracking.hpp).
-  st.data.tracking.broadcast();
-  // The iteration's writes reach the append-only file before its replies
-  // leave (under appendfsync always, synced too).
-  st.aof().flush();
-  // A WAIT asked the replicas for acknowledgements.
-  st.replication().before_sleep();
-  self->flush_pending();
+  self->flush_iteration();
   self->evict_clients();
   if (st.data.eviction.pending() && !paused && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
-  if (arena::release_pending() && !self->stopping_) uv_idle_start(&self->release_idle_, on_release_idle);
+  if ((arena::release_pending() || page_release_pending()) && !self->stopping_)
+    uv_idle_start(&self->release_idle_, on_release_idle);
   st.facts.used_memory_peak = std::max(st.facts.used_memory_peak, allocator::used_bytes());
   if (st.shutdown_requested && !self->stopping_) self->shut_down();
   if (!self->stopping_) {
@@ -557,9 +556,37 @@ void Server::on_snapshot_timer(uv_timer_t* h) {
   self->state_.aof().cron(self->state_);
 }
 
+void Server::flush_iteration() {
+  // BCAST invalidations of the keys this iteration changed (tracking.hpp).
+  state_.data.tracking.broadcast();
+  // The iteration's writes reach the append-only file before its replies
+  // leave (under appendfsync always, synced too).
+  state_.aof().flush();
+  // A WAIT asked the replicas for acknowledgements.
+  state_.replication().before_sleep();
+  flush_pending();
+}
+
+void Server::meter_iteration() {
+  const uint64_t wall = uv_hrtime();
+  const uint64_t idle = uv_metrics_idle_time(&loop_);
+  if (iteration_wall_ns_ != 0) {
+    const uint64_t busy = wall - iteration_wall_ns_ - std::min(wall - iteration_wall_ns_, idle - iteration_idle_ns_);
+    state_.facts.stats.loop_iteration.add(0, busy / 1000);
+  }
+  iteration_wall_ns_ = wall;
+  iteration_idle_ns_ = idle;
+}
+
 void Server::on_release_idle(uv_idle_t* h) {
+  auto* self = static_cast<Server*>(h->data);
+  const int64_t cpu = Clock::thread_cpu_ns();
+  const uint64_t wall = uv_hrtime();
   arena::release_step();
-  if (!arena::release_pending()) uv_idle_stop(h);
+  page_release_step();
+  self->state_.facts.stats.release_step.add(static_cast<uint64_t>(Clock::thread_cpu_ns() - cpu) / 1000,
+                                            (uv_hrtime() - wall) / 1000);
+  if (!arena::release_pending() && !page_release_pending()) uv_idle_stop(h);
 }
 
 void Server::on_evict_idle(uv_idle_t* h) {

@@ -140,16 +140,31 @@ class Server final : public ServerHost, public BusyLoop {
   // SHUTDOWN NOSAVE while a script is busy: the process ends at once.
   [[noreturn]] void exit_while_busy();
   void flush_pending();
+  // What the iteration so far leaves to send: tracking's BCAST
+  // invalidations, the AOF records, the replicas' GETACK for a WAIT, then
+  // the replies (flush_pending). In the prepare phase, and before each
+  // expiry cycle.
+  void flush_iteration();
   void shut_down();
+  // Called at the start of each iteration's prepare phase: the iteration
+  // that ended here (prepare to prepare, less the time blocked in poll)
+  // counts in the loop_iteration maximum, in wall time only (the thread's
+  // CPU clock is a system call, a microsecond or two: too dear for every
+  // iteration of a client sending one command at a time).
+  void meter_iteration();
 
   uv_loop_t loop_;
+  // meter_iteration()'s readings at the previous prepare (uv_hrtime ns; 0: none yet).
+  uint64_t iteration_wall_ns_ = 0;
+  uint64_t iteration_idle_ns_ = 0;
   Listeners listeners_;
   Listeners tls_listeners_;
   TlsContext tls_;
   uv_prepare_t prepare_;
   uv_idle_t evict_idle_;  // active while an eviction is pending: poll does not block
-  // Active while the arena has emptied chunks to give back: one step of a
-  // chunk's walk a loop iteration, between the clients' events.
+  // Active while the arena has emptied chunks to give back, or freed big
+  // arrays wait to be unmapped (core/page_allocator.hpp): one step of each
+  // a loop iteration, between the clients' events.
   uv_idle_t release_idle_;
   uv_signal_t sigterm_;
   uv_signal_t sigint_;

@@ -4,7 +4,8 @@
 # certificate under tls-auth-clients yes / optional / no and with a
 # certificate of another CA; the plain port beside the TLS one; a short
 # redis-benchmark --tls; redis-py ssl=True (clients/tls_check.py: several MB
-# each way, a pipeline, pub/sub, bad clients, certificate rotation); port 0
+# each way, a pipeline, pub/sub, bad clients, certificate rotation); ioredis's
+# tls option (clients/ioredis_tls.mjs); port 0
 # (TLS only) with INFO's tcp_port and CLIENT LIST's laddr.
 # LAWNKV_SERVER=redis-server runs the same checks against Redis 7.0;
 # LAWNKV_IO_THREADS=4 runs them with I/O threads on.
@@ -102,6 +103,9 @@ bench=$(tr '\r' '\n' <<<"$bench" | grep -E '^ *(SET|GET): [0-9.]+ requests per s
 echo "redis-benchmark --tls: $(tr '\n' ' ' <<<"$bench")"
 
 timeout 60 "$python" tests/tools/clients/tls_check.py "$tport" "$certs" || fail "redis-py over TLS (see above)"
+NODE_CLIENTS_DIR=$(tests/tools/clients/install-node-clients.sh) || fail "installing the node clients"
+NODE_CLIENTS_DIR=$NODE_CLIENTS_DIR timeout 60 node tests/tools/clients/ioredis_tls.mjs "$tport" "$certs" ||
+  fail "ioredis over TLS (see the FAIL lines above)"
 refused none  # the rotations kept tls-auth-clients
 expect_tls 'ERR CONFIG SET failed (possibly related to argument '"'"'tls-protocols'"'"') - Unable to update TLS configuration. Check server logs.' \
   client config set tls-protocols TLSv9

@@ -2,12 +2,23 @@
 // clock's now (us) and the next deadline (ms). A table of edge values: due
 // already, due in the next ms, mid-millisecond rounding, and deadlines so far
 // away that (deadline + 1) * 1000 overflows int64 (PXAT 1e16 .. kNever - 1).
+// And the cycle itself on a real loop: replies waiting to be sent go before
+// each cycle reaps, and a cycle past latency-monitor-threshold is Redis's
+// `expire-cycle` latency event.
 
 #include <doctest/doctest.h>
 
-#include <cstdint>
-#include <optional>
+#include <uv.h>
 
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "command_fixture.hpp"
 #include "expiry/timer.hpp"
 #include "server/expiry_cycle.hpp"
 
@@ -68,6 +79,69 @@ TEST_CASE("timer_delay_us: a deadline too far to wait for gets the longest timer
   CHECK(timer_delay_us(INT64_MAX, 0) == 0);
   CHECK(timer_delay_us(INT64_MAX, INT64_MAX / 1000 - 1) == 0);
   CHECK(timer_delay_us(INT64_MAX, expiry::kNever - 1) == kMaxTimerDelayUs);
+}
+
+// A loop with the cycle, armed before each poll as the server arms it (from
+// a prepare handle, which also keeps the loop alive: the cycle's own
+// handles do not).
+struct CycleLoop {
+  uv_loop_t loop;
+  uv_prepare_t prepare;
+  std::unique_ptr<ExpiryCycle> cycle;
+
+  CycleLoop(ServerState& state, std::function<void()> flush_first) {
+    uv_loop_init(&loop);
+    cycle = std::make_unique<ExpiryCycle>(&loop, state, std::move(flush_first));
+    uv_prepare_init(&loop, &prepare);
+    prepare.data = cycle.get();
+    uv_prepare_start(&prepare, [](uv_prepare_t* h) { static_cast<ExpiryCycle*>(h->data)->arm(); });
+  }
+  // Runs iterations until state's keyspace is empty or `iterations` have run.
+  void run_until_empty(ServerState& state, int iterations) {
+    for (int i = 0; i < iterations && state.data.keyspace.total_keys() > 0; ++i) uv_run(&loop, UV_RUN_NOWAIT);
+  }
+  ~CycleLoop() {
+    cycle->close();
+    uv_close(reinterpret_cast<uv_handle_t*>(&prepare), nullptr);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    CHECK(uv_loop_close(&loop) == 0);
+  }
+};
+
+// n keys past their deadline (the fixture's clock is years behind the
+// server clock the cycle reads).
+void add_due_keys(test::CommandServer& server, int n) {
+  for (int i = 0; i < n; ++i) REQUIRE(server.run({"SET", "k" + std::to_string(i), "v", "PX", "1"}) == "+OK\r\n");
+}
+
+TEST_CASE("ExpiryCycle: every cycle sends what waits to be sent before it reaps a key") {
+  // Replies leave in the prepare phase, after the idle phase the cycle runs
+  // in: without flush_first a reply read in the last poll would wait behind
+  // a whole cycle. With a 1 us budget each cycle reaps one chunk of 128.
+  test::CommandServer server;
+  server.state.config.mutable_values().expiry_budget_us = 1;
+  add_due_keys(server, 300);
+  std::vector<size_t> keys_at_flush;
+  CycleLoop loop(server.state, [&] { keys_at_flush.push_back(server.state.data.keyspace.total_keys()); });
+  loop.run_until_empty(server.state, 100);
+  CHECK(server.state.data.keyspace.total_keys() == 0);
+  CHECK(keys_at_flush == std::vector<size_t>{300, 172, 44});
+}
+
+TEST_CASE("ExpiryCycle: a cycle past latency-monitor-threshold is the expire-cycle latency event") {
+  test::CommandServer server;
+  server.state.config.mutable_values().latency_monitor_threshold = 1;
+  // Enough keys that the first cycle runs its whole 1 ms budget.
+  add_due_keys(server, 50'000);
+  CycleLoop loop(server.state, nullptr);
+  loop.run_until_empty(server.state, 10'000);
+  CHECK(server.state.data.keyspace.total_keys() == 0);
+  REQUIRE(server.state.data.keyspace.stats().expired_time_cap_reached_count > 0);
+  const LatencyMonitor::Series* s = server.state.latency.find("expire-cycle");
+  REQUIRE(s != nullptr);
+  CHECK(s->max_ms >= 1);
+  // The cycle's own maxima (INFO expiry): it ran for at least its budget.
+  CHECK(server.state.facts.stats.expire_cycle.wall_us >= 1000);
 }
 
 }  // namespace

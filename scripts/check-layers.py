@@ -20,10 +20,11 @@ RANKS = {
     "persistence": 5, "config": 5,
     "engine": 6,
     "durability": 7,
-    "scripting": 8,
-    "commands": 9,
-    "server": 10,
-    "": 11,  # src/main.cpp
+    "replication": 8,
+    "scripting": 9,
+    "commands": 10,
+    "server": 11,
+    "": 12,  # src/main.cpp
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -11,6 +11,7 @@ namespace lawnkv {
 
 std::string client_line(const ServerState& server, const Session& s, int64_t now_ms) {
   std::string flags;
+  if (s.from_primary) flags += 'M';
   if (s.subscribed()) flags += 'P';
   if (s.blocked || s.postponed) flags += 'b';
   if (s.in_multi) flags += 'x';
@@ -64,11 +65,14 @@ constexpr std::string_view kNoSuchUser = "ERR No such user '%s'";
 constexpr std::string_view kInvalidClientId = "ERR Invalid client ID";
 constexpr std::string_view kBadKillId = "ERR client-id should be greater than 0";
 
-// Redis's client types (getClientType). lawnkv has neither masters nor
-// replicas: a client with subscriptions is pubsub, any other normal.
+// Redis's client types (getClientType): a replica's link to its primary is
+// master, a client with subscriptions pubsub, any other normal.
 enum class ClientType { kNormal, kReplica, kPubsub, kMaster };
 
-ClientType client_type(const Session& s) { return s.subscribed() ? ClientType::kPubsub : ClientType::kNormal; }
+ClientType client_type(const Session& s) {
+  if (s.from_primary) return ClientType::kMaster;
+  return s.subscribed() ? ClientType::kPubsub : ClientType::kNormal;
+}
 
 // getClientTypeByName: any case, up to a NUL; "slave" is "replica".
 bool client_type_or_reply(Call& call, std::string_view name, ClientType* out) {

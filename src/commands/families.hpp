@@ -38,6 +38,7 @@ void register_stream_claim_commands(CommandTable& t); // streams_claims.cpp
 void register_stream_info_commands(CommandTable& t);  // streams_info.cpp
 void register_scripting_commands(CommandTable& t);    // scripting_family.cpp
 void register_function_commands(CommandTable& t);     // functions_family.cpp
+void register_replication_commands(CommandTable& t);  // replication_family.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -72,6 +73,7 @@ inline void register_all_commands(CommandTable& t) {
   register_stream_info_commands(t);
   register_scripting_commands(t);
   register_function_commands(t);
+  register_replication_commands(t);
 }
 
 }  // namespace lawnkv

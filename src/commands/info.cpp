@@ -25,6 +25,7 @@
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "pubsub/hub.hpp"
+#include "replication/replica.hpp"
 #include "scripting/runtime.hpp"
 
 namespace lawnkv {
@@ -283,12 +284,17 @@ void expiry_section(const Call& call, std::string& out) {
 }
 
 void replication_section(const Call& call, std::string& out) {
-  field(out, "role", "master");
+  const replication::Replica& replica = call.server.replica();
+  const bool is_replica = replica.is_replica();
+  field(out, "role", is_replica ? "slave" : "master");
+  if (is_replica) replica.info_fields(out, call.now_ms);
   field(out, "connected_slaves", 0);
   field(out, "master_failover_state", "no-failover");
-  field(out, "master_replid", call.server.facts.run_id);
+  // A replica's history is its primary's once synced.
+  const bool follows = is_replica && !replica.primary_replid().empty() && replica.offset() >= 0;
+  field(out, "master_replid", follows ? replica.primary_replid() : call.server.facts.run_id);
   field(out, "master_replid2", std::string(40, '0'));
-  field(out, "master_repl_offset", 0);
+  field(out, "master_repl_offset", follows ? replica.offset() : 0);
   field(out, "second_repl_offset", -1);
   field(out, "repl_backlog_active", 0);
   field(out, "repl_backlog_size", 1048576);

@@ -4,6 +4,7 @@
 #include "commands/families.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
+#include "replication/replica.hpp"
 
 namespace lawnkv {
 
@@ -16,6 +17,7 @@ std::unique_ptr<ServerState> make_server_state(config::Config cfg) {
   Snapshots& snapshots = state->adopt(std::make_unique<Snapshots>());
   AppendOnly& aof = state->adopt(std::make_unique<AppendOnly>());
   state->set_durability(&snapshots, &aof);
+  state->set_replica(&state->adopt(std::make_unique<replication::Replica>(*state)));
   start_server_state(*state);
   state->snapshots().lastsave_s = state->facts.start_ms / 1000;
   return state;

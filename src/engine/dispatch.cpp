@@ -52,6 +52,34 @@ bool out_of_memory(ServerState& server, const Session& session, const CommandSpe
   return session.in_multi && !spec.has(kTransactionControl);
 }
 
+// The row of a queued command (nullptr if unknown).
+const CommandSpec* queued_spec(const ServerState& server, const std::vector<std::string>& argv) {
+  const CommandSpec* c = server.commands.find(argv[0]);
+  if (c && !c->subcommands.empty() && argv.size() >= 2) c = c->subcommand(to_lower(argv[1]));
+  return c;
+}
+
+// Whether spec writes: its row says so, or it is EXEC with a write queued
+// (Redis's is_write_command).
+bool writes(const ServerState& server, const Session& session, const CommandSpec& spec) {
+  if (spec.has(kWrite)) return true;
+  if (!spec.has(kRunsQueue)) return false;
+  for (const auto& q : session.queued)
+    if (const CommandSpec* c = queued_spec(server, q); c && c->has(kWrite)) return true;
+  return false;
+}
+
+// Whether a replica with its link down refuses spec under
+// replica-serve-stale-data no: it lacks the stale flag, or it is EXEC with
+// a queued command that lacks it (Redis's is_denystale_command).
+bool denies_stale(const ServerState& server, const Session& session, const CommandSpec& spec) {
+  if (!spec.has(kStale)) return true;
+  if (!spec.has(kRunsQueue)) return false;
+  for (const auto& q : session.queued)
+    if (const CommandSpec* c = queued_spec(server, q); c && !c->has(kStale)) return true;
+  return false;
+}
+
 void queue(Session& session, const CommandSpec& spec, std::span<const std::string_view> argv) {
   session.queued_denyoom |= spec.has(kDenyOom);
   std::vector<std::string> copy;
@@ -210,9 +238,20 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   // (and so nothing refused for memory), as Redis's isSafeToPerformEvictions.
   const bool paused = clients_paused(server, now_ms);
   // Nothing is evicted while a file loads: the dataset is what it holds.
+  // The primary's commands on a replica are never refused for memory.
   if (server.config.values().maxmemory != 0 && !server.facts.loading && !busy && !paused &&
-      out_of_memory(server, session, spec))
+      !session.from_primary && out_of_memory(server, session, spec))
     return reject(err::kOom);
+  // A replica: clients may not write (EXEC: when its queue writes), and
+  // with its link down may run only stale commands, as Redis's
+  // processCommand; the primary's own commands always run.
+  if (server.facts.replica && !session.from_primary) {
+    if (server.config.values().replica_read_only && writes(server, session, spec))
+      return reject(err::kReadOnlyReplica);
+    if (!server.facts.primary_link_up && !server.config.values().replica_serve_stale_data &&
+        denies_stale(server, session, spec))
+      return reject(err::kMasterDown);
+  }
   if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {
     return reject("ERR Can't execute '" + spec.name +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");

@@ -43,6 +43,9 @@ namespace lawnkv {
 
 class Snapshots;   // durability/snapshots.hpp
 class AppendOnly;  // durability/append_only.hpp
+namespace replication {
+class Replica;     // replication/replica.hpp
+}
 
 // A server-wide part that lives above the engine, owned by ServerState
 // (ServerState::adopt), the one kind of owned part for every room above.
@@ -110,6 +113,12 @@ struct ServerFacts {
   int listening_port = 0;
   bool loading = false;       // a file is being loaded into the dataset (nothing is evicted)
   bool active_expire = true;  // DEBUG SET-ACTIVE-EXPIRE
+  // A replica of a primary (REPLICAOF host port; src/replication/): clients'
+  // writes are refused under replica-read-only, and while the link is not
+  // up (primary_link_up) under replica-serve-stale-data no, every command
+  // without the stale flag. Commands from the primary itself always run.
+  bool replica = false;
+  bool primary_link_up = false;
   uint64_t used_memory_startup = 0;  // allocator::used_bytes() once built
   uint64_t used_memory_peak = 0;     // the most seen (each loop iteration, INFO)
 };
@@ -176,6 +185,9 @@ struct ServerState {
   // The durability services, set once by make_server_state.
   Snapshots& snapshots() const { return *snapshots_; }
   AppendOnly& aof() const { return *aof_; }  // the append-only file, when appendonly is on
+  // The replica's side of replication (REPLICAOF), set once by make_server_state.
+  replication::Replica& replica() const { return *replica_; }
+  void set_replica(replication::Replica* r) { replica_ = r; }
   // The Lua runtime (scripting/runtime.hpp), set by the first script; null
   // before.
   FunctionLibraries* scripting() const { return scripting_; }
@@ -202,6 +214,7 @@ struct ServerState {
  private:
   Snapshots* snapshots_ = nullptr;
   AppendOnly* aof_ = nullptr;
+  replication::Replica* replica_ = nullptr;
   FunctionLibraries* scripting_ = nullptr;
   std::vector<std::unique_ptr<Service>> services_;
 };

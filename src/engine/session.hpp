@@ -57,6 +57,9 @@ class Session : public pubsub::Subscriber {
   // No socket behind it (DetachedSession: the AOF loader, scripts, the
   // replica link): its commands never block.
   bool detached = false;
+  // A replica's link to its primary (Redis's CLIENT_MASTER): its commands
+  // are obeyed whatever replica-read-only says, and never answered.
+  bool from_primary = false;
   // A script's client (Redis's CLIENT_SCRIPT): XREAD ... BLOCK is refused.
   bool in_script = false;
   std::vector<std::vector<std::string>> queued;

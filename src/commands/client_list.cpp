@@ -11,7 +11,8 @@ namespace lawnkv {
 
 std::string client_line(const ServerState& server, const Session& s, int64_t now_ms) {
   std::string flags;
-  if (s.from_primary) flags += 'M';
+  if (s.replica) flags += 'S';
+  if (s.master) flags += 'M';
   if (s.subscribed()) flags += 'P';
   if (s.blocked || s.postponed) flags += 'b';
   if (s.in_multi) flags += 'x';
@@ -65,12 +66,13 @@ constexpr std::string_view kNoSuchUser = "ERR No such user '%s'";
 constexpr std::string_view kInvalidClientId = "ERR Invalid client ID";
 constexpr std::string_view kBadKillId = "ERR client-id should be greater than 0";
 
-// Redis's client types (getClientType): a replica's link to its primary is
-// master, a client with subscriptions pubsub, any other normal.
+// Redis's client types (getClientType): the link to our primary, a
+// replica's link, a client with subscriptions, any other.
 enum class ClientType { kNormal, kReplica, kPubsub, kMaster };
 
 ClientType client_type(const Session& s) {
-  if (s.from_primary) return ClientType::kMaster;
+  if (s.master) return ClientType::kMaster;
+  if (s.replica) return ClientType::kReplica;
   return s.subscribed() ? ClientType::kPubsub : ClientType::kNormal;
 }
 

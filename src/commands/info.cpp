@@ -25,7 +25,7 @@
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "pubsub/hub.hpp"
-#include "replication/replica.hpp"
+#include "replication/replication.hpp"
 #include "scripting/runtime.hpp"
 
 namespace lawnkv {
@@ -218,9 +218,10 @@ void stats_section(const Call& call, std::string& out) {
   field(out, "instantaneous_input_repl_kbps", "0.00");
   field(out, "instantaneous_output_repl_kbps", "0.00");
   field(out, "rejected_connections", st.rejected_connections);
-  field(out, "sync_full", 0);
-  field(out, "sync_partial_ok", 0);
-  field(out, "sync_partial_err", 0);
+  const replication::SyncStats& sync = call.server.replication().state().stats;
+  field(out, "sync_full", sync.sync_full);
+  field(out, "sync_partial_ok", sync.sync_partial_ok);
+  field(out, "sync_partial_err", sync.sync_partial_err);
   field(out, "expired_keys", ks.expired_keys);
   field(out, "expired_subkeys", ks.expired_subkeys);  // Redis 7.4: hash fields
   // Keys with a TTL past their deadline but not yet deleted, in %: Redis's
@@ -284,22 +285,7 @@ void expiry_section(const Call& call, std::string& out) {
 }
 
 void replication_section(const Call& call, std::string& out) {
-  const replication::Replica& replica = call.server.replica();
-  const bool is_replica = replica.is_replica();
-  field(out, "role", is_replica ? "slave" : "master");
-  if (is_replica) replica.info_fields(out, call.now_ms);
-  field(out, "connected_slaves", 0);
-  field(out, "master_failover_state", "no-failover");
-  // A replica's history is its primary's once synced.
-  const bool follows = is_replica && !replica.primary_replid().empty() && replica.offset() >= 0;
-  field(out, "master_replid", follows ? replica.primary_replid() : call.server.facts.run_id);
-  field(out, "master_replid2", std::string(40, '0'));
-  field(out, "master_repl_offset", follows ? replica.offset() : 0);
-  field(out, "second_repl_offset", -1);
-  field(out, "repl_backlog_active", 0);
-  field(out, "repl_backlog_size", 1048576);
-  field(out, "repl_backlog_first_byte_offset", 0);
-  field(out, "repl_backlog_histlen", 0);
+  out += call.server.replication().info_fields(call.now_ms);
 }
 
 void cpu_section(const Call&, std::string& out) {

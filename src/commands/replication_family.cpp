@@ -1,5 +1,5 @@
-// REPLICAOF and SLAVEOF: the replica's side of replication
-// (replication/replica.hpp). The primary's side has its own commands.
+// Replication's commands (src/replication/ does the work): ROLE, and the
+// replica's side, REPLICAOF and SLAVEOF (replication/replica.hpp).
 
 #include <string>
 #include <string_view>
@@ -8,6 +8,7 @@
 #include "engine/args.hpp"
 #include "engine/context.hpp"
 #include "replication/replica.hpp"
+#include "replication/replication.hpp"
 
 namespace lawnkv {
 
@@ -18,6 +19,9 @@ constexpr std::string_view kInvalidPort = "ERR Invalid master port";
 void log_notice(const Call& call, const std::string& text) {
   if (call.server.log) call.server.log->log(LogLevel::kNotice, text);
 }
+
+/* ROLE */
+void role_command(Call& call) { call.server.replication().role_reply(call.reply, call.now_ms); }
 
 /* REPLICAOF host port | NO ONE */
 void replicaof_command(Call& call) {
@@ -57,6 +61,11 @@ void replicaof_command(Call& call) {
 
 void register_replication_commands(CommandTable& t) {
   t.add({
+    {.name = "role", .arity = 1, .flags = kNoscript | kLoading | kStale | kFast,
+     .acl = "@admin @fast @dangerous",
+     .group = "server", .since = "2.8.12", .complexity = "O(1)",
+     .summary = "Tells whether this server is a primary or a replica, and its replication state",
+     .handler = role_command},
     {.name = "replicaof", .arity = 3, .flags = kAdmin | kNoscript | kStale | kNoAsyncLoading,
      .acl = "@admin @slow @dangerous",
      .group = "server", .since = "5.0.0", .complexity = "O(1)",

@@ -4,6 +4,7 @@
 #include "commands/families.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
+#include "replication/replication.hpp"
 #include "replication/replica.hpp"
 
 namespace lawnkv {
@@ -17,7 +18,14 @@ std::unique_ptr<ServerState> make_server_state(config::Config cfg) {
   Snapshots& snapshots = state->adopt(std::make_unique<Snapshots>());
   AppendOnly& aof = state->adopt(std::make_unique<AppendOnly>());
   state->set_durability(&snapshots, &aof);
-  state->set_replica(&state->adopt(std::make_unique<replication::Replica>(*state)));
+  Replication& replication = state->adopt(std::make_unique<Replication>(*state));
+  state->set_replication(&replication, &replication);
+  // The replica's side, attached to the history it follows (the state
+  // outlives it: adopted later, it goes first).
+  replication::Replica& replica = state->adopt(std::make_unique<replication::Replica>(
+      *state, replication.state(), [&replication](std::string_view bytes) { replication.proxy(bytes); }));
+  replication.state().set_replica_side(&replica);
+  state->set_replica(&replica);
   start_server_state(*state);
   state->snapshots().lastsave_s = state->facts.start_ms / 1000;
   return state;

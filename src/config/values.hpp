@@ -51,6 +51,10 @@ struct Values {
   OutputLimit output_limit_normal{0, 0, 0};
   OutputLimit output_limit_replica{256LL << 20, 64LL << 20, 60};
   OutputLimit output_limit_pubsub{32LL << 20, 8LL << 20, 60};
+  // Replication (src/replication/).
+  int64_t repl_backlog_size = 1024 * 1024;  // bytes of stream kept for partial resyncs
+  int64_t repl_ping_replica_period = 10;    // seconds between the PINGs a primary sends its replicas
+  int64_t repl_timeout = 60;                // seconds
   std::string enable_debug_command = "no";  // no | yes | local
   uint32_t notify_keyspace_events = 0;      // pubsub::EventClass bits
   int64_t hz = 10;

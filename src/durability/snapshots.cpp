@@ -129,6 +129,7 @@ void Snapshots::reap(ServerState& s) {
   last_bgsave_time_s = (s.clock.now_ms() - child_start_ms_) / 1000;
   child_ = -1;
   child_start_ms_ = -1;
+  if (listener_) listener_->bgsave_done(ok);
 }
 
 bool Snapshots::wants_cron(const ServerState& s) const {
@@ -163,6 +164,7 @@ void Snapshots::kill_child(ServerState& s) {
   ::unlink(temp_path(s.config.values(), child_).c_str());
   child_ = -1;
   child_start_ms_ = -1;
+  if (listener_) listener_->bgsave_done(false);
 }
 
 void Snapshots::after_flushall(ServerState& s) {
@@ -220,7 +222,7 @@ persistence::LoadResult Snapshots::reload(ServerState& s, const std::string& fil
   return r;
 }
 
-persistence::LoadResult Snapshots::load_from_primary(ServerState& s, const std::string& temp) {
+persistence::LoadResult Snapshots::load_master(ServerState& s, const std::string& temp) {
   const std::string target = path(s.config.values());
   if (::rename(temp.c_str(), target.c_str()) != 0) {
     persistence::LoadResult r;

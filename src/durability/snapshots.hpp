@@ -31,10 +31,21 @@ namespace lawnkv {
 
 struct ServerState;
 
+// Who hears that a BGSAVE child ended, well or not (killed included): the
+// replication service sends the file to the replicas that wait for it.
+class BgsaveListener {
+ public:
+  virtual void bgsave_done(bool ok) = 0;
+
+ protected:
+  ~BgsaveListener() = default;
+};
+
 class Snapshots final : public Service {
  public:
   // Where messages go ("DB saved on disk"...); none by default (tests).
   void set_logger(const Logger* log) { log_ = log; }
+  void set_bgsave_listener(BgsaveListener* listener) { listener_ = listener; }
 
   // dir/dbfilename.
   static std::string path(const config::Values& v);
@@ -82,7 +93,7 @@ class Snapshots final : public Service {
   // A replica's full sync: the primary's snapshot, received into temp,
   // becomes dir/dbfilename and replaces the dataset, its expired keys
   // included (the primary's DELs remove them).
-  persistence::LoadResult load_from_primary(ServerState& s, const std::string& temp);
+  persistence::LoadResult load_master(ServerState& s, const std::string& temp);
 
   // For INFO persistence and LASTSAVE.
   int64_t lastsave_s = 0;           // Unix seconds of the last successful save (start-up before one)
@@ -112,6 +123,7 @@ class Snapshots final : public Service {
   }
 
   const Logger* log_ = nullptr;
+  BgsaveListener* listener_ = nullptr;
   pid_t child_ = -1;
   int64_t child_start_ms_ = -1;
   uint64_t dirty_at_fork_ = 0;

@@ -173,7 +173,10 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
                  const CommandSpec& spec, std::span<const std::string_view> argv, int64_t now_ms,
                  int64_t start_ns) {
   Call call = make_call(server, session, reply, argv, now_ms, &spec);
+  const int64_t stream_before = server.stream_offset();
   run_handler(call, spec.has(kWrite) && !spec.has(kRunsQueue));
+  // Its writes went to the replicas: WAIT waits for them (Redis's c->woff).
+  if (server.stream_offset() != stream_before) session.write_offset = server.stream_offset();
   // Client-side caching: a read's keys are remembered for its client.
   if (spec.has(kReadonly)) server.data.tracking.remember(session, spec, argv);
   const int64_t nsec = Clock::steady_ns() - start_ns;
@@ -240,12 +243,12 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   // Nothing is evicted while a file loads: the dataset is what it holds.
   // The primary's commands on a replica are never refused for memory.
   if (server.config.values().maxmemory != 0 && !server.facts.loading && !busy && !paused &&
-      !session.from_primary && out_of_memory(server, session, spec))
+      !session.master && out_of_memory(server, session, spec))
     return reject(err::kOom);
   // A replica: clients may not write (EXEC: when its queue writes), and
   // with its link down may run only stale commands, as Redis's
   // processCommand; the primary's own commands always run.
-  if (server.facts.replica && !session.from_primary) {
+  if (server.facts.replica && !session.master) {
     if (server.config.values().replica_read_only && writes(server, session, spec))
       return reject(err::kReadOnlyReplica);
     if (!server.facts.primary_link_up && !server.config.values().replica_serve_stale_data &&

@@ -43,6 +43,7 @@ namespace lawnkv {
 
 class Snapshots;   // durability/snapshots.hpp
 class AppendOnly;  // durability/append_only.hpp
+class Replication;  // replication/replication.hpp
 namespace replication {
 class Replica;     // replication/replica.hpp
 }
@@ -123,6 +124,17 @@ struct ServerFacts {
   uint64_t used_memory_peak = 0;     // the most seen (each loop iteration, INFO)
 };
 
+// The replication stream's offset (master_repl_offset), which dispatch
+// reads around each command to remember a client's last replicated write
+// (WAIT). Implemented by the replication service.
+class StreamOffset {
+ public:
+  virtual int64_t stream_offset() const = 0;
+
+ protected:
+  ~StreamOffset() = default;
+};
+
 // What dump.rdb keeps of the scripting service: its FUNCTION libraries.
 // Saving a file reads them and loading one replaces them, through the two
 // calls below. Not an owner: the service that implements it is owned as a
@@ -185,6 +197,13 @@ struct ServerState {
   // The durability services, set once by make_server_state.
   Snapshots& snapshots() const { return *snapshots_; }
   AppendOnly& aof() const { return *aof_; }  // the append-only file, when appendonly is on
+  // Replication (replication/replication.hpp), set once by make_server_state.
+  Replication& replication() const { return *replication_; }
+  void set_replication(Replication* r, const StreamOffset* offset) {
+    replication_ = r;
+    stream_offset_ = offset;
+  }
+  int64_t stream_offset() const { return stream_offset_ ? stream_offset_->stream_offset() : 0; }
   // The replica's side of replication (REPLICAOF), set once by make_server_state.
   replication::Replica& replica() const { return *replica_; }
   void set_replica(replication::Replica* r) { replica_ = r; }
@@ -214,6 +233,8 @@ struct ServerState {
  private:
   Snapshots* snapshots_ = nullptr;
   AppendOnly* aof_ = nullptr;
+  Replication* replication_ = nullptr;
+  const StreamOffset* stream_offset_ = nullptr;
   replication::Replica* replica_ = nullptr;
   FunctionLibraries* scripting_ = nullptr;
   std::vector<std::unique_ptr<Service>> services_;

@@ -57,9 +57,6 @@ class Session : public pubsub::Subscriber {
   // No socket behind it (DetachedSession: the AOF loader, scripts, the
   // replica link): its commands never block.
   bool detached = false;
-  // A replica's link to its primary (Redis's CLIENT_MASTER): its commands
-  // are obeyed whatever replica-read-only says, and never answered.
-  bool from_primary = false;
   // A script's client (Redis's CLIENT_SCRIPT): XREAD ... BLOCK is refused.
   bool in_script = false;
   std::vector<std::vector<std::string>> queued;
@@ -72,6 +69,17 @@ class Session : public pubsub::Subscriber {
   // Its command waits for CLIENT PAUSE to end (engine/client_pause.hpp): it
   // is run again from the unconsumed input then, and nothing else before.
   bool postponed = false;
+
+  // Replication (src/replication/): a replica's link to this server, from
+  // its SYNC/PSYNC on (CLIENT LIST flags=S, type replica); the link to this
+  // server's own primary (flags=M, type master: obeyed whatever
+  // replica-read-only says, never answered, and no socket of the server's
+  // connections, replication/primary_session.hpp); and the stream's offset
+  // after this client's last write that went to the replicas (WAIT waits
+  // for replicas to acknowledge it, as Redis's c->woff).
+  bool replica = false;
+  bool master = false;
+  int64_t write_offset = 0;
 
   // CLIENT TRACKING (engine/tracking.hpp).
   TrackingState tracking;

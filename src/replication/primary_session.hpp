@@ -21,7 +21,7 @@ class PrimarySession final : public Session {
   PrimarySession() {
     authenticated = true;
     detached = true;  // nothing it runs may block
-    from_primary = true;
+    master = true;
   }
   std::string peer_address() const override { return peer_; }
   std::string local_address() const override { return local_; }

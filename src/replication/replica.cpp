@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include "core/numbers.hpp"
 #include "durability/snapshots.hpp"
 
 namespace lawnkv::replication {
@@ -16,7 +15,11 @@ std::string temp_file(const config::Values& v, int64_t now_ms) {
 
 }  // namespace
 
-Replica::Replica(ServerState& server) : server_(server), applier_(server, session_) {
+Replica::Replica(ServerState& server, ReplicationState& history, std::function<void(std::string_view)> proxy)
+    : server_(server), history_(history), proxy_(std::move(proxy)), applier_(server, session_) {
+  applier_.applied = [this](std::string_view bytes) {
+    if (proxy_) proxy_(bytes);
+  };
   session_.on_kill = [this] {
     if (transport_ && state_ != LinkState::kNone) transport_->close_soon();
   };
@@ -30,22 +33,19 @@ Replica::~Replica() {
   if (session_listed_) server_.clients.remove(session_);
 }
 
-int64_t Replica::repl_timeout_ms() const {
-  // repl-timeout is a row without a field (Values::ignored) until the
-  // primary's side uses it too.
-  const auto& ignored = server_.config.values().ignored;
-  const auto it = ignored.find("repl-timeout");
-  long long seconds = 60;
-  if (it != ignored.end()) string_to_ll(it->second, &seconds);
-  return seconds * 1000;
-}
+int64_t Replica::repl_timeout_ms() const { return server_.config.values().repl_timeout * 1000; }
 
 void Replica::log(LogLevel level, const std::string& text) const {
   if (server_.log) server_.log->log(level, text);
 }
 
 void Replica::set_primary(const std::string& host, int64_t port, int64_t now_ms) {
-  if (state_ != LinkState::kNone) {
+  if (state_ == LinkState::kNone) {
+    // Our own history is what we hold: the next PSYNC offers it.
+    replid_ = history_.replid();
+    applier_.reset(history_.master_repl_offset());
+    synced_ = true;
+  } else {
     // Another primary: the link to the old one goes; what we hold of its
     // history stays, so the new one may continue it (PSYNC2).
     if (transport_ && state_ != LinkState::kConnect) transport_->close();
@@ -81,6 +81,9 @@ void Replica::unset_primary() {
   host_.clear();
   port_ = 0;
   down_since_ms_ = 0;
+  // A new history starts here; the primary's stays valid as replid2 up to
+  // the next byte, so its other replicas may continue from us.
+  history_.shift_replid();
   server_.facts.replica = false;
   server_.facts.primary_link_up = false;
   // Keys that fell due while the primary owned their expiry go now.
@@ -164,6 +167,7 @@ void Replica::handshake_data(std::string_view bytes, int64_t now_ms) {
           log(LogLevel::kWarning, "Master replication ID changed to " + handshake_->replid());
         replid_ = handshake_->replid();
         ++partial_syncs_;
+        adopt_history(applier_.offset(), false);
         go_online(now_ms);
         return stream_data(bytes, now_ms);
       case ReplicaHandshake::Outcome::kTryLater:
@@ -190,6 +194,7 @@ void Replica::transfer_data(std::string_view bytes, int64_t now_ms) {
   ++full_syncs_;
   applier_.reset(initial_offset_);
   synced_ = !replid_.empty();
+  adopt_history(initial_offset_, true);
   go_online(now_ms);
   // A diskless primary sends the stream once our first ACK says we loaded.
   if (diskless) send_ack();
@@ -201,7 +206,7 @@ bool Replica::load_snapshot(int64_t now_ms) {
   log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Loading DB in memory");
   const std::string temp = payload_->path();
   payload_.reset();
-  const persistence::LoadResult r = server_.snapshots().load_from_primary(server_, temp);
+  const persistence::LoadResult r = server_.snapshots().load_master(server_, temp);
   if (!r.ok()) {
     log(LogLevel::kWarning, "Failed trying to load the MASTER synchronization DB from disk: " + r.error);
     drop("the snapshot did not load", now_ms);
@@ -209,6 +214,21 @@ bool Replica::load_snapshot(int64_t now_ms) {
   }
   log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Finished with success");
   return true;
+}
+
+void Replica::adopt_history(int64_t offset, bool full) {
+  // After a full sync nothing we kept continues: the backlog starts anew
+  // (our own replicas cannot continue from it), as Redis's
+  // replicationAttachToNewMaster.
+  if (full) {
+    history_.free_backlog();
+    history_.clear_replid2();
+  }
+  history_.set_history(replid_, offset);
+  // The stream applied from here on is kept for our own replicas (Redis
+  // creates the backlog at a replica's sync).
+  if (!history_.backlog_active())
+    history_.create_backlog(static_cast<uint64_t>(server_.config.values().repl_backlog_size));
 }
 
 void Replica::go_online(int64_t now_ms) {

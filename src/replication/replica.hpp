@@ -26,11 +26,20 @@
 // expire only by the primary's DELs). REPLICAOF NO ONE keeps the data and
 // lets the expiry cycle reap what is due.
 //
+// The server's history (ReplicationState) follows the primary's: its id and
+// offset after a sync, and the applied stream through Replication::proxy
+// (so this server's own replicas and backlog see the same bytes). A server
+// that becomes a replica first asks PSYNC with its own id and offset + 1
+// (Redis's replicationCacheMasterUsingMyself): a primary it was a replica
+// of continues it; another answers +FULLRESYNC. Promoted, it shifts its id
+// (replid2 = the primary's, valid up to the next byte).
+//
 // Not yet: loading while serving clients (-LOADING: the load runs in one
-// go on the loop), diskless load (repl-diskless-load), a sub-replica's
-// PSYNC2 ids (replid2), restarting the append-only file after a full sync.
+// go on the loop), diskless load (repl-diskless-load), restarting the
+// append-only file after a full sync, +CONTINUE's new id as replid2.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -38,6 +47,7 @@
 #include "engine/server_state.hpp"
 #include "replication/primary_session.hpp"
 #include "replication/replica_handshake.hpp"
+#include "replication/replication_state.hpp"
 #include "replication/stream_applier.hpp"
 #include "replication/sync_payload.hpp"
 #include "resp/writer.hpp"
@@ -61,9 +71,12 @@ class Transport {
   ~Transport() = default;
 };
 
-class Replica final : public Service {
+class Replica final : public Service, public ReplicaSide {
  public:
-  explicit Replica(ServerState& server);
+  // history: the server's replication history (replication_state.hpp),
+  // which follows the primary's once synced; proxy: the stream bytes
+  // applied go there (Replication::proxy: offset, backlog, our replicas).
+  Replica(ServerState& server, ReplicationState& history, std::function<void(std::string_view)> proxy);
   ~Replica() override;
   Replica(const Replica&) = delete;
   Replica& operator=(const Replica&) = delete;
@@ -87,7 +100,7 @@ class Replica final : public Service {
 
   // For INFO replication and ROLE.
   LinkState state() const { return state_; }
-  bool is_replica() const { return state_ != LinkState::kNone; }
+  bool is_replica() const override { return state_ != LinkState::kNone; }
   const std::string& host() const { return host_; }
   int64_t port() const { return port_; }
   bool link_up() const { return state_ == LinkState::kConnected; }
@@ -106,11 +119,11 @@ class Replica final : public Service {
 
   // INFO replication's replica lines, master_host ... replica_announced,
   // each "name:value\r\n" as Redis 7.0 prints them while it has a primary.
-  void info_fields(std::string& out, int64_t now_ms) const;
+  void info_fields(std::string& out, int64_t now_ms) const override;
   // ROLE on a replica: "slave", host, port, the link's state (connect,
   // connecting, handshake, sync, connected), the processed offset (-1
   // without a link).
-  void role_reply(resp::Writer& out) const;
+  void role_reply(resp::Writer& out) const override;
 
  private:
   void connect(int64_t now_ms);
@@ -128,7 +141,12 @@ class Replica final : public Service {
   int64_t repl_timeout_ms() const;
   void log(LogLevel level, const std::string& text) const;
 
+  // The history follows the primary's from a sync on.
+  void adopt_history(int64_t offset, bool full);
+
   ServerState& server_;
+  ReplicationState& history_;
+  std::function<void(std::string_view)> proxy_;
   Transport* transport_ = nullptr;
   LinkState state_ = LinkState::kNone;
   std::string host_;

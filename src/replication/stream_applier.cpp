@@ -11,7 +11,7 @@ void StreamApplier::reset(int64_t offset) {
   parser_.reset();
   input_.clear();
   offset_ = read_offset_ = offset;
-  unprocessed_ = 0;
+  unprocessed_.clear();
   session_.pending_input = 0;
 }
 
@@ -20,7 +20,7 @@ void StreamApplier::drop() {
   input_.clear();
   if (session_.in_multi) discard_transaction(server_.data.keyspace.watches(), session_);
   read_offset_ = offset_;
-  unprocessed_ = 0;
+  unprocessed_.clear();
   session_.pending_input = 0;
 }
 
@@ -42,8 +42,8 @@ std::string StreamApplier::feed(std::string_view bytes) {
     }
     const size_t used = parser_.consumed();
     const auto& argv = parser_.argv();
+    unprocessed_.append(rest.substr(0, used));
     pos += used;
-    unprocessed_ += static_cast<int64_t>(used);
     if (!argv.empty()) {
       if (iequals(argv[0], "replconf")) {
         // GETACK: the offset before this command, as Redis's replconfCommand.
@@ -57,8 +57,9 @@ std::string StreamApplier::feed(std::string_view bytes) {
     }
     parser_.reset();
     if (!session_.in_multi) {
-      offset_ += unprocessed_;
-      unprocessed_ = 0;
+      offset_ += static_cast<int64_t>(unprocessed_.size());
+      if (applied) applied(unprocessed_);
+      unprocessed_.clear();
     }
   }
   input_.erase(0, pos);

@@ -45,6 +45,9 @@ class StreamApplier {
   int64_t read_offset() const { return read_offset_; }
   // Called with the offset to ACK when the primary asks (GETACK).
   std::function<void(int64_t)> ack;
+  // Called with the bytes of the commands processed, when offset() moves
+  // (a transaction's whole at its EXEC): what a replica passes on.
+  std::function<void(std::string_view)> applied;
 
  private:
   ServerState& server_;
@@ -53,7 +56,7 @@ class StreamApplier {
   std::string input_;       // unconsumed stream bytes
   int64_t offset_ = 0;      // processed
   int64_t read_offset_ = 0; // received
-  int64_t unprocessed_ = 0; // bytes of whole commands inside an open MULTI
+  std::string unprocessed_; // whole commands read inside an open MULTI
   std::string scratch_;     // replies, thrown away
 };
 

@@ -50,7 +50,7 @@ void ClientsCron::visit_clients(int64_t now_ms, int64_t timeout_s, int64_t hz) {
     if (it == all.end()) it = all.begin();
     // Every registered client is a Connection but the replica's link to
     // its primary (server/replica_link.hpp), which never idles out.
-    if (!it->second->from_primary) {
+    if (!it->second->master) {
       auto* c = static_cast<Connection*>(it->second);
       if (idle_timed_out(*c, now_ms, timeout_s)) {
         idle.push_back(c);

@@ -272,7 +272,7 @@ void Server::evict_clients() {
     // the script serves the others) is not a candidate: it stays until its
     // command ends, as Redis defers freeing a protected client.
     // The replica's link to its primary is no Connection (server/replica_link.hpp).
-    if (s->from_primary) continue;
+    if (s->master) continue;
     if (!s->no_evict && !static_cast<Connection*>(s)->processing()) candidates.push_back({id, s->memory_bytes()});
   }
   const std::vector<uint64_t> ids = clients_to_evict(std::move(candidates), clients_memory(), limit);
@@ -383,7 +383,7 @@ void Server::serve_while_busy() {
   }
   const size_t listeners = busy_fds_.size();
   for (const auto& [id, s] : state_.clients.all()) {
-    if (s->from_primary) continue;  // read by the replica link, after the script
+    if (s->master) continue;  // read by the replica link, after the script
     auto* conn = static_cast<Connection*>(s);
     if (conn->reading_ && !conn->closing() && !conn->processing() && conn->fd_ >= 0) {
       busy_fds_.push_back({conn->fd_, POLLIN, 0});
@@ -501,7 +501,7 @@ void Server::shut_down() {
   std::vector<Connection*> all;
   replica_link_->close_handles();
   for (const auto& [id, s] : state_.clients.all())
-    if (!s->from_primary) all.push_back(static_cast<Connection*>(s));
+    if (!s->master) all.push_back(static_cast<Connection*>(s));
   for (Connection* c : all) c->close();
   expiry_->close();
   clients_cron_->close();

@@ -191,6 +191,16 @@ TEST_CASE("replica of redis-server: full sync, stream, expiry by the primary's D
   CHECK(field(p, "stats", "sync_full") == "1");
   same_data(p, r);
   CHECK(r.wire({"EXISTS", "replaced"}) == ":0\r\n");
+  // ROLE: slave, host, port, state, the processed offset (which is also
+  // this server's master_repl_offset: its history is the primary's).
+  const Reply role = r.call({"ROLE"});
+  REQUIRE(role.elements.size() == 5);
+  CHECK(role.elements[0].text == "slave");
+  CHECK(role.elements[1].text == "127.0.0.1");
+  CHECK(role.elements[2].text == port);
+  CHECK(role.elements[3].text == "connected");
+  CHECK(role.elements[4].text == std::to_string(offset_of(r, "slave_repl_offset")));
+  CHECK(offset_of(r, "master_repl_offset") == offset_of(r, "slave_repl_offset"));
 
   // The primary's link is a client of the replica: flags=M, TYPE master.
   const std::string masters = r.call({"CLIENT", "LIST", "TYPE", "master"}).text;
@@ -262,8 +272,13 @@ TEST_CASE("replica of redis-server: full sync, stream, expiry by the primary's D
 
   SUBCASE("REPLICAOF NO ONE: a writable primary with the data") {
     const auto before = dataset(r);
+    const std::string primary_id = field(p, "replication", "master_replid");
     CHECK(r.wire({"REPLICAOF", "NO", "ONE"}) == "+OK\r\n");
     CHECK(field(r, "replication", "role") == "master");
+    CHECK(r.call({"ROLE"}).elements.at(0).text == "master");
+    // PSYNC2: the primary's history stays valid here as replid2.
+    CHECK(field(r, "replication", "master_replid2") == primary_id);
+    CHECK(field(r, "replication", "master_replid") != primary_id);
     CHECK(r.call({"CONFIG", "GET", "replicaof"}).elements.at(1).text == "");
     CHECK(dataset(r) == before);
     CHECK(r.wire({"SET", "x", "1"}) == "+OK\r\n");

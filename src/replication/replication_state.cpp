@@ -1,0 +1,103 @@
+#include "replication/replication_state.hpp"
+
+#include <random>
+
+namespace lawnkv::replication {
+
+namespace {
+
+constexpr int kReplidLen = 40;
+
+std::string random_replid() {
+  std::random_device rd;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id(kReplidLen, '0');
+  for (char& c : id) c = kHex[rd() % 16];
+  return id;
+}
+
+void line(std::string& out, std::string_view name, std::string_view value) {
+  out.append(name);
+  out += ':';
+  out.append(value);
+  out += "\r\n";
+}
+void line(std::string& out, std::string_view name, int64_t value) { line(out, name, std::to_string(value)); }
+
+}  // namespace
+
+ReplicationState::ReplicationState() : replid_(random_replid()), replid2_(kReplidLen, '0') {}
+
+void ReplicationState::change_replid() { replid_ = random_replid(); }
+
+void ReplicationState::clear_replid2() {
+  replid2_.assign(kReplidLen, '0');
+  second_offset_ = -1;
+}
+
+void ReplicationState::shift_replid() {
+  replid2_ = replid_;
+  // A replica of the old history that has processed everything we have
+  // asks for offset + 1: that is still the old history.
+  second_offset_ = offset_ + 1;
+  change_replid();
+}
+
+void ReplicationState::set_history(std::string replid, int64_t offset) {
+  replid_ = std::move(replid);
+  offset_ = offset;
+}
+
+void ReplicationState::create_backlog(uint64_t size) {
+  backlog_ = std::make_unique<Backlog>(size, offset_ + 1);
+}
+
+void ReplicationState::feed(std::string_view bytes) {
+  if (!backlog_) return;
+  offset_ += static_cast<int64_t>(bytes.size());
+  backlog_->append(bytes);
+}
+
+std::string ReplicationState::info_fields(std::span<const ReplicaView> replicas, uint64_t backlog_size,
+                                          int64_t now_ms) const {
+  std::string out;
+  const bool replica = is_replica();
+  line(out, "role", replica ? "slave" : "master");
+  if (replica) replica_side_->info_fields(out, now_ms);
+  line(out, "connected_slaves", static_cast<int64_t>(replicas.size()));
+  for (size_t i = 0; i < replicas.size(); ++i) {
+    const ReplicaView& r = replicas[i];
+    line(out, "slave" + std::to_string(i),
+         "ip=" + r.ip + ",port=" + std::to_string(r.port) + ",state=" + std::string(r.state) +
+             ",offset=" + std::to_string(r.ack_offset) + ",lag=" + std::to_string(r.lag_s));
+  }
+  line(out, "master_failover_state", "no-failover");
+  line(out, "master_replid", replid_);
+  line(out, "master_replid2", replid2_);
+  line(out, "master_repl_offset", offset_);
+  line(out, "second_repl_offset", second_offset_);
+  line(out, "repl_backlog_active", backlog_ ? 1 : 0);
+  line(out, "repl_backlog_size", static_cast<int64_t>(backlog_size));
+  line(out, "repl_backlog_first_byte_offset", backlog_ ? backlog_->first_byte_offset() : 0);
+  line(out, "repl_backlog_histlen", backlog_ ? static_cast<int64_t>(backlog_->histlen()) : 0);
+  return out;
+}
+
+void ReplicationState::role_reply(resp::Writer& out, std::span<const ReplicaView> replicas) const {
+  if (is_replica()) return replica_side_->role_reply(out);
+  out.array(3);
+  out.bulk("master");
+  out.integer(offset_);
+  size_t online = 0;
+  for (const ReplicaView& r : replicas) online += r.state == "online";
+  out.array(online);
+  for (const ReplicaView& r : replicas) {
+    if (r.state != "online") continue;
+    out.array(3);
+    out.bulk(r.ip);
+    out.bulk(std::to_string(r.port));
+    out.bulk(std::to_string(r.ack_offset));
+  }
+}
+
+}  // namespace lawnkv::replication

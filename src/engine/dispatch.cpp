@@ -52,31 +52,34 @@ bool out_of_memory(ServerState& server, const Session& session, const CommandSpe
   return session.in_multi && !spec.has(kTransactionControl);
 }
 
-// The row of a queued command (nullptr if unknown).
-const CommandSpec* queued_spec(const ServerState& server, const std::vector<std::string>& argv) {
-  const CommandSpec* c = server.commands.find(argv[0]);
-  if (c && !c->subcommands.empty() && argv.size() >= 2) c = c->subcommand(to_lower(argv[1]));
-  return c;
+// The flags a call of spec has (a script's, from its shebang: the row's
+// call_flags), as Redis's getCommandFlags.
+uint32_t effective_flags(ServerState& server, const CommandSpec& spec, std::span<const std::string_view> argv) {
+  return spec.call_flags ? spec.call_flags(server, argv, spec.flags) : spec.flags;
 }
 
-// Whether spec writes: its row says so, or it is EXEC with a write queued
-// (Redis's is_write_command).
-bool writes(const ServerState& server, const Session& session, const CommandSpec& spec) {
-  if (spec.has(kWrite)) return true;
-  if (!spec.has(kRunsQueue)) return false;
-  for (const auto& q : session.queued)
-    if (const CommandSpec* c = queued_spec(server, q); c && c->has(kWrite)) return true;
-  return false;
+// Whether the call writes: its flags say so, or it is EXEC with a write
+// queued (Redis's is_write_command; pause_flags ORs EXEC's queue).
+bool writes(ServerState& server, const Session& session, const CommandSpec& spec,
+            std::span<const std::string_view> argv) {
+  return (pause_flags(server, session, spec, argv) & kWrite) != 0;
 }
 
-// Whether a replica with its link down refuses spec under
+// Whether a replica with its link down refuses the call under
 // replica-serve-stale-data no: it lacks the stale flag, or it is EXEC with
 // a queued command that lacks it (Redis's is_denystale_command).
-bool denies_stale(const ServerState& server, const Session& session, const CommandSpec& spec) {
-  if (!spec.has(kStale)) return true;
+bool denies_stale(ServerState& server, const Session& session, const CommandSpec& spec,
+                  std::span<const std::string_view> argv) {
+  if (!(effective_flags(server, spec, argv) & kStale)) return true;
   if (!spec.has(kRunsQueue)) return false;
-  for (const auto& q : session.queued)
-    if (const CommandSpec* c = queued_spec(server, q); c && !c->has(kStale)) return true;
+  std::vector<std::string_view> views;
+  for (const auto& q : session.queued) {
+    const CommandSpec* c = server.commands.find(q[0]);
+    if (c && !c->subcommands.empty() && q.size() >= 2) c = c->subcommand(to_lower(q[1]));
+    if (!c) continue;
+    views.assign(q.begin(), q.end());
+    if (!(effective_flags(server, *c, views) & kStale)) return true;
+  }
   return false;
 }
 
@@ -249,10 +252,10 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   // with its link down may run only stale commands, as Redis's
   // processCommand; the primary's own commands always run.
   if (server.facts.replica && !session.master) {
-    if (server.config.values().replica_read_only && writes(server, session, spec))
+    if (server.config.values().replica_read_only && writes(server, session, spec, argv))
       return reject(err::kReadOnlyReplica);
     if (!server.facts.primary_link_up && !server.config.values().replica_serve_stale_data &&
-        denies_stale(server, session, spec))
+        denies_stale(server, session, spec, argv))
       return reject(err::kMasterDown);
   }
   if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {

@@ -305,3 +305,33 @@ TEST_CASE("replica of redis-server: the $<len> snapshot form, masterauth, replic
 }
 
 }  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+TEST_CASE("replica with its link down: the same replies as a redis-server replica (stale data, READONLY)") {
+  // Both replicate port 1 of the loopback, where nothing listens: the link
+  // stays down (refused at each attempt).
+  ServerProcess redis = ServerProcess::redis({"--replicaof", "127.0.0.1", "1"});
+  ServerProcess lawnkv = ServerProcess::lawnkv({"--replicaof", "127.0.0.1", "1"});
+  Client ref(redis.port());
+  Client l(lawnkv.port());
+  const std::vector<std::vector<std::string>> script = {
+      {"PING"}, {"GET", "x"}, {"SET", "x", "1"}, {"EVAL", "#!lua\nreturn 1", "0"},
+      {"EVAL", "#!lua flags=no-writes\nreturn 1", "0"}, {"EVAL", "return redis.call('set','x','1')", "0"},
+      {"CONFIG", "SET", "replica-serve-stale-data", "no"},
+      {"PING"}, {"GET", "x"}, {"SET", "x", "1"}, {"ECHO", "a"}, {"DBSIZE"}, {"EVAL", "return 1", "0"},
+      {"EVAL", "#!lua\nreturn 1", "0"}, {"EVAL", "#!lua flags=no-writes\nreturn 1", "0"},
+      {"EVAL", "#!lua flags=no-writes,allow-stale\nreturn 1", "0"},
+      {"MULTI"}, {"GET", "x"}, {"EXEC"}, {"MULTI"}, {"ECHO", "a"}, {"EXEC"},
+      {"CONFIG", "GET", "replica-serve-stale-data"}, {"SELECT", "1"}, {"CONFIG", "SET", "replica-read-only", "no"},
+      {"CONFIG", "SET", "replica-serve-stale-data", "yes"}, {"SET", "x", "1"}, {"GET", "x"},
+      {"EVAL", "#!lua\nreturn redis.call('set','z','1')", "0"}, {"EVAL", "return redis.call('set','z','2')", "0"},
+      {"REPLICAOF", "127.0.0.1", "1"}, {"SLAVEOF", "no", "one"}, {"SET", "y", "2"}};
+  for (const auto& argv : script) {
+    CAPTURE(argv[0]);
+    CHECK(wire(l.call(argv)) == wire(ref.call(argv)));
+  }
+  CHECK(field(l, "replication", "master_link_status") == "<absent>");
+}
+
+}  // namespace lawnkv::itest

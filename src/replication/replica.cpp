@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <vector>
+
 #include "durability/snapshots.hpp"
 
 namespace lawnkv::replication {
@@ -40,6 +42,18 @@ void Replica::log(LogLevel level, const std::string& text) const {
 }
 
 void Replica::set_primary(const std::string& host, int64_t port, int64_t now_ms) {
+  // Clients blocked on keys of a primary: their writes will not come here
+  // (Redis's disconnectAllBlockedClients; a client waiting for a pause to
+  // end is no exception to it: it is not blocked on keys).
+  std::vector<Session*> blocked;
+  for (const auto& [id, s] : server_.clients.all())
+    if (s->blocked) blocked.push_back(s);
+  for (Session* s : blocked) {
+    server_.data.blocking.unblock(*s, true, &server_.facts.errors,
+                                  "UNBLOCKED force unblock from blocking operation, instance state changed "
+                                  "(master -> replica?)");
+    s->close_soon();
+  }
   if (state_ == LinkState::kNone) {
     // Our own history is what we hold: the next PSYNC offers it.
     replid_ = history_.replid();

@@ -332,6 +332,24 @@ TEST_CASE("replica with its link down: the same replies as a redis-server replic
     CHECK(wire(l.call(argv)) == wire(ref.call(argv)));
   }
   CHECK(field(l, "replication", "master_link_status") == "<absent>");
+
+  // REPLICAOF host port unblocks the clients blocked on keys with an error
+  // and closes them.
+  for (Client* c : {&ref, &l}) {
+    const uint16_t port = c == &ref ? redis.port() : lawnkv.port();
+    Client b(port);
+    b.append({"BLPOP", "nothing", "0"});
+    REQUIRE_NOTHROW(b.context());
+    CHECK(within(kWait, [&] {
+      // The first read of b's reply would wait: the BLPOP is sent once asked.
+      redisBufferWrite(b.context(), nullptr);
+      return field(*c, "clients", "blocked_clients") == "1";
+    }));
+    CHECK(c->wire({"REPLICAOF", "127.0.0.1", "2"}) == "+OK\r\n");
+    CHECK(wire(b.read()) ==
+          "-UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)\r\n");
+    CHECK(within(kWait, [&] { return field(*c, "clients", "connected_clients") == "1"; }));
+  }
 }
 
 }  // namespace lawnkv::itest

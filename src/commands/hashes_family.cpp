@@ -207,8 +207,13 @@ void hincrbyfloat_command(Call& call) {
   h->set(call.argv[2], text, hash_limits(call), /*keep_ttl=*/true);
   call.modified(call.argv[1], pubsub::kHash, "hincrbyfloat");
   call.reply.bulk(text);
-  // The value as written, the field's TTL kept (as Redis 8.0 propagates it).
-  call.data.effects.replace_own({"HSETEX", call.argv[1], "KEEPTTL", "FIELDS", "1", call.argv[2], text});
+  // The value as written: HSET as Redis 7.0 propagates it (a redis-server
+  // 7.0 replica knows no HSETEX), or, when the field has a TTL to keep,
+  // HSETEX ... KEEPTTL as Redis 8.0 propagates it.
+  if (h->ttl_fields() > 0 && h->deadline_of(call.argv[2]) >= 0)
+    call.data.effects.replace_own({"HSETEX", call.argv[1], "KEEPTTL", "FIELDS", "1", call.argv[2], text});
+  else
+    call.data.effects.replace_own({"HSET", call.argv[1], call.argv[2], text});
 }
 
 // One HRANDFIELD pick: the field, and its value in WITHVALUES (a pair in RESP3).

@@ -167,7 +167,8 @@ void memory_section(const Call& call, std::string& out) {
   field(out, "mem_fragmentation_ratio", ratio(m.rss, m.used));
   field(out, "mem_fragmentation_bytes", difference(m.rss, m.used));
   field(out, "mem_not_counted_for_evict", 0);
-  field(out, "mem_replication_backlog", 0);
+  const replication::Backlog* backlog = call.server.replication().state().backlog();
+  field(out, "mem_replication_backlog", backlog ? backlog->memory_bytes() : 0);
   field(out, "mem_total_replication_buffers", 0);
   field(out, "mem_clients_slaves", 0);
   field(out, "mem_clients_normal", m.clients_normal);

@@ -1,10 +1,18 @@
 #include "replication/replication.hpp"
 
+#include "durability/snapshots.hpp"
+
 namespace lawnkv {
 
-Replication::Replication(ServerState& server) : server_(server) {}
+Replication::Replication(ServerState& server) : server_(server), primary_(server, state_) {
+  server.snapshots().set_bgsave_listener(&primary_);
+}
 
-std::vector<replication::ReplicaView> Replication::replica_views(int64_t) const { return {}; }
+Replication::~Replication() { server_.snapshots().set_bgsave_listener(nullptr); }
+
+std::vector<replication::ReplicaView> Replication::replica_views(int64_t now_ms) const {
+  return primary_.views(now_ms);
+}
 
 std::string Replication::info_fields(int64_t now_ms) const {
   const auto views = replica_views(now_ms);
@@ -16,6 +24,6 @@ void Replication::role_reply(resp::Writer& out, int64_t now_ms) const {
   state_.role_reply(out, views);
 }
 
-void Replication::proxy(std::string_view bytes) { state_.feed(bytes); }
+void Replication::proxy(std::string_view bytes) { primary_.proxy(bytes); }
 
 }  // namespace lawnkv

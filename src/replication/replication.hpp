@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/server_state.hpp"
+#include "replication/primary.hpp"
 #include "replication/replication_state.hpp"
 
 namespace lawnkv {
@@ -19,9 +20,20 @@ namespace lawnkv {
 class Replication final : public Service, public StreamOffset {
  public:
   explicit Replication(ServerState& server);
+  ~Replication() override;
 
   replication::ReplicationState& state() { return state_; }
   const replication::ReplicationState& state() const { return state_; }
+  // The replicas this server feeds.
+  replication::Primary& primary() { return primary_; }
+  const replication::Primary& primary() const { return primary_; }
+
+  // The loop's hooks: before it waits (GETACK), about once a second while
+  // wants_cron(), and when a client disconnects.
+  void before_sleep() { primary_.before_sleep(); }
+  void cron(int64_t now_ms) { primary_.cron(now_ms); }
+  bool wants_cron() const { return primary_.wants_cron(); }
+  void client_closed(const Session& s) { primary_.forget(s); }
 
   // StreamOffset: master_repl_offset.
   int64_t stream_offset() const override { return state_.master_repl_offset(); }
@@ -40,6 +52,7 @@ class Replication final : public Service, public StreamOffset {
  private:
   ServerState& server_;
   replication::ReplicationState state_;
+  replication::Primary primary_;
 };
 
 }  // namespace lawnkv

@@ -101,7 +101,8 @@ class ReplicationState {
   SyncStats stats;
 
   // The replica side's hook (null: none; it must outlive this state's use).
-  void set_replica_side(const ReplicaSide* side) { replica_side_ = side; }
+  void set_replica_side(ReplicaSide* side) { replica_side_ = side; }
+  ReplicaSide* replica_side() const { return replica_side_; }
   bool is_replica() const { return replica_side_ != nullptr && replica_side_->is_replica(); }
 
   // INFO replication's lines (without its "# Replication" header), as Redis
@@ -118,7 +119,7 @@ class ReplicationState {
   int64_t offset_ = 0;
   int64_t second_offset_ = -1;
   std::unique_ptr<Backlog> backlog_;
-  const ReplicaSide* replica_side_ = nullptr;
+  ReplicaSide* replica_side_ = nullptr;
 };
 
 }  // namespace lawnkv::replication

@@ -5,7 +5,7 @@
 namespace lawnkv::server {
 
 bool idle_timed_out(const Session& s, int64_t now_ms, int64_t timeout_s) {
-  if (timeout_s <= 0 || s.blocked || s.subscribed()) return false;
+  if (timeout_s <= 0 || s.blocked || s.subscribed() || s.replica || s.master) return false;
   return unix_seconds(now_ms) - unix_seconds(s.last_interaction_ms) > timeout_s;
 }
 

@@ -26,7 +26,8 @@ inline int64_t unix_seconds(int64_t ms) { return ms / 1000 - (ms % 1000 < 0 ? 1 
 // Whether `timeout_s` (0: never) closes s at now_ms: idle (nothing read from
 // or written to it since last_interaction_ms) for more than timeout_s whole
 // seconds. Never a subscriber (a channel or a pattern: Redis 7.0 tests its
-// pubsub flag) nor a client blocked on keys (its command has its own timeout).
+// pubsub flag), a client blocked on keys (its command has its own timeout),
+// nor a replication link (repl-timeout watches those).
 bool idle_timed_out(const Session& s, int64_t now_ms, int64_t timeout_s);
 
 // How many clients one cron tick looks at, as Redis's clientsCron:

@@ -462,6 +462,7 @@ void Connection::deliver(std::string_view frame) {
 
 const config::OutputLimit& Connection::output_limit() const {
   const auto& cfg = server_.state().config.values();
+  if (replica) return cfg.output_limit_replica;
   return subscribed() ? cfg.output_limit_pubsub : cfg.output_limit_normal;
 }
 

@@ -13,6 +13,7 @@
 #include "core/arena.hpp"
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
+#include "replication/replication.hpp"
 #include "engine/client_pause.hpp"
 #include "engine/dispatch.hpp"
 #include "commands/client_list.hpp"
@@ -25,6 +26,7 @@ namespace lawnkv::server {
 namespace {
 
 constexpr uint64_t kSnapshotTickMs = 100;
+constexpr uint64_t kReplTickMs = 1000;  // Redis's replicationCron: once a second
 constexpr std::string_view kMaxClients = "-ERR max number of clients reached\r\n";
 constexpr std::string_view kProtectedMode =
     "-DENIED lawnkv is running in protected mode because protected mode is enabled and no password "
@@ -52,6 +54,8 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   sigchld_.data = this;
   uv_timer_init(&loop_, &snapshot_timer_);
   snapshot_timer_.data = this;
+  uv_timer_init(&loop_, &repl_timer_);
+  repl_timer_.data = this;
   uv_check_init(&loop_, &check_);
   check_.data = this;
   state_.snapshots().set_logger(&log_);
@@ -260,6 +264,7 @@ void Server::queue_flush(Connection* conn) { flush_ids_.push_back(conn->id); }
 void Server::watch_soft_limit(uint64_t id) { clients_cron_->watch_soft_limit(id); }
 
 void Server::connection_closed(Connection* conn) {
+  state_.replication().client_closed(*conn);
   state_.clients.remove(*conn);
 }
 
@@ -273,7 +278,7 @@ void Server::evict_clients() {
     // command ends, as Redis defers freeing a protected client.
     // The replica's link to its primary is no Connection (server/replica_link.hpp).
     if (s->master) continue;
-    if (!s->no_evict && !static_cast<Connection*>(s)->processing()) candidates.push_back({id, s->memory_bytes()});
+    if (!s->no_evict && !s->replica && !static_cast<Connection*>(s)->processing()) candidates.push_back({id, s->memory_bytes()});
   }
   const std::vector<uint64_t> ids = clients_to_evict(std::move(candidates), clients_memory(), limit);
   const int64_t now_ms = state_.clock.now_ms();
@@ -434,6 +439,8 @@ void Server::on_prepare(uv_prepare_t* h) {
   // The iteration's writes reach the append-only file before its replies
   // leave (under appendfsync always, synced too).
   st.aof().flush();
+  // A WAIT asked the replicas for acknowledgements.
+  st.replication().before_sleep();
   self->flush_pending();
   self->evict_clients();
   if (st.data.eviction.pending() && !paused && !self->stopping_) uv_idle_start(&self->evict_idle_, on_evict_idle);
@@ -449,7 +456,15 @@ void Server::on_prepare(uv_prepare_t* h) {
       if (active) uv_timer_stop(&self->snapshot_timer_);
       else uv_timer_start(&self->snapshot_timer_, on_snapshot_timer, kSnapshotTickMs, kSnapshotTickMs);
     }
+    if (st.replication().wants_cron() && !uv_is_active(reinterpret_cast<uv_handle_t*>(&self->repl_timer_)))
+      uv_timer_start(&self->repl_timer_, on_repl_timer, kReplTickMs, kReplTickMs);
   }
+}
+
+void Server::on_repl_timer(uv_timer_t* h) {
+  auto* self = static_cast<Server*>(h->data);
+  self->state_.replication().cron(self->state_.clock.now_ms());
+  if (!self->state_.replication().wants_cron()) uv_timer_stop(h);
 }
 
 void Server::on_child(uv_signal_t* h, int) {
@@ -515,6 +530,7 @@ void Server::shut_down() {
   uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigchld_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&snapshot_timer_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&repl_timer_), nullptr);
 }
 
 }  // namespace lawnkv::server

@@ -88,6 +88,9 @@ class Server final : public ServerHost, public BusyLoop {
   static void on_signal(uv_signal_t* h, int signum);
   static void on_child(uv_signal_t* h, int signum);
   static void on_snapshot_timer(uv_timer_t* h);
+  // Replication's cron (replication/primary.hpp), once a second while it
+  // has replicas or a backlog.
+  static void on_repl_timer(uv_timer_t* h);
   // Evicts the next slice while an eviction is pending (engine/evictor.hpp).
   static void on_evict_idle(uv_idle_t* h);
   static void on_release_idle(uv_idle_t* h);
@@ -126,6 +129,7 @@ class Server final : public ServerHost, public BusyLoop {
   uv_signal_t sigint_;
   uv_signal_t sigchld_;
   uv_timer_t snapshot_timer_;
+  uv_timer_t repl_timer_;
   std::unique_ptr<ExpiryCycle> expiry_;
   std::unique_ptr<ClientsCron> clients_cron_;
   std::unique_ptr<AgingCron> aging_cron_;

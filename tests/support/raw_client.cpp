@@ -135,6 +135,17 @@ std::string RawClient::read_reply() {
   }
 }
 
+std::string RawClient::read_exactly(size_t n) {
+  auto deadline = Clock::now() + timeout_;
+  while (in_.size() - in_pos_ < n) {
+    if (peer_closed_ || fd_ < 0) throw ConnectionClosed("RawClient: connection closed before " + std::to_string(n) + " bytes");
+    if (!fill(deadline)) throw Timeout("RawClient: no " + std::to_string(n) + " bytes within " + std::to_string(timeout_.count()) + " ms");
+  }
+  std::string out = in_.substr(in_pos_, n);
+  in_pos_ += n;
+  return out;
+}
+
 std::string RawClient::call(std::span<const std::string> argv) {
   send(encode_command(argv));
   return read_reply();

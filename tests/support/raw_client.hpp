@@ -46,6 +46,10 @@ class RawClient {
   // ConnectionClosed, Timeout, or RespError for bytes that are not RESP.
   std::string read_reply();
 
+  // The next n bytes, whatever they are (a SYNC's snapshot, which ends
+  // without CRLF). Throws ConnectionClosed or Timeout.
+  std::string read_exactly(size_t n);
+
   // send(encode_command(argv)) then read_reply().
   std::string call(std::span<const std::string> argv);
   std::string call(std::initializer_list<std::string_view> argv);

@@ -137,6 +137,15 @@ TEST_CASE("effects: MULTI/EXEC records its writes as one transaction, in its db"
   CHECK(s.sink.take() == Lines{"2: swapdb 2 0", "2: flushdb"});
 }
 
+TEST_CASE("effects: HINCRBYFLOAT of a field without a TTL is an HSET, as Redis 7.0 propagates it") {
+  EffectServer s;
+  s.run({"hset", "h", "a", "1"});
+  s.sink.take();
+  s.run({"hincrbyfloat", "h", "a", "0.25"});
+  s.run({"hincrbyfloat", "h", "new", "2"});
+  CHECK(s.sink.take() == Lines{"0: HSET h a 1.25", "0: HSET h new 2"});
+}
+
 TEST_CASE("effects: sets record what SPOP drew; hashes their TTLs as deadlines") {
   EffectServer s;
   s.run({"sadd", "s", "a", "b", "c"});

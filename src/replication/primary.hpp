@@ -1,0 +1,155 @@
+#pragma once
+// The primary's side of replication: the replicas that connected to this
+// server, from their handshake to the stream (Redis's replication.c, master
+// half).
+//
+// A replica's link, as a redis-server replica drives it:
+//   PING, AUTH, REPLCONF listening-port <port>, REPLCONF capa eof capa
+//   psync2: remembered (handshake());
+//   PSYNC <replid> <offset>: when replid is our history (or our former
+//   one, up to second_repl_offset) and the backlog still holds offset,
+//   "+CONTINUE <replid>" and the backlog's bytes from offset: the link is
+//   online at once. Otherwise a full resynchronisation ("?" asks for one):
+//   wait_bgsave  until no child runs, then a BGSAVE (to dir/dbfilename, as
+//                Redis's disk-based sync) starts for every link waiting,
+//                and each is sent "+FULLRESYNC <replid> <offset>", offset
+//                the stream's at the fork. The stream's bytes from then on
+//                are kept for the link (the snapshot does not have them);
+//                a link that comes while such a BGSAVE runs and another
+//                link keeps bytes since its fork shares it;
+//   send_bulk    the BGSAVE ended: "$<len>\r\n" and the file's bytes, a
+//                chunk at a time as the link's output drains (each loop
+//                iteration looks), then the bytes kept;
+//   online       every byte fed to the stream goes to it as well.
+//   SYNC is the same without "+FULLRESYNC", and such a link sends no ACKs.
+//
+// The backlog holds repl-backlog-size bytes (at least 16 KB, as Redis); a
+// CONFIG SET of it takes effect at the next byte fed.
+//
+// The stream: the effects of writes (engine/effects.hpp; this is one of its
+// sinks) encoded with SELECT framing and MULTI/EXEC (effect_encoder.hpp),
+// a PING every repl-ping-replica-period seconds, and "REPLCONF GETACK *"
+// before the loop waits when a WAIT asked for acknowledgements. Every byte
+// counts in master_repl_offset and goes to the backlog. A full sync makes
+// the encoder forget its db, so the next record selects one, as the new
+// replica's snapshot does not say which db the stream is in.
+//
+// Replicas answer REPLCONF ACK <offset> (no reply): WAIT counts the online
+// replicas whose acknowledged offset reaches a client's last write. A link
+// silent for repl-timeout seconds is closed. While the server is itself a
+// replica (ReplicationState::is_replica) the effects of the writes its
+// primary sends are not encoded again: the replica side proxies the bytes
+// it received instead.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "durability/snapshots.hpp"
+#include "engine/effect_encoder.hpp"
+#include "engine/effects.hpp"
+#include "engine/server_state.hpp"
+#include "replication/replication_state.hpp"
+
+namespace lawnkv::replication {
+
+// Where WAIT's clients block (engine/blocking.hpp): an acknowledgement
+// signals this name in db 0, and they count again. No user key can make it
+// mean more than a spurious count.
+inline constexpr std::string_view kAckWaitKey{"\0replication-acks", 17};
+
+class Primary final : public EffectSink, public BgsaveListener {
+ public:
+  Primary(ServerState& server, ReplicationState& state);
+  ~Primary();
+  Primary(const Primary&) = delete;
+  Primary& operator=(const Primary&) = delete;
+
+  // What REPLCONF told before (P)SYNC.
+  struct Handshake {
+    std::string ip;         // ip-address ("" : the peer's address)
+    int64_t port = 0;       // listening-port
+    bool capa_eof = false;
+    bool capa_psync2 = false;
+  };
+  Handshake& handshake(const Session& s) { return handshakes_[s.id]; }
+
+  // SYNC (psync false) or PSYNC replid offset from s; replies through s.
+  // Returns "" or an error text to reply instead.
+  std::string sync(Session& s, bool psync, std::string_view replid, int64_t offset, int64_t now_ms);
+  // REPLCONF ACK offset from s (nothing if s is not a replica).
+  void ack(Session& s, int64_t offset, int64_t now_ms);
+  // Online replicas that acknowledged offset or later (WAIT).
+  int64_t count_acks(int64_t offset) const;
+  // A WAIT blocked: "REPLCONF GETACK *" goes out before the loop waits.
+  void request_acks() { getack_wanted_ = true; }
+
+  // The loop, before replies go out: the snapshots' next chunks, the
+  // GETACK asked for.
+  void before_sleep();
+  // About once a second while wants_cron(): PINGs, keep-alives of links
+  // waiting for their snapshot, timeouts, a BGSAVE for links waiting.
+  void cron(int64_t now_ms);
+  bool wants_cron() const { return state_.backlog_active() || !links_.empty(); }
+  // s disconnected.
+  void forget(const Session& s);
+
+  std::vector<ReplicaView> views(int64_t now_ms) const;
+  size_t size() const { return links_.size(); }
+
+  // Bytes a replica received from its own primary: fed as they came.
+  void proxy(std::string_view bytes) { feed(bytes); }
+
+  // EffectSink.
+  void append(std::span<const EffectRecord> records) override;
+  // BgsaveListener.
+  void bgsave_done(bool ok) override;
+
+ private:
+  enum class LinkState { kWaitBgsaveStart, kWaitBgsaveEnd, kSendBulk, kOnline };
+  // The snapshot goes out this much at a time, while the link's output
+  // holds less: a large file never sits whole in memory, nor counts
+  // against the replica's output limit.
+  static constexpr size_t kBulkChunk = 1 << 20;
+  struct Link {
+    uint64_t session_id = 0;
+    LinkState state = LinkState::kWaitBgsaveStart;
+    bool pre_psync = false;     // came with SYNC: no +FULLRESYNC, no ACKs
+    int64_t initial_offset = 0; // the stream's offset at its snapshot's fork
+    int64_t ack_offset = 0;
+    int64_t ack_time_ms = 0;    // its last ACK (or when it went online)
+    std::string kept;           // the stream since its snapshot's fork
+    int rdb_fd = -1;            // send_bulk: the snapshot, read from here on
+    uint64_t rdb_left = 0;      // send_bulk: its bytes not yet sent
+  };
+
+  // Bytes of the stream: counted, kept in the backlog, sent or kept for
+  // every link.
+  void feed(std::string_view bytes);
+  bool try_partial(Session& s, std::string_view replid, int64_t offset, int64_t now_ms);
+  // send_bulk: each link's next chunks of the snapshot, while its output
+  // is short; at the end the stream kept since the fork, and online.
+  void send_bulks();
+  // Starts a BGSAVE for the links waiting for one, if no child runs.
+  void start_bgsave_for_links();
+  // s's link to go, and why (logged).
+  void drop(uint64_t session_id, const std::string& why);
+  Session* session(const Link& l) const { return server_.clients.find(l.session_id); }
+  void log(LogLevel level, const std::string& text) const {
+    if (server_.log) server_.log->log(level, text);
+  }
+
+  ServerState& server_;
+  ReplicationState& state_;
+  EffectEncoder encoder_;
+  std::map<uint64_t, Handshake> handshakes_;  // by session id
+  std::vector<Link> links_;                   // in the order they synced
+  bool attached_ = false;      // a sink of the effects since the backlog exists
+  bool bgsave_for_links_ = false;  // the BGSAVE running was started for links
+  bool getack_wanted_ = false;
+  uint64_t cron_ticks_ = 0;
+};
+
+}  // namespace lawnkv::replication

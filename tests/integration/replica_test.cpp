@@ -353,3 +353,30 @@ TEST_CASE("replica with its link down: the same replies as a redis-server replic
 }
 
 }  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+TEST_CASE("lawnkv replica of a lawnkv primary: sync, stream, the primary's expiry, partial resync") {
+  TempDir primary_dir, replica_dir;
+  ServerProcess primary = ServerProcess::lawnkv({"--dir", primary_dir.path.string()});
+  Client p(primary.port());
+  fill(p);
+  ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", replica_dir.path.string()});
+  Client r(lawnkv.port());
+  CHECK(r.wire({"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}) == "+OK\r\n");
+  REQUIRE(within(kWait, [&] { return link_up(r) && caught_up(p, r); }));
+  same_data(p, r);
+  write_more(p);
+  // The primary expires this one itself, on time: its DEL reaches the replica.
+  must(p, {"SET", "soon", "v", "PX", "50"});
+  REQUIRE(within(kWait, [&] { return p.call({"EXISTS", "soon"}).text == "0" && caught_up(p, r); }));
+  same_data(p, r);
+  CHECK(dbsize(r) == dbsize(p));  // gone from the replica's dict, not just unreadable
+  CHECK(p.integer({"CLIENT", "KILL", "TYPE", "replica"}) == 1);
+  must(p, {"SET", "while_down", "1"});
+  REQUIRE(within(kWait, [&] { return field(p, "stats", "sync_partial_ok") == "1"; }));
+  REQUIRE(within(kWait, [&] { return caught_up(p, r); }));
+  same_data(p, r);
+}
+
+}  // namespace lawnkv::itest

@@ -143,9 +143,14 @@ std::vector<std::string_view> op_keys(DbContext& call, std::string_view pattern)
 
 const store::Entry* op_random_key(DbContext& call) {
   store::Db& db = call.db();
+  // A keyspace that keeps expired keys (a replica, a pause) may hold only
+  // those: after 100 draws one is answered, as Redis's dbRandomKey does on
+  // a replica.
+  int tries = 100;
   for (;;) {
     const store::Entry* e = db.random_entry(call.data.keyspace.rng());
     if (e == nullptr || !e->expired_at(call.now_ms)) return e;
+    if (call.data.keyspace.keep_expired() && --tries == 0) return e;
     db.lookup_untouched(e->key(), call.now_ms);  // deletes it: the draw starts over
   }
 }

@@ -5,6 +5,7 @@
 #include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 #include "replication/replication.hpp"
+#include "replication/replica.hpp"
 
 namespace lawnkv {
 
@@ -19,6 +20,12 @@ std::unique_ptr<ServerState> make_server_state(config::Config cfg) {
   state->set_durability(&snapshots, &aof);
   Replication& replication = state->adopt(std::make_unique<Replication>(*state));
   state->set_replication(&replication, &replication);
+  // The replica's side, attached to the history it follows (the state
+  // outlives it: adopted later, it goes first).
+  replication::Replica& replica = state->adopt(std::make_unique<replication::Replica>(
+      *state, replication.state(), [&replication](std::string_view bytes) { replication.proxy(bytes); }));
+  replication.state().set_replica_side(&replica);
+  state->set_replica(&replica);
   start_server_state(*state);
   state->snapshots().lastsave_s = state->facts.start_ms / 1000;
   return state;

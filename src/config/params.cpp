@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "config/params.hpp"
+#include "core/ascii.hpp"
 #include "core/numbers.hpp"
 
 namespace lawnkv::config {
@@ -78,6 +79,28 @@ std::string set_save(Values& v, Words words, bool from_file) {
   return {};
 }
 std::string get_save(const Values& v) { return v.save; }
+
+// replicaof <host> <port> | replicaof no one (Redis's
+// setConfigReplicaOfOption): CONFIG GET prints "host port", or "" on a
+// primary. REPLICAOF changes it at run time.
+std::string set_replicaof(Values& v, Words words, bool) {
+  if (words.size() != 2) return "wrong number of arguments";
+  v.replicaof_host.clear();
+  v.replicaof_port = 0;
+  if (iequals(words[0], "no") && iequals(words[1], "one")) return {};
+  // strtol: leading blanks and a sign pass, trailing bytes do not.
+  const std::string& text = words[1];
+  char* end = nullptr;
+  errno = 0;
+  const long port = std::strtol(text.c_str(), &end, 10);
+  if (port < 0 || port > 65535 || *end != '\0' || errno != 0) return "Invalid master port";
+  v.replicaof_host = words[0];
+  v.replicaof_port = port;
+  return {};
+}
+std::string get_replicaof(const Values& v) {
+  return v.replicaof_host.empty() ? std::string() : v.replicaof_host + " " + std::to_string(v.replicaof_port);
+}
 
 OutputLimit* output_class(Values& v, std::string_view name) {
   if (same_nocase(name, "normal")) return &v.output_limit_normal;
@@ -550,11 +573,22 @@ const Param kParams[] = {
     {.name = "rdb-del-sync-files", .kind = kBool, .used = false, .def = "no", .doc = "Unused: no replication."},
     {.name = "rdb-save-incremental-fsync", .kind = kBool, .used = false, .def = "yes",
      .doc = "Unused: snapshots are fsynced once, at the end."},
-    // Replication tuning: harmless without replicaof, which lawnkv refuses.
-    {.name = "replica-serve-stale-data", .alias = "slave-serve-stale-data", .kind = kBool, .used = false,
-     .def = "yes", .doc = "Unused: no replication."},
-    {.name = "replica-read-only", .alias = "slave-read-only", .kind = kBool, .used = false, .def = "yes",
-     .doc = "Unused: no replication."},
+    // --- Replication, the replica's side (src/replication/).
+    {.name = "replicaof", .alias = "slaveof", .kind = kSpecial, .access = kImmutable, .multi_arg = true,
+     .def = "", .special_set = set_replicaof, .special_get = get_replicaof,
+     .doc = "<host> <port>: replicate that primary (REPLICAOF at run time; \"\" = a primary)."},
+    {.name = "masterauth", .def = "", .field = &Values::masterauth,
+     .doc = "The password the replica sends the primary (AUTH) before syncing; \"\" = none."},
+    {.name = "masteruser", .def = "", .field = &Values::masteruser,
+     .doc = "The ACL user of masterauth's AUTH; \"\" = AUTH <password> alone."},
+    {.name = "replica-serve-stale-data", .alias = "slave-serve-stale-data", .kind = kBool, .def = "yes",
+     .field = &Values::replica_serve_stale_data,
+     .doc = "A replica whose link is down or still syncing serves its data; no: commands without the stale "
+            "flag get -MASTERDOWN."},
+    {.name = "replica-read-only", .alias = "slave-read-only", .kind = kBool, .def = "yes",
+     .field = &Values::replica_read_only,
+     .doc = "A replica refuses clients' writes with -READONLY (its primary's stream still applies)."},
+    // Replication tuning.
     {.name = "replica-priority", .alias = "slave-priority", .kind = kInteger, .used = false, .def = "100",
      .min = 0, .max = kIntMax, .doc = "Unused: no replication."},
     {.name = "replica-lazy-flush", .alias = "slave-lazy-flush", .kind = kBool, .used = false, .def = "no",

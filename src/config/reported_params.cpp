@@ -17,12 +17,6 @@ namespace {
 using enum Access;
 
 const Param kReported[] = {
-    {.name = "replicaof", .alias = "slaveof", .access = kImmutable, .used = false, .def = "",
-     .doc = "lawnkv is always a primary: no replication yet."},
-    {.name = "masterauth", .used = false, .def = "",
-     .doc = "No replication."},
-    {.name = "masteruser", .used = false, .def = "",
-     .doc = "No replication."},
     {.name = "replica-announce-ip", .alias = "slave-announce-ip", .used = false, .def = "",
      .doc = "No replication."},
     {.name = "replica-announce-port", .alias = "slave-announce-port", .used = false, .def = "0",

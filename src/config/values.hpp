@@ -111,6 +111,14 @@ struct Values {
   bool aof_load_truncated = true;
   int64_t auto_aof_rewrite_percentage = 100;
   int64_t auto_aof_rewrite_min_size = 64LL << 20;
+  // Replication, the replica's side (src/replication/): the primary it
+  // replicates ("" = none: a primary), and how.
+  std::string replicaof_host;
+  int64_t replicaof_port = 0;
+  std::string masterauth;        // AUTH to the primary with this password ("" = none)
+  std::string masteruser;        // ... as this user ("" = AUTH <password> alone)
+  bool replica_read_only = true;         // refuse client writes on a replica
+  bool replica_serve_stale_data = true;  // serve reads while the link is down or syncing
   // lawnkv's own: how long one expiry drain may run per loop iteration.
   int64_t expiry_budget_us = 1000;
   // Parameters accepted for compatibility and not used (params.hpp rows

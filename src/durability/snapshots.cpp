@@ -3,8 +3,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "core/allocator.hpp"
@@ -214,6 +217,27 @@ persistence::LoadResult Snapshots::load_at_start(ServerState& s) {
 }
 
 persistence::LoadResult Snapshots::reload(ServerState& s, const std::string& file, int64_t now_ms) {
+  persistence::LoadResult r = replace_dataset(s, file, now_ms);
+  if (r.ok()) log(LogLevel::kWarning, "DB reloaded by DEBUG RELOAD");
+  return r;
+}
+
+persistence::LoadResult Snapshots::load_master(ServerState& s, const std::string& temp) {
+  const std::string target = path(s.config.values());
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
+    persistence::LoadResult r;
+    r.error = "Failed trying to rename the temp DB into " + target + " in MASTER <-> REPLICA synchronization: " +
+              std::strerror(errno);
+    ::unlink(temp.c_str());
+    return r;
+  }
+  s.facts.loading = true;
+  persistence::LoadResult r = replace_dataset(s, target, 0);
+  s.facts.loading = false;
+  return r;
+}
+
+persistence::LoadResult Snapshots::replace_dataset(ServerState& s, const std::string& file, int64_t now_ms) {
   store::Keyspace fresh(s.data.keyspace.databases());
   const persistence::LoadOptions opts = load_options(s, now_ms);
   bool missing;
@@ -236,7 +260,6 @@ persistence::LoadResult Snapshots::reload(ServerState& s, const std::string& fil
   saved_dirty_ = s.data.dirty;  // the dataset is the file's
   last_load_keys_loaded = r.keys_loaded;
   last_load_keys_expired = r.keys_expired;
-  log(LogLevel::kWarning, "DB reloaded by DEBUG RELOAD");
   return r;
 }
 

@@ -90,6 +90,10 @@ class Snapshots final : public Service {
   // keyspace; on success the dataset is replaced by it (WATCHers of changed
   // keys are told), else unchanged.
   persistence::LoadResult reload(ServerState& s, const std::string& path, int64_t now_ms);
+  // A replica's full sync: the primary's snapshot, received into temp,
+  // becomes dir/dbfilename and replaces the dataset, its expired keys
+  // included (the primary's DELs remove them).
+  persistence::LoadResult load_master(ServerState& s, const std::string& temp);
 
   // For INFO persistence and LASTSAVE.
   int64_t lastsave_s = 0;           // Unix seconds of the last successful save (start-up before one)
@@ -106,6 +110,10 @@ class Snapshots final : public Service {
   persistence::LoadOptions load_options(ServerState& s, int64_t now_ms) const;
 
  private:
+  // Loads file into a fresh keyspace (keys expired at now_ms dropped; 0:
+  // none); on success it replaces the dataset (WATCHers of changed keys are
+  // told), else nothing changes.
+  persistence::LoadResult replace_dataset(ServerState& s, const std::string& file, int64_t now_ms);
   // A save (either kind) finished well: dirty_before changes are on disk.
   void saved(ServerState& s, uint64_t dirty_before);
   // Stops a running child and removes its temporary file.

@@ -55,7 +55,7 @@ void BlockingTable::forget(const Session& s) {
   if (it != by_session_.end()) remove(it->second);
 }
 
-bool BlockingTable::unblock(const Session& s, bool error, resp::ErrorObserver* errors) {
+bool BlockingTable::unblock(const Session& s, bool error, resp::ErrorObserver* errors, std::string_view error_text) {
   auto it = by_session_.find(&s);
   if (it == by_session_.end()) return false;
   Session& target = *waiters_.at(it->second).session;
@@ -63,7 +63,7 @@ bool BlockingTable::unblock(const Session& s, bool error, resp::ErrorObserver* e
   resp::Writer out(frame, target.protocol);
   out.observe_errors(errors);
   if (error) {
-    out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
+    out.error(error_text);
   } else {
     out.null_array();
   }

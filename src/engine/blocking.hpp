@@ -79,9 +79,11 @@ class BlockingTable {
   void forget(const Session& s);
   // CLIENT UNBLOCK: if s is blocked, replies what its timeout would (a null
   // array), or with error the error "-UNBLOCKED client unblocked via CLIENT
-  // UNBLOCK" (told to errors), and resumes it at the next serve(); false if
-  // s is not blocked.
-  bool unblock(const Session& s, bool error, resp::ErrorObserver* errors = nullptr);
+  // UNBLOCK" (or error_text; told to errors), and resumes it at the next
+  // serve(); false if s is not blocked.
+  static constexpr std::string_view kUnblockedText = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+  bool unblock(const Session& s, bool error, resp::ErrorObserver* errors = nullptr,
+               std::string_view error_text = kUnblockedText);
 
   // key in db changed: the clients waiting on it are tried at the next serve().
   void signal(int db, std::string_view key);

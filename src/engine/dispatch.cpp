@@ -52,6 +52,37 @@ bool out_of_memory(ServerState& server, const Session& session, const CommandSpe
   return session.in_multi && !spec.has(kTransactionControl);
 }
 
+// The flags a call of spec has (a script's, from its shebang: the row's
+// call_flags), as Redis's getCommandFlags.
+uint32_t effective_flags(ServerState& server, const CommandSpec& spec, std::span<const std::string_view> argv) {
+  return spec.call_flags ? spec.call_flags(server, argv, spec.flags) : spec.flags;
+}
+
+// Whether the call writes: its flags say so, or it is EXEC with a write
+// queued (Redis's is_write_command; pause_flags ORs EXEC's queue).
+bool writes(ServerState& server, const Session& session, const CommandSpec& spec,
+            std::span<const std::string_view> argv) {
+  return (pause_flags(server, session, spec, argv) & kWrite) != 0;
+}
+
+// Whether a replica with its link down refuses the call under
+// replica-serve-stale-data no: it lacks the stale flag, or it is EXEC with
+// a queued command that lacks it (Redis's is_denystale_command).
+bool denies_stale(ServerState& server, const Session& session, const CommandSpec& spec,
+                  std::span<const std::string_view> argv) {
+  if (!(effective_flags(server, spec, argv) & kStale)) return true;
+  if (!spec.has(kRunsQueue)) return false;
+  std::vector<std::string_view> views;
+  for (const auto& q : session.queued) {
+    const CommandSpec* c = server.commands.find(q[0]);
+    if (c && !c->subcommands.empty() && q.size() >= 2) c = c->subcommand(to_lower(q[1]));
+    if (!c) continue;
+    views.assign(q.begin(), q.end());
+    if (!(effective_flags(server, *c, views) & kStale)) return true;
+  }
+  return false;
+}
+
 void queue(Session& session, const CommandSpec& spec, std::span<const std::string_view> argv) {
   session.queued_denyoom |= spec.has(kDenyOom);
   std::vector<std::string> copy;
@@ -213,9 +244,20 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   // (and so nothing refused for memory), as Redis's isSafeToPerformEvictions.
   const bool paused = clients_paused(server, now_ms);
   // Nothing is evicted while a file loads: the dataset is what it holds.
+  // The primary's commands on a replica are never refused for memory.
   if (server.config.values().maxmemory != 0 && !server.facts.loading && !busy && !paused &&
-      out_of_memory(server, session, spec))
+      !session.master && out_of_memory(server, session, spec))
     return reject(err::kOom);
+  // A replica: clients may not write (EXEC: when its queue writes), and
+  // with its link down may run only stale commands, as Redis's
+  // processCommand; the primary's own commands always run.
+  if (server.facts.replica && !session.master) {
+    if (server.config.values().replica_read_only && writes(server, session, spec, argv))
+      return reject(err::kReadOnlyReplica);
+    if (!server.facts.primary_link_up && !server.config.values().replica_serve_stale_data &&
+        denies_stale(server, session, spec, argv))
+      return reject(err::kMasterDown);
+  }
   if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {
     return reject("ERR Can't execute '" + spec.name +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");

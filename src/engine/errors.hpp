@@ -31,6 +31,11 @@ inline constexpr std::string_view kCountRange =
 inline constexpr std::string_view kNumkeys = "ERR numkeys should be greater than 0";
 inline constexpr std::string_view kTooManyKeys = "ERR Number of keys can't be greater than number of args";
 inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
+// A replica (REPLICAOF host port) under replica-read-only: a client's write.
+inline constexpr std::string_view kReadOnlyReplica = "READONLY You can't write against a read only replica.";
+// A replica whose link is down under replica-serve-stale-data no.
+inline constexpr std::string_view kMasterDown =
+    "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
 // While an EVAL script, or a FUNCTION, runs past busy-reply-threshold.
 inline constexpr std::string_view kBusyScript =
     "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";

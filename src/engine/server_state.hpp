@@ -44,6 +44,9 @@ namespace lawnkv {
 class Snapshots;   // durability/snapshots.hpp
 class AppendOnly;  // durability/append_only.hpp
 class Replication;  // replication/replication.hpp
+namespace replication {
+class Replica;     // replication/replica.hpp
+}
 
 // A server-wide part that lives above the engine, owned by ServerState
 // (ServerState::adopt), the one kind of owned part for every room above.
@@ -134,6 +137,12 @@ struct ServerFacts {
   int listening_port = 0;
   bool loading = false;       // a file is being loaded into the dataset (nothing is evicted)
   bool active_expire = true;  // DEBUG SET-ACTIVE-EXPIRE
+  // A replica of a primary (REPLICAOF host port; src/replication/): clients'
+  // writes are refused under replica-read-only, and while the link is not
+  // up (primary_link_up) under replica-serve-stale-data no, every command
+  // without the stale flag. Commands from the primary itself always run.
+  bool replica = false;
+  bool primary_link_up = false;
   uint64_t used_memory_startup = 0;  // allocator::used_bytes() once built
   uint64_t used_memory_peak = 0;     // the most seen (each loop iteration, INFO)
 };
@@ -218,6 +227,9 @@ struct ServerState {
     stream_offset_ = offset;
   }
   int64_t stream_offset() const { return stream_offset_ ? stream_offset_->stream_offset() : 0; }
+  // The replica's side of replication (REPLICAOF), set once by make_server_state.
+  replication::Replica& replica() const { return *replica_; }
+  void set_replica(replication::Replica* r) { replica_ = r; }
   // The Lua runtime (scripting/runtime.hpp), set by the first script; null
   // before.
   FunctionLibraries* scripting() const { return scripting_; }
@@ -246,6 +258,7 @@ struct ServerState {
   AppendOnly* aof_ = nullptr;
   Replication* replication_ = nullptr;
   const StreamOffset* stream_offset_ = nullptr;
+  replication::Replica* replica_ = nullptr;
   FunctionLibraries* scripting_ = nullptr;
   std::vector<std::unique_ptr<Service>> services_;
 };

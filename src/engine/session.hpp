@@ -72,7 +72,9 @@ class Session : public pubsub::Subscriber {
 
   // Replication (src/replication/): a replica's link to this server, from
   // its SYNC/PSYNC on (CLIENT LIST flags=S, type replica); the link to this
-  // server's own primary (flags=M, type master); and the stream's offset
+  // server's own primary (flags=M, type master: obeyed whatever
+  // replica-read-only says, never answered, and no socket of the server's
+  // connections, replication/primary_session.hpp); and the stream's offset
   // after this client's last write that went to the replicas (WAIT waits
   // for replicas to acknowledge it, as Redis's c->woff).
   bool replica = false;

@@ -133,6 +133,11 @@ const char* refusal(const RunContext& run, const Resolved& r, std::span<const st
     }
   }
   if (run.read_only && spec.has(kWrite | kMayReplicate)) return "Write commands are not allowed from read-only scripts.";
+  // A read-only replica: only its primary's scripts write (Redis's
+  // scriptVerifyWriteCommandAllow).
+  if (spec.has(kWrite) && run.server.facts.replica && run.server.config.values().replica_read_only &&
+      !(run.caller && run.caller->master))
+    return "-READONLY You can't write against a read only replica.";
   if (!run.allow_oom && !run.wrote && run.oom_at_start && spec.has(kDenyOom) &&
       run.server.config.values().maxmemory != 0) {
     return "-OOM command not allowed when used memory > 'maxmemory'.";

@@ -207,7 +207,13 @@ void Runtime::eval(Call& call, const Request& req) {
     script = compile(req.script, sha, &error);
     if (script == nullptr) return call.error(error);
   }
-  if (!(script->flags & kCompatMode) && !may_start(call, script->flags, req.read_only)) return;
+  if (script->flags & kCompatMode) {
+    // Without a shebang only the stale rule applies (Redis's
+    // scriptPrepareForRun in compatibility mode).
+    if (running_stale(call.server)) return call.error(err::kMasterDown);
+  } else if (!may_start(call, script->flags, req.read_only)) {
+    return;
+  }
   run(call, req, Target{*lua_, script->function, name, script->flags, false});
 }
 
@@ -227,7 +233,20 @@ std::string_view Runtime::kill(bool eval) {
   return {};
 }
 
+bool Runtime::running_stale(const ServerState& server) {
+  return server.facts.replica && !server.facts.primary_link_up && !server.config.values().replica_serve_stale_data;
+}
+
 bool Runtime::may_start(Call& call, uint32_t flags, bool read_only) {
+  if (running_stale(call.server) && !(flags & kAllowStale)) {
+    call.error("MASTERDOWN Link with MASTER is down, replica-serve-stale-data is set to 'no' and 'allow-stale' flag "
+               "is not set on the script.");
+    return false;
+  }
+  if (!(flags & kNoWrites) && call.server.facts.replica && call.cfg().replica_read_only && !call.session.master) {
+    call.error("READONLY Can not run script with write flag on readonly replica");
+    return false;
+  }
   if (!(flags & kNoWrites) && read_only) {
     call.error("ERR Can not execute a script with write flag using *_ro command.");
     return false;

@@ -118,6 +118,8 @@ class Runtime final : public Service, public FunctionLibraries {
   const Script* compile(std::string_view body, const std::string& sha, std::string* error);
   // The shebang / function flags checked before a run; false after an error reply.
   static bool may_start(Call& call, uint32_t flags, bool read_only);
+  // A replica whose link is down under replica-serve-stale-data no.
+  static bool running_stale(const ServerState& server);
   void run(Call& call, const Request& req, const Target& target);
   void reply_error(Call& call, Interpreter& lua, std::string_view name);
 

@@ -48,11 +48,15 @@ void ClientsCron::visit_clients(int64_t now_ms, int64_t timeout_s, int64_t hz) {
   auto it = all.lower_bound(cursor_);
   while (left-- > 0) {
     if (it == all.end()) it = all.begin();
-    auto* c = static_cast<Connection*>(it->second);  // every registered client is a Connection
-    if (idle_timed_out(*c, now_ms, timeout_s)) {
-      idle.push_back(c);
-    } else {
-      c->resize_query_buffer(now_ms);
+    // Every registered client is a Connection but the replica's link to
+    // its primary (server/replica_link.hpp), which never idles out.
+    if (!it->second->master) {
+      auto* c = static_cast<Connection*>(it->second);
+      if (idle_timed_out(*c, now_ms, timeout_s)) {
+        idle.push_back(c);
+      } else {
+        c->resize_query_buffer(now_ms);
+      }
     }
     ++it;
   }

@@ -21,6 +21,8 @@ constexpr size_t kReadChunk = 16 * 1024;
 // Output buffers that grew past this are released once empty.
 constexpr size_t kKeepOutputBytes = static_cast<size_t>(kPauseOutputBytes);
 
+}  // namespace
+
 std::string sockaddr_text(const sockaddr_storage& sa) {
   char ip[INET6_ADDRSTRLEN] = {0};
   if (sa.ss_family == AF_INET6) {
@@ -32,8 +34,6 @@ std::string sockaddr_text(const sockaddr_storage& sa) {
   uv_ip4_name(a, ip, sizeof(ip));
   return std::string(ip) + ":" + std::to_string(ntohs(a->sin_port));
 }
-
-}  // namespace
 
 Connection::Connection(ServerHost& server, uint64_t session_id) : server_(server) {
   id = session_id;

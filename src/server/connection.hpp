@@ -45,6 +45,9 @@
 
 namespace lawnkv::server {
 
+// "ip:port" of a socket address, as CLIENT LIST prints addr= and laddr=.
+std::string sockaddr_text(const sockaddr_storage& sa);
+
 class ServerHost;
 
 class Connection final : public Session, public IoClient {

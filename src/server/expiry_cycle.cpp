@@ -68,7 +68,7 @@ void ExpiryCycle::on_idle(uv_idle_t* h) { static_cast<ExpiryCycle*>(h->data)->ru
 void ExpiryCycle::run() {
   using std::chrono::steady_clock;
   backlog_ = false;
-  if (!state_.facts.active_expire || clients_paused(state_, state_.clock.now_ms())) return;
+  if (!reaps() || clients_paused(state_, state_.clock.now_ms())) return;
   if (flush_first_) flush_first_();
   store::KeyspaceStats& stats = state_.data.keyspace.stats();
   const int64_t start_cpu_ns = Clock::thread_cpu_ns();
@@ -107,12 +107,12 @@ void ExpiryCycle::run() {
 }
 
 void ExpiryCycle::arm() {
-  if (backlog_ && state_.facts.active_expire) {
+  if (backlog_ && reaps()) {
     if (!uv_is_active(reinterpret_cast<uv_handle_t*>(&idle_))) uv_idle_start(&idle_, on_idle);
     return;
   }
   uv_idle_stop(&idle_);
-  int64_t next = state_.facts.active_expire ? state_.data.keyspace.next_deadline() : expiry::kNever;
+  int64_t next = reaps() ? state_.data.keyspace.next_deadline() : expiry::kNever;
   if (!state_.data.blocking.empty()) next = std::min(next, state_.data.blocking.next_wakeup());
   // While clients are paused nothing is due but the pause's end (the loop
   // ends it, and what fell due meanwhile is served after).

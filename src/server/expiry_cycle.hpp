@@ -78,6 +78,10 @@ class ExpiryCycle {
   // backlog remains, and counts the cycle in the keyspace's stats (cycles,
   // time caps reached, time spent).
   void run();
+  // Whether due keys are reaped: not after DEBUG SET-ACTIVE-EXPIRE 0, nor on
+  // a replica (its primary's DELs expire its keys: store::Keyspace::
+  // set_replica_expiry).
+  bool reaps() const { return state_.facts.active_expire && !state_.data.keyspace.replica_expiry(); }
   // Arms the timerfd for CLOCK_MONOTONIC time at_us, or disarms it (-1).
   void set_timer(int64_t at_us);
 

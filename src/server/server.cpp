@@ -21,6 +21,7 @@
 #include "commands/client_list.hpp"
 #include "server/client_eviction.hpp"
 #include "server/connection.hpp"
+#include "server/replica_link.hpp"
 
 namespace lawnkv::server {
 
@@ -74,6 +75,7 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_, [this] { flush_iteration(); });
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
   aging_cron_ = std::make_unique<AgingCron>(&loop_, state_);
+  replica_link_ = std::make_unique<ReplicaLink>(&loop_, state_);
   state_.busy_loop = this;
 }
 
@@ -84,6 +86,7 @@ Server::~Server() {
   state_.config.set_live_apply("port", nullptr);
   state_.config.set_live_apply("tls-port", nullptr);
   for (std::string_view name : kTlsOptions) state_.config.set_live_apply(name, nullptr);
+  replica_link_->close_handles();
   uv_walk(&loop_, [](uv_handle_t* h, void*) {
     if (!uv_is_closing(h)) uv_close(h, nullptr);
   }, nullptr);
@@ -240,6 +243,8 @@ int Server::run() {
   uv_unref(reinterpret_cast<uv_handle_t*>(&sigterm_));
   uv_unref(reinterpret_cast<uv_handle_t*>(&sigint_));
   uv_unref(reinterpret_cast<uv_handle_t*>(&sigchld_));
+  // REPLICAOF in the config: the link starts once the listening port is known.
+  replica_link_->start();
   if (!listeners_.empty()) log_.log(LogLevel::kNotice, "Ready to accept connections tcp");
   if (!tls_listeners_.empty()) log_.log(LogLevel::kNotice, "Ready to accept connections tls");
   uv_run(&loop_, UV_RUN_DEFAULT);
@@ -356,7 +361,9 @@ void Server::evict_clients() {
     // The client whose command is running (a busy script's caller, while
     // the script serves the others) is not a candidate: it stays until its
     // command ends, as Redis defers freeing a protected client.
-    if (!s->no_evict && !s->replica && !s->master && !static_cast<Connection*>(s)->processing()) candidates.push_back({id, s->memory_bytes()});
+    // The replica's link to its primary is no Connection (server/replica_link.hpp).
+    if (s->master) continue;
+    if (!s->no_evict && !s->replica && !static_cast<Connection*>(s)->processing()) candidates.push_back({id, s->memory_bytes()});
   }
   const std::vector<uint64_t> ids = clients_to_evict(std::move(candidates), clients_memory(), limit);
   const int64_t now_ms = state_.clock.now_ms();
@@ -470,6 +477,7 @@ void Server::serve_while_busy() {
   }
   const size_t listeners = busy_fds_.size();
   for (const auto& [id, s] : state_.clients.all()) {
+    if (s->master) continue;  // read by the replica link, after the script
     auto* conn = static_cast<Connection*>(s);
     if (conn->reading_ && !conn->closing() && !conn->processing() && conn->fd_ >= 0 && !conn->threaded()) {
       busy_fds_.push_back({conn->fd_, POLLIN, 0});
@@ -623,7 +631,9 @@ void Server::shut_down() {
   close_listeners(listeners_);
   close_listeners(tls_listeners_);
   std::vector<Connection*> all;
-  for (const auto& [id, s] : state_.clients.all()) all.push_back(static_cast<Connection*>(s));
+  replica_link_->close_handles();
+  for (const auto& [id, s] : state_.clients.all())
+    if (!s->master) all.push_back(static_cast<Connection*>(s));
   for (Connection* c : all) c->close();
   expiry_->close();
   clients_cron_->close();

@@ -12,8 +12,8 @@ Entry* Db::lookup(std::string_view key, int64_t now_ms, bool touch) {
   dict_.rehash_step();
   Entry* e = dict_.find(key);
   if (e == nullptr) return nullptr;
-  if (e->expired_at(now_ms)) {
-    if (!owner_.keep_expired_) expire(*e, now_ms, false);
+  if (e->expired_at(now_ms) && !owner_.primary_view_) {
+    if (!owner_.keep_expired()) expire(*e, now_ms, false);
     return nullptr;
   }
   if (touch) {
@@ -39,7 +39,7 @@ void Db::prefetch(const std::string_view* keys, size_t n) const {
 
 bool Db::contains_live(std::string_view key, int64_t now_ms) const {
   const Entry* e = dict_.find(key);
-  return e && !e->expired_at(now_ms);
+  return e && (owner_.primary_view_ || !e->expired_at(now_ms));
 }
 
 Entry& Db::add_string(std::string_view key, std::string_view value, bool with_timer) {

@@ -51,8 +51,9 @@ class Db {
 
   // The live entry for key, or nullptr. A key found expired at now_ms is
   // deleted here (lazy expiry) and reported as expired, unless the keyspace
-  // keeps expired keys (Keyspace::set_keep_expired). A live key counts
-  // as used: its eviction use counter, and its idle class back to 0.
+  // keeps expired keys (Keyspace::set_keep_expired, set_replica_expiry). A
+  // live key counts as used: its eviction use counter, and its idle class
+  // back to 0. Under Keyspace::PrimaryView every key is live.
   Entry* lookup(std::string_view key, int64_t now_ms) { return lookup(key, now_ms, true); }
   // The same without counting a use (OBJECT looks without touching).
   Entry* lookup_untouched(std::string_view key, int64_t now_ms) { return lookup(key, now_ms, false); }
@@ -177,7 +178,31 @@ class Keyspace {
   // a key expired answers nullptr but leaves the key, as Redis's
   // expireIfNeeded during a pause: the dataset stands still.
   void set_keep_expired(bool keep) { keep_expired_ = keep; }
-  bool keep_expired() const { return keep_expired_; }
+  bool keep_expired() const { return keep_expired_ || replica_expiry_; }
+
+  // A replica's keyspace (REPLICAOF host port): keys expire only when the
+  // primary's DEL arrives, as in Redis 7.0's expireIfNeeded on a replica.
+  // A lookup that finds a key past its deadline answers nullptr and leaves
+  // it (clients read it as absent); the server's expiry cycle reaps nothing
+  // meanwhile. Promoted (REPLICAOF NO ONE), the keys due are reaped at once.
+  void set_replica_expiry(bool on) { replica_expiry_ = on; }
+  bool replica_expiry() const { return replica_expiry_; }
+  // While one lives, lookups find every key whatever its deadline: the
+  // primary's commands on a replica see the dataset as the primary did when
+  // it sent them (Redis: the master client never expires a key), so a write
+  // to a key the replica's clock already passed updates it, not a second
+  // copy.
+  class PrimaryView {
+   public:
+    explicit PrimaryView(Keyspace& ks) : ks_(ks), was_(ks.primary_view_) { ks_.primary_view_ = true; }
+    ~PrimaryView() { ks_.primary_view_ = was_; }
+    PrimaryView(const PrimaryView&) = delete;
+    PrimaryView& operator=(const PrimaryView&) = delete;
+
+   private:
+    Keyspace& ks_;
+    bool was_;
+  };
 
   // Tells WATCH that key in db changed (Redis's signalModifiedKey).
   void modified(int db, std::string_view key);
@@ -226,6 +251,8 @@ class Keyspace {
   ExpiredParts expired_parts_;  // reaped this pass, not reported yet
   int passes_ = 0;              // open ReapPasses
   bool keep_expired_ = false;
+  bool replica_expiry_ = false;
+  bool primary_view_ = false;
 
   std::vector<std::unique_ptr<Db>> dbs_;
   KeyspaceStats stats_;

@@ -57,7 +57,8 @@ TEST_CASE("config table: names, defaults and round trips") {
     // its absolute form).
     if (p.name != "dir") CHECK(get_param(p, defaults) == p.def);
     // Setting a parameter to what it prints changes nothing.
-    if (p.name == "dir" || p.name == "save") continue;
+    // replicaof's "" (a primary) is no value it takes: "no one" is.
+    if (p.name == "dir" || p.name == "save" || p.name == "replicaof") continue;
     Values v;
     const std::string printed = get_param(p, v);
     std::vector<std::string> words{printed};
@@ -76,7 +77,15 @@ TEST_CASE("config table: names, defaults and round trips") {
   }
   CHECK(find_param("PORT") == find_param("port"));
   CHECK(find_param("Slave-Read-Only") == find_param("replica-read-only"));
-  CHECK(find_param("replicaof") == nullptr);
+  CHECK(find_param("slaveof") == find_param("replicaof"));
+  {
+    const Param& p = *find_param("replicaof");
+    Values v;
+    CHECK(set_param(p, v, std::vector<std::string>{"10.0.0.1", "6380"}, false) == "");
+    CHECK(get_param(p, v) == "10.0.0.1 6380");
+    CHECK(set_param(p, v, std::vector<std::string>{"NO", "one"}, false) == "");
+    CHECK(get_param(p, v) == "");
+  }
   CHECK(find_param("nosuch") == nullptr);
 }
 
@@ -221,8 +230,12 @@ TEST_CASE("config file: redis-server's fatal errors name the line") {
                    "Invalid client class specified in buffer limit configuration."));
   CHECK(err("dbfilename a/b") == fatal_text(1, "dbfilename a/b", "dbfilename can't be a path, just a filename"));
   CHECK(err("dir /nonexistent") == fatal_text(1, "dir /nonexistent", "No such file or directory"));
-  CHECK(err("replicaof 127.0.0.1 6379") ==
-        fatal_text(1, "replicaof 127.0.0.1 6379", "Bad directive or wrong number of arguments"));
+  CHECK(err("replicaof 127.0.0.1 6379") == "");
+  CHECK(err("slaveof no one") == "");
+  CHECK(err("replicaof 127.0.0.1 65536") == fatal_text(1, "replicaof 127.0.0.1 65536", "Invalid master port"));
+  CHECK(err("replicaof 127.0.0.1 12x") == fatal_text(1, "replicaof 127.0.0.1 12x", "Invalid master port"));
+  CHECK(err("replicaof 127.0.0.1") ==
+        fatal_text(1, "replicaof 127.0.0.1", "wrong number of arguments"));
   // lawnkv's one refusal of its own: it does not daemonize.
   CHECK(err("daemonize yes").find("lawnkv does not daemonize") != std::string::npos);
   CHECK(err("daemonize no") == "");

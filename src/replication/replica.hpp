@@ -1,0 +1,169 @@
+#pragma once
+// The replica's side of replication (REPLICAOF host port): the link's
+// states, as Redis 7.0's repl_state, and what moves it between them. The
+// socket is the server's (server/replica_link.hpp, a Transport); this class
+// decides what is sent and what becomes of what is read, without libuv, so
+// unit tests drive it with a fake transport.
+//
+//   kNone        a primary (no REPLICAOF)
+//   kConnect     a primary is set; the next cron (each second) connects
+//   kConnecting  the transport is connecting
+//   kHandshake   PING ... PSYNC (replica_handshake.hpp)
+//   kTransfer    +FULLRESYNC: the snapshot arrives (sync_payload.hpp) into
+//                dir/temp-<unix s>.<pid>.rdb; once whole it is renamed to
+//                dir/dbfilename and replaces the dataset (expired keys
+//                kept: the primary's DELs remove them)
+//   kConnected   the stream runs (stream_applier.hpp); REPLCONF ACK
+//                <offset> each second, and when the primary asks (GETACK)
+//
+// A link that drops (an error, EOF, CLIENT KILL TYPE master, repl-timeout
+// seconds without a byte) goes back to kConnect; the next handshake asks
+// PSYNC <replid> <offset + 1> so the primary can answer +CONTINUE and send
+// only what was missed.
+//
+// While a primary is set: ServerFacts::replica (dispatch refuses clients'
+// writes, replica-read-only) and store::Keyspace::set_replica_expiry (keys
+// expire only by the primary's DELs). REPLICAOF NO ONE keeps the data and
+// lets the expiry cycle reap what is due.
+//
+// The server's history (ReplicationState) follows the primary's: its id and
+// offset after a sync, and the applied stream through Replication::proxy
+// (so this server's own replicas and backlog see the same bytes). A server
+// that becomes a replica first asks PSYNC with its own id and offset + 1
+// (Redis's replicationCacheMasterUsingMyself): a primary it was a replica
+// of continues it; another answers +FULLRESYNC. Promoted, it shifts its id
+// (replid2 = the primary's, valid up to the next byte).
+//
+// Not yet: loading while serving clients (-LOADING: the load runs in one
+// go on the loop), diskless load (repl-diskless-load), restarting the
+// append-only file after a full sync, +CONTINUE's new id as replid2.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "engine/server_state.hpp"
+#include "replication/primary_session.hpp"
+#include "replication/replica_handshake.hpp"
+#include "replication/replication_state.hpp"
+#include "replication/stream_applier.hpp"
+#include "replication/sync_payload.hpp"
+#include "resp/writer.hpp"
+
+namespace lawnkv::replication {
+
+enum class LinkState { kNone, kConnect, kConnecting, kHandshake, kTransfer, kConnected };
+
+// The server's socket to the primary.
+class Transport {
+ public:
+  // Connects without blocking; Replica::on_open or on_closed follows.
+  virtual void open(const std::string& host, int64_t port) = 0;
+  virtual void send(std::string_view bytes) = 0;
+  // Closes now; no callback.
+  virtual void close() = 0;
+  // Closes from the loop, after the command running now: on_closed follows.
+  virtual void close_soon() = 0;
+
+ protected:
+  ~Transport() = default;
+};
+
+class Replica final : public Service, public ReplicaSide {
+ public:
+  // history: the server's replication history (replication_state.hpp),
+  // which follows the primary's once synced; proxy: the stream bytes
+  // applied go there (Replication::proxy: offset, backlog, our replicas).
+  Replica(ServerState& server, ReplicationState& history, std::function<void(std::string_view)> proxy);
+  ~Replica() override;
+  Replica(const Replica&) = delete;
+  Replica& operator=(const Replica&) = delete;
+
+  // The server's socket; nullptr (tests without one, shutdown) stops using it.
+  void set_transport(Transport* t) { transport_ = t; }
+
+  // REPLICAOF host port (and replicaof in the config at start): a link to
+  // that primary is made now, or by the next cron without a transport.
+  void set_primary(const std::string& host, int64_t port, int64_t now_ms);
+  // REPLICAOF NO ONE: the link is dropped, the data stays, writes are taken.
+  void unset_primary();
+
+  // The transport's news.
+  void on_open(std::string peer, std::string local, int fd, int64_t now_ms);
+  void on_data(std::string_view bytes, int64_t now_ms);
+  void on_closed(std::string_view why, int64_t now_ms);
+
+  // Each second: connects when due, ACKs, drops a silent link.
+  void cron(int64_t now_ms);
+
+  // For INFO replication and ROLE.
+  LinkState state() const { return state_; }
+  bool is_replica() const override { return state_ != LinkState::kNone; }
+  const std::string& host() const { return host_; }
+  int64_t port() const { return port_; }
+  bool link_up() const { return state_ == LinkState::kConnected; }
+  // The primary's replication id we follow ("" before a first sync).
+  const std::string& primary_replid() const { return replid_; }
+  // Stream bytes processed (slave_repl_offset) and read (slave_read_repl_offset).
+  int64_t offset() const { return synced_ ? applier_.offset() : -1; }
+  int64_t read_offset() const { return synced_ ? applier_.read_offset() : -1; }
+  int64_t last_io_ms() const { return last_io_ms_; }
+  int64_t link_down_since_ms() const { return down_since_ms_; }  // 0: never up
+  // While kTransfer: the snapshot's size (-1 unknown) and bytes so far.
+  int64_t sync_size() const { return payload_ ? payload_->size() : -1; }
+  uint64_t sync_received() const { return payload_ ? payload_->received() : 0; }
+  uint64_t full_syncs() const { return full_syncs_; }
+  uint64_t partial_syncs() const { return partial_syncs_; }
+
+  // INFO replication's replica lines, master_host ... replica_announced,
+  // each "name:value\r\n" as Redis 7.0 prints them while it has a primary.
+  void info_fields(std::string& out, int64_t now_ms) const override;
+  // ROLE on a replica: "slave", host, port, the link's state (connect,
+  // connecting, handshake, sync, connected), the processed offset (-1
+  // without a link).
+  void role_reply(resp::Writer& out) const override;
+
+ private:
+  void connect(int64_t now_ms);
+  // Drops the link (logged why) and waits for the next cron to connect.
+  void drop(std::string_view why, int64_t now_ms);
+  void handshake_data(std::string_view bytes, int64_t now_ms);
+  void transfer_data(std::string_view bytes, int64_t now_ms);
+  void stream_data(std::string_view bytes, int64_t now_ms);
+  // The snapshot in payload_'s file replaces the dataset; then the stream.
+  bool load_snapshot(int64_t now_ms);
+  // The link carries the stream from offset on: the primary's session joins
+  // the clients.
+  void go_online(int64_t now_ms);
+  void send_ack();
+  int64_t repl_timeout_ms() const;
+  void log(LogLevel level, const std::string& text) const;
+
+  // The history follows the primary's from a sync on.
+  void adopt_history(int64_t offset, bool full);
+
+  ServerState& server_;
+  ReplicationState& history_;
+  std::function<void(std::string_view)> proxy_;
+  Transport* transport_ = nullptr;
+  LinkState state_ = LinkState::kNone;
+  std::string host_;
+  int64_t port_ = 0;
+  std::unique_ptr<ReplicaHandshake> handshake_;
+  std::unique_ptr<SyncPayload> payload_;
+  std::string line_;           // handshake: a reply line so far
+  std::string replid_;         // the primary's history we hold
+  int64_t initial_offset_ = -1;  // +FULLRESYNC's offset
+  bool synced_ = false;        // the dataset is a copy of replid_'s up to offset()
+  PrimarySession session_;
+  bool session_listed_ = false;
+  StreamApplier applier_;
+  int64_t last_io_ms_ = 0;
+  int64_t down_since_ms_ = 0;
+  uint64_t full_syncs_ = 0;
+  uint64_t partial_syncs_ = 0;
+};
+
+}  // namespace lawnkv::replication

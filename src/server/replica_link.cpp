@@ -1,0 +1,186 @@
+#include "server/replica_link.hpp"
+
+#include <cstring>
+
+#include "server/connection.hpp"
+
+namespace lawnkv::server {
+
+namespace {
+
+constexpr uint64_t kCronMs = 1000;
+constexpr size_t kReadChunk = 16 * 1024;
+
+}  // namespace
+
+// One attempt: the resolve, the connect and the TCP handle. It outlives a
+// close until libuv is done with it (the handle's close callback frees it,
+// or the resolve's callback when no handle was opened yet).
+struct ReplicaLink::Socket {
+  ReplicaLink* owner;
+  uv_getaddrinfo_t resolve{};
+  uv_connect_t connect{};
+  uv_tcp_t tcp{};
+  int64_t port = 0;
+  bool tcp_open = false;   // tcp initialised: it must be closed
+  bool resolving = false;  // the resolve's callback is still due
+  bool dead = false;       // closed: callbacks on the way are ignored
+
+  // Frees itself once nothing of libuv refers to it.
+  void release() {
+    dead = true;
+    if (tcp_open) {
+      if (!uv_is_closing(reinterpret_cast<uv_handle_t*>(&tcp)))
+        uv_close(reinterpret_cast<uv_handle_t*>(&tcp), [](uv_handle_t* h) {
+          auto* s = static_cast<Socket*>(h->data);
+          s->tcp_open = false;
+          if (!s->resolving) delete s;
+        });
+      return;
+    }
+    if (!resolving) delete this;
+  }
+};
+
+ReplicaLink::ReplicaLink(uv_loop_t* loop, ServerState& state)
+    : loop_(loop), state_(state), replica_(state.replica()) {
+  uv_timer_init(loop_, &cron_);
+  cron_.data = this;
+  uv_timer_init(loop_, &close_timer_);
+  close_timer_.data = this;
+  replica_.set_transport(this);
+}
+
+ReplicaLink::~ReplicaLink() { replica_.set_transport(nullptr); }
+
+void ReplicaLink::start() {
+  uv_timer_start(&cron_, on_cron, kCronMs, kCronMs);
+  // The cron alone does not keep the loop running.
+  uv_unref(reinterpret_cast<uv_handle_t*>(&cron_));
+  const config::Values& v = state_.config.values();
+  if (!v.replicaof_host.empty()) replica_.set_primary(v.replicaof_host, v.replicaof_port, state_.clock.now_ms());
+}
+
+void ReplicaLink::close_handles() {
+  if (closed_handles_) return;
+  closed_handles_ = true;
+  close();
+  replica_.set_transport(nullptr);
+  uv_timer_stop(&cron_);
+  uv_timer_stop(&close_timer_);
+}
+
+void ReplicaLink::on_cron(uv_timer_t* t) {
+  auto* self = static_cast<ReplicaLink*>(t->data);
+  self->replica_.cron(self->state_.clock.now_ms());
+}
+
+void ReplicaLink::open(const std::string& host, int64_t port) {
+  close();
+  auto* s = new Socket{};
+  s->owner = this;
+  s->port = port;
+  s->resolve.data = s;
+  s->connect.data = s;
+  s->tcp.data = s;
+  socket_ = s;
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  const std::string service = std::to_string(port);
+  s->resolving = true;
+  if (const int rc = uv_getaddrinfo(loop_, &s->resolve, on_resolved, host.c_str(), service.c_str(), &hints);
+      rc != 0) {
+    s->resolving = false;
+    lost(std::string("Unable to connect to MASTER: ") + uv_strerror(rc));
+  }
+}
+
+void ReplicaLink::on_resolved(uv_getaddrinfo_t* req, int status, addrinfo* res) {
+  auto* s = static_cast<Socket*>(req->data);
+  s->resolving = false;
+  if (s->dead) {
+    uv_freeaddrinfo(res);
+    if (!s->tcp_open) delete s;
+    return;
+  }
+  ReplicaLink* self = s->owner;
+  if (status != 0 || res == nullptr) {
+    uv_freeaddrinfo(res);
+    return self->lost(std::string("Unable to connect to MASTER: ") + uv_strerror(status));
+  }
+  uv_tcp_init(self->loop_, &s->tcp);
+  s->tcp_open = true;
+  const int rc = uv_tcp_connect(&s->connect, &s->tcp, res->ai_addr, on_connect);
+  uv_freeaddrinfo(res);
+  if (rc != 0) self->lost(std::string("Unable to connect to MASTER: ") + uv_strerror(rc));
+}
+
+void ReplicaLink::on_connect(uv_connect_t* req, int status) {
+  auto* s = static_cast<Socket*>(req->data);
+  if (s->dead) return;
+  ReplicaLink* self = s->owner;
+  if (status != 0) return self->lost(std::string("Error condition on socket for SYNC: ") + uv_strerror(status));
+  uv_tcp_nodelay(&s->tcp, 1);
+  sockaddr_storage peer{}, local{};
+  int len = sizeof(peer);
+  uv_tcp_getpeername(&s->tcp, reinterpret_cast<sockaddr*>(&peer), &len);
+  len = sizeof(local);
+  uv_tcp_getsockname(&s->tcp, reinterpret_cast<sockaddr*>(&local), &len);
+  uv_os_fd_t fd = -1;
+  uv_fileno(reinterpret_cast<uv_handle_t*>(&s->tcp), &fd);
+  uv_read_start(reinterpret_cast<uv_stream_t*>(&s->tcp), on_alloc, on_read);
+  self->replica_.on_open(sockaddr_text(peer), sockaddr_text(local), fd, self->state_.clock.now_ms());
+}
+
+void ReplicaLink::on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
+  auto* s = static_cast<Socket*>(h->data);
+  std::string& b = s->owner->read_buf_;
+  b.resize(kReadChunk);
+  *buf = uv_buf_init(b.data(), static_cast<unsigned>(b.size()));
+}
+
+void ReplicaLink::on_read(uv_stream_t* stream, ssize_t n, const uv_buf_t* buf) {
+  auto* s = static_cast<Socket*>(stream->data);
+  if (s->dead) return;
+  ReplicaLink* self = s->owner;
+  if (n < 0) return self->lost(n == UV_EOF ? "connection closed by the primary" : uv_strerror(static_cast<int>(n)));
+  if (n == 0) return;
+  self->state_.facts.stats.total_net_input_bytes += static_cast<uint64_t>(n);
+  self->replica_.on_data(std::string_view(buf->base, static_cast<size_t>(n)), self->state_.clock.now_ms());
+}
+
+void ReplicaLink::send(std::string_view bytes) {
+  Socket* s = socket_;
+  if (s == nullptr || s->dead || !s->tcp_open || bytes.empty()) return;
+  struct Write {
+    uv_write_t req;
+    std::string data;
+  };
+  auto* w = new Write{{}, std::string(bytes)};
+  uv_buf_t buf = uv_buf_init(w->data.data(), static_cast<unsigned>(w->data.size()));
+  const int rc = uv_write(&w->req, reinterpret_cast<uv_stream_t*>(&s->tcp), &buf, 1,
+                          [](uv_write_t* req, int) { delete reinterpret_cast<Write*>(req); });
+  if (rc != 0) delete w;
+}
+
+void ReplicaLink::close() {
+  if (socket_ == nullptr) return;
+  Socket* s = socket_;
+  socket_ = nullptr;
+  s->release();
+}
+
+void ReplicaLink::lost(const std::string& why) {
+  close();
+  replica_.on_closed(why, state_.clock.now_ms());
+}
+
+void ReplicaLink::close_soon() { uv_timer_start(&close_timer_, on_close_soon, 0, 0); }
+
+void ReplicaLink::on_close_soon(uv_timer_t* t) {
+  auto* self = static_cast<ReplicaLink*>(t->data);
+  self->lost("killed by CLIENT KILL");
+}
+
+}  // namespace lawnkv::server

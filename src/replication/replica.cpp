@@ -67,15 +67,8 @@ void Replica::set_primary(const std::string& host, int64_t port, int64_t now_ms)
   }
   host_ = host;
   port_ = port;
-  payload_.reset();
-  handshake_.reset();
-  if (session_listed_) {
-    server_.clients.remove(session_);
-    session_listed_ = false;
-  }
-  state_ = LinkState::kConnect;
+  reset_link();
   server_.facts.replica = true;
-  server_.facts.primary_link_up = false;
   server_.data.keyspace.set_replica_expiry(true);
   log(LogLevel::kNotice, "Connecting to MASTER " + host_ + ":" + std::to_string(port_));
   connect(now_ms);
@@ -288,6 +281,10 @@ void Replica::on_closed(std::string_view why, int64_t now_ms) {
   if (state_ == LinkState::kTransfer && payload_) {
     ::unlink(payload_->path().c_str());
   }
+  reset_link();
+}
+
+void Replica::reset_link() {
   payload_.reset();
   handshake_.reset();
   if (session_listed_) {

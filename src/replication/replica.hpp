@@ -129,6 +129,9 @@ class Replica final : public Service, public ReplicaSide {
   void connect(int64_t now_ms);
   // Drops the link (logged why) and waits for the next cron to connect.
   void drop(std::string_view why, int64_t now_ms);
+  // Back to "connect": no payload or handshake under way, the primary's
+  // session out of the client list, the link down.
+  void reset_link();
   void handshake_data(std::string_view bytes, int64_t now_ms);
   void transfer_data(std::string_view bytes, int64_t now_ms);
   void stream_data(std::string_view bytes, int64_t now_ms);

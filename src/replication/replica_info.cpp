@@ -4,18 +4,11 @@
 
 #include "core/numbers.hpp"
 #include "replication/replica.hpp"
+#include "replication/info_lines.hpp"
 
 namespace lawnkv::replication {
 
 namespace {
-
-void line(std::string& out, std::string_view name, std::string_view value) {
-  out.append(name);
-  out += ':';
-  out.append(value);
-  out += "\r\n";
-}
-void line(std::string& out, std::string_view name, int64_t value) { line(out, name, std::to_string(value)); }
 
 // A parameter without a field of its own (Values::ignored), or its default.
 std::string ignored_param(const config::Values& v, const std::string& name, std::string def) {
@@ -28,30 +21,30 @@ std::string ignored_param(const config::Values& v, const std::string& name, std:
 void Replica::info_fields(std::string& out, int64_t now_ms) const {
   const config::Values& v = server_.config.values();
   const bool up = state_ == LinkState::kConnected;
-  line(out, "master_host", host_);
-  line(out, "master_port", port_);
-  line(out, "master_link_status", up ? "up" : "down");
-  line(out, "master_last_io_seconds_ago", up ? (now_ms - last_io_ms_) / 1000 : -1);
-  line(out, "master_sync_in_progress", state_ == LinkState::kTransfer ? 1 : 0);
+  info_line(out, "master_host", host_);
+  info_line(out, "master_port", port_);
+  info_line(out, "master_link_status", up ? "up" : "down");
+  info_line(out, "master_last_io_seconds_ago", up ? (now_ms - last_io_ms_) / 1000 : -1);
+  info_line(out, "master_sync_in_progress", state_ == LinkState::kTransfer ? 1 : 0);
   // Before any sync Redis shows the offsets of the history it held itself.
-  line(out, "slave_read_repl_offset", synced_ ? applier_.read_offset() : 0);
-  line(out, "slave_repl_offset", synced_ ? applier_.offset() : 0);
+  info_line(out, "slave_read_repl_offset", synced_ ? applier_.read_offset() : 0);
+  info_line(out, "slave_repl_offset", synced_ ? applier_.offset() : 0);
   if (state_ == LinkState::kTransfer && payload_) {
     // The mark form's size is unknown: Redis shows 0 for it.
     const int64_t total = payload_->size() < 0 ? 0 : payload_->size();
     const int64_t read = static_cast<int64_t>(payload_->received());
     char perc[32];
     std::snprintf(perc, sizeof(perc), "%.2f", total ? static_cast<double>(read) / static_cast<double>(total) * 100 : 0.0);
-    line(out, "master_sync_total_bytes", total);
-    line(out, "master_sync_read_bytes", read);
-    line(out, "master_sync_left_bytes", total - read);
-    line(out, "master_sync_perc", perc);
-    line(out, "master_sync_last_io_seconds_ago", (now_ms - last_io_ms_) / 1000);
+    info_line(out, "master_sync_total_bytes", total);
+    info_line(out, "master_sync_read_bytes", read);
+    info_line(out, "master_sync_left_bytes", total - read);
+    info_line(out, "master_sync_perc", perc);
+    info_line(out, "master_sync_last_io_seconds_ago", (now_ms - last_io_ms_) / 1000);
   }
-  if (!up) line(out, "master_link_down_since_seconds", down_since_ms_ ? (now_ms - down_since_ms_) / 1000 : -1);
-  line(out, "slave_priority", ignored_param(v, "replica-priority", "100"));
-  line(out, "slave_read_only", v.replica_read_only ? 1 : 0);
-  line(out, "replica_announced", ignored_param(v, "replica-announced", "yes") == "yes" ? 1 : 0);
+  if (!up) info_line(out, "master_link_down_since_seconds", down_since_ms_ ? (now_ms - down_since_ms_) / 1000 : -1);
+  info_line(out, "slave_priority", ignored_param(v, "replica-priority", "100"));
+  info_line(out, "slave_read_only", v.replica_read_only ? 1 : 0);
+  info_line(out, "replica_announced", ignored_param(v, "replica-announced", "yes") == "yes" ? 1 : 0);
 }
 
 void Replica::role_reply(resp::Writer& out) const {

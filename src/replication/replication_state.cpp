@@ -2,6 +2,8 @@
 
 #include <random>
 
+#include "replication/info_lines.hpp"
+
 namespace lawnkv::replication {
 
 namespace {
@@ -15,14 +17,6 @@ std::string random_replid() {
   for (char& c : id) c = kHex[rd() % 16];
   return id;
 }
-
-void line(std::string& out, std::string_view name, std::string_view value) {
-  out.append(name);
-  out += ':';
-  out.append(value);
-  out += "\r\n";
-}
-void line(std::string& out, std::string_view name, int64_t value) { line(out, name, std::to_string(value)); }
 
 }  // namespace
 
@@ -62,24 +56,24 @@ std::string ReplicationState::info_fields(std::span<const ReplicaView> replicas,
                                           int64_t now_ms) const {
   std::string out;
   const bool replica = is_replica();
-  line(out, "role", replica ? "slave" : "master");
+  info_line(out, "role", replica ? "slave" : "master");
   if (replica) replica_side_->info_fields(out, now_ms);
-  line(out, "connected_slaves", static_cast<int64_t>(replicas.size()));
+  info_line(out, "connected_slaves", static_cast<int64_t>(replicas.size()));
   for (size_t i = 0; i < replicas.size(); ++i) {
     const ReplicaView& r = replicas[i];
-    line(out, "slave" + std::to_string(i),
+    info_line(out, "slave" + std::to_string(i),
          "ip=" + r.ip + ",port=" + std::to_string(r.port) + ",state=" + std::string(r.state) +
              ",offset=" + std::to_string(r.ack_offset) + ",lag=" + std::to_string(r.lag_s));
   }
-  line(out, "master_failover_state", "no-failover");
-  line(out, "master_replid", replid_);
-  line(out, "master_replid2", replid2_);
-  line(out, "master_repl_offset", offset_);
-  line(out, "second_repl_offset", second_offset_);
-  line(out, "repl_backlog_active", backlog_ ? 1 : 0);
-  line(out, "repl_backlog_size", static_cast<int64_t>(backlog_size));
-  line(out, "repl_backlog_first_byte_offset", backlog_ ? backlog_->first_byte_offset() : 0);
-  line(out, "repl_backlog_histlen", backlog_ ? static_cast<int64_t>(backlog_->histlen()) : 0);
+  info_line(out, "master_failover_state", "no-failover");
+  info_line(out, "master_replid", replid_);
+  info_line(out, "master_replid2", replid2_);
+  info_line(out, "master_repl_offset", offset_);
+  info_line(out, "second_repl_offset", second_offset_);
+  info_line(out, "repl_backlog_active", backlog_ ? 1 : 0);
+  info_line(out, "repl_backlog_size", static_cast<int64_t>(backlog_size));
+  info_line(out, "repl_backlog_first_byte_offset", backlog_ ? backlog_->first_byte_offset() : 0);
+  info_line(out, "repl_backlog_histlen", backlog_ ? static_cast<int64_t>(backlog_->histlen()) : 0);
   return out;
 }
 

@@ -225,7 +225,9 @@ void IoThreads::work(Worker& w) {
     handed = false;
     w.asleep.store(true, std::memory_order_seq_cst);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (!w.jobs.empty()) {
+    // stop() posts no job: its flag is looked at here too, after asleep is
+    // set, or a stop that found the thread still awake would never wake it.
+    if (!w.jobs.empty() || w.stop.load(std::memory_order_acquire)) {
       w.asleep.store(false, std::memory_order_relaxed);
       continue;
     }

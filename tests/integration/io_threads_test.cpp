@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -23,6 +24,7 @@
 
 #include "../support/net.hpp"
 #include "../support/poll_until.hpp"
+#include "../support/process.hpp"
 #include "../support/resp_encode.hpp"
 #include "../support/server_process.hpp"
 #include "itest.hpp"
@@ -302,6 +304,21 @@ TEST_CASE("io-threads: QUIT closes after its reply; RESET resets") {
   CHECK(r.read_reply() == "+RESET\r\n");
   CHECK(r.read_reply() == "$-1\r\n");
   CHECK(r.read_reply() == "-ERR EXEC without MULTI\r\n");
+}
+
+// An I/O thread told to stop just as it went to sleep slept on: SIGTERM
+// then hung in the join (until the harness's SIGKILL). Stopped right after
+// a request, while the threads go from work to sleep, each server must exit
+// on its own within the grace.
+TEST_CASE("io-threads: SIGTERM stops the server while its threads fall asleep") {
+  for (int round = 0; round < 25; ++round) {
+    CAPTURE(round);
+    auto server = threaded_server();
+    RawClient c(server.port());
+    REQUIRE(c.call({"PING"}) == "+PONG\r\n");
+    const int status = server.stop(3s);
+    CHECK_MESSAGE((WIFEXITED(status) && WEXITSTATUS(status) == 0), test::describe_status(status));
+  }
 }
 
 TEST_CASE("io-threads: 10,000 connections open at once and close while others load the server") {

@@ -115,7 +115,8 @@ void Replica::on_open(std::string peer, std::string local, int fd, int64_t now_m
   const config::Values& v = server_.config.values();
   hs.masterauth = v.masterauth;
   hs.masteruser = v.masteruser;
-  hs.listening_port = server_.facts.listening_port;
+  // Over TLS the primary reaches us back on tls-port (Redis's syncWithMaster).
+  hs.listening_port = v.tls_replication && v.tls_port != 0 ? static_cast<int>(v.tls_port) : server_.facts.listening_port;
   if (synced_ && !replid_.empty()) {
     hs.psync_replid = replid_;
     hs.psync_offset = applier_.offset() + 1;

@@ -7,6 +7,14 @@
 // connect and every read and write are libuv's. Each connection attempt is
 // a Socket of its own; a closed one is marked so that a callback still on
 // its way (a connect or resolve finishing after close) is ignored.
+//
+// tls-replication yes: once connected, the link runs a client-side TLS
+// session (tls_session.hpp, over the same memory BIOs as the server's
+// connections) and the replica hears on_open only when the handshake is
+// done; the primary's certificate is checked against tls-ca-cert-file/dir
+// and the link presents tls-client-cert-file (or tls-cert-file), so a
+// primary with tls-auth-clients yes takes it. A failed handshake is a lost
+// link (logged with OpenSSL's reason); the cron tries again.
 
 #include <uv.h>
 
@@ -16,12 +24,14 @@
 #include <string_view>
 
 #include "replication/replica.hpp"
+#include "server/tls_context.hpp"
 
 namespace lawnkv::server {
 
 class ReplicaLink final : public replication::Transport {
  public:
-  ReplicaLink(uv_loop_t* loop, ServerState& state);
+  // tls: the server's context, which outlives the link.
+  ReplicaLink(uv_loop_t* loop, ServerState& state, const TlsContext& tls);
   ~ReplicaLink();
   ReplicaLink(const ReplicaLink&) = delete;
   ReplicaLink& operator=(const ReplicaLink&) = delete;
@@ -47,9 +57,20 @@ class ReplicaLink final : public replication::Transport {
   static void on_read(uv_stream_t* s, ssize_t n, const uv_buf_t* buf);
   // The socket failed or the primary closed it: the replica hears why.
   void lost(const std::string& why);
+  // The TCP connection is up: the replica hears on_open (after a TLS
+  // handshake with tls-replication).
+  void connected(Socket* s);
+  void opened(Socket* s);
+  // Ciphertext read with tls-replication: decrypted, handed on.
+  void tls_read(Socket* s, size_t n);
+  // Writes bytes as they are (ciphertext, or plain TCP's bytes).
+  static void write_raw(Socket* s, std::string bytes);
+  // Writes the ciphertext the TLS session has pending.
+  static void flush_tls(Socket* s);
 
   uv_loop_t* loop_;
   ServerState& state_;
+  const TlsContext& tls_;
   replication::Replica& replica_;
   uv_timer_t cron_;
   uv_timer_t close_timer_;

@@ -75,7 +75,7 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_, [this] { flush_iteration(); });
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
   aging_cron_ = std::make_unique<AgingCron>(&loop_, state_);
-  replica_link_ = std::make_unique<ReplicaLink>(&loop_, state_);
+  replica_link_ = std::make_unique<ReplicaLink>(&loop_, state_, tls_);
   state_.busy_loop = this;
 }
 

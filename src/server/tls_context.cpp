@@ -141,7 +141,10 @@ std::string tls_error_text() {
   return buf;
 }
 
-TlsContext::~TlsContext() { SSL_CTX_free(ctx_); }
+TlsContext::~TlsContext() {
+  SSL_CTX_free(ctx_);
+  SSL_CTX_free(client_ctx_);
+}
 
 bool TlsContext::configure(const config::Values& v, Logger& log) {
   if (v.tls_cert_file.empty()) {
@@ -182,13 +185,16 @@ bool TlsContext::configure(const config::Values& v, Logger& log) {
   } else {
     SSL_CTX_set_dh_auto(c, 1);
   }
-  // The client side: checked, then dropped (no outgoing connections yet).
-  if (!v.tls_client_cert_file.empty() && !v.tls_client_key_file.empty() &&
-      !base_context(v, protocols, true, log)) {
-    return false;
+  // The client side, when its own files are given.
+  CtxPtr client;
+  if (!v.tls_client_cert_file.empty() && !v.tls_client_key_file.empty()) {
+    client = base_context(v, protocols, true, log);
+    if (!client) return false;
   }
   SSL_CTX_free(ctx_);
   ctx_ = ctx.release();
+  SSL_CTX_free(client_ctx_);
+  client_ctx_ = client.release();
   return true;
 }
 
@@ -200,6 +206,17 @@ SSL* TlsContext::new_ssl(const std::string& auth_clients) const {
   else if (auth_clients == "optional") SSL_set_verify(ssl, SSL_VERIFY_PEER, nullptr);
   else SSL_set_verify(ssl, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
   SSL_set_accept_state(ssl);
+  return ssl;
+}
+
+SSL* TlsContext::new_client_ssl() const {
+  SSL_CTX* ctx = client_ctx_ != nullptr ? client_ctx_ : ctx_;
+  if (ctx == nullptr) return nullptr;
+  SSL* ssl = SSL_new(ctx);
+  if (ssl == nullptr) return nullptr;
+  // The contexts verify the peer (base_context): a primary whose
+  // certificate the CA did not sign fails the handshake.
+  SSL_set_connect_state(ssl);
   return ssl;
 }
 

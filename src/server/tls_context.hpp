@@ -3,9 +3,12 @@
 // parameters as Redis 7.0's tlsConfigure builds it: protocols, ciphers,
 // the certificate chain and key (with its passphrase), the CA that client
 // certificates are checked against, session caching, DH parameters. The
-// client-side files, when both are set, are loaded into a context of their
-// own that nothing uses yet (no outgoing connections): a bad file fails
-// the configuration, as in Redis.
+// client-side files (tls-client-cert-file and -key-file), when both are
+// set, are loaded into a context of their own for the connections this
+// server makes (the replica's link to its primary, tls-replication); when
+// they are not, those connections present the server's certificate, as in
+// Redis. Either way the peer's certificate is checked against the CA (no
+// host name check, as Redis).
 //
 // configure() is atomic: on any failure it logs Redis's warning and keeps
 // the context it had. A connection takes its SSL from the context current
@@ -38,9 +41,13 @@ class TlsContext {
   // certificate as tls-auth-clients says (yes, optional, no); nullptr if
   // OpenSSL could not make one.
   SSL* new_ssl(const std::string& auth_clients) const;
+  // A client-side SSL (connect state) for a connection this server makes;
+  // nullptr if none can be made (no context, OpenSSL's failure).
+  SSL* new_client_ssl() const;
 
  private:
   SSL_CTX* ctx_ = nullptr;
+  SSL_CTX* client_ctx_ = nullptr;  // nullptr: the client side uses ctx_
 };
 
 // OpenSSL's first queued error as text ("error:0A000086:SSL routines::

@@ -10,7 +10,8 @@
 //
 // The handshake happens inside read(): a ClientHello fed in produces the
 // server's flight in wbio, which the next seal() hands out with whatever
-// else is pending. Replies are sealed only once the handshake is done
+// else is pending. On the client side (a connect-state SSL: the replica's
+// link) the first read(), with nothing fed, writes the ClientHello. Replies are sealed only once the handshake is done
 // (before, seal() leaves the plaintext where it is).
 
 #include <openssl/ssl.h>
@@ -21,7 +22,7 @@ namespace lawnkv::server {
 
 class TlsSession {
  public:
-  // Takes ownership of ssl (server side, accept state; not null).
+  // Takes ownership of ssl (accept or connect state; not null).
   explicit TlsSession(SSL* ssl);
   ~TlsSession();
   TlsSession(const TlsSession&) = delete;

@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # Full resynchronisation of a redis-server 7.0.15 replica, from a lawnkv
 # primary and from a redis-server primary holding the same dataset (N keys
-# written by redis-benchmark SET, 16-byte values): the time from the
-# replica's start to master_link_status:up.
-#   bench/replication-sync.sh [N]        (default 200000)
+# "key:<i>", 16-byte values, loaded by redis-cli --pipe):
+#   - the time from the replica's start to master_link_status:up;
+#   - the primary's memory overhead during it: its peak RSS (VmHWM, reset
+#     through /proc/<pid>/clear_refs just before the replica starts) less
+#     its RSS before. The fork's child is not counted (both fork one).
+#   bench/replication-sync.sh [N] [runs]     (default 1000000 keys, 1 run)
+# LAWNKV_SERVER picks the lawnkv binary (another build, to compare).
+# Results: bench/results/replication.md.
 set -euo pipefail
-N=${1:-200000}
+N=${1:-1000000}
+RUNS=${2:-1}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LAWNKV=${LAWNKV_SERVER:-$ROOT/build/lawnkv-server}
 WORK=$(mktemp -d)
 trap 'redis-cli -p 7801 shutdown nosave >/dev/null 2>&1 || true; redis-cli -p 7802 shutdown nosave >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 
 now_ms() { date +%s%3N; }
+kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
 wait_up() {  # port
-  for _ in $(seq 1 3000); do
+  for _ in $(seq 1 6000); do
     redis-cli -p "$1" info replication 2>/dev/null | grep -q "master_link_status:up" && return 0
     sleep 0.01
   done
@@ -21,23 +28,34 @@ wait_up() {  # port
 }
 run() {  # name, primary command... (its options after the name)
   local name=$1; shift
+  rm -rf "$WORK/$name"
   mkdir -p "$WORK/$name/p" "$WORK/$name/r"
   local bin=$1; shift
-  (cd "$WORK/$name/p" && "$bin" --port 7801 --save '' --dir "$WORK/$name/p" "$@" > "$WORK/$name/p.log" 2>&1 &)
+  "$bin" --port 7801 --save '' --dir "$WORK/$name/p" "$@" > "$WORK/$name/p.log" 2>&1 &
+  local pid=$!
   for _ in $(seq 1 500); do redis-cli -p 7801 ping >/dev/null 2>&1 && break; sleep 0.01; done
-  redis-benchmark -p 7801 -t set -n "$N" -r "$N" -d 16 -P 64 -q > /dev/null
+  awk -v n="$N" 'BEGIN { for (i = 0; i < n; i++) printf "*3\r\n$3\r\nSET\r\n$%d\r\nkey:%d\r\n$16\r\nvvvvvvvvvvvvvvvv\r\n", length("key:" i), i }' |
+    redis-cli -p 7801 --pipe > /dev/null
   local keys; keys=$(redis-cli -p 7801 dbsize)
+  local before; before=$(kb "$pid" VmRSS)
+  echo 5 > "/proc/$pid/clear_refs"
   local t0; t0=$(now_ms)
   redis-server --port 7802 --replicaof 127.0.0.1 7801 --save '' --dir "$WORK/$name/r" --daemonize yes \
     --logfile "$WORK/$name/r.log"
   wait_up 7802
   local t1; t1=$(now_ms)
-  echo "$name: $keys keys, full sync $((t1 - t0)) ms, replica dbsize $(redis-cli -p 7802 dbsize)"
+  local peak; peak=$(kb "$pid" VmHWM)
+  local rdb; rdb=$(stat -c %s "$WORK/$name/p/dump.rdb" 2>/dev/null || echo 0)
+  echo "$name: $keys keys, rdb $((rdb / 1024)) KB, full sync $((t1 - t0)) ms," \
+    "primary RSS $((before / 1024)) MB before, peak +$(((peak - before) / 1024)) MB during," \
+    "replica dbsize $(redis-cli -p 7802 dbsize)"
   redis-cli -p 7802 shutdown nosave >/dev/null 2>&1 || true
   redis-cli -p 7801 shutdown nosave >/dev/null 2>&1 || true
-  sleep 0.2
+  wait "$pid" 2>/dev/null || true
 }
-run lawnkv "$LAWNKV"
-# Redis 7.0 defaults to diskless sync after a 5 s delay; lawnkv's sync is
-# disk-based, so Redis is compared with its disk-based sync.
-run redis redis-server --repl-diskless-sync no
+for _ in $(seq 1 "$RUNS"); do
+  run lawnkv "$LAWNKV"
+  # Redis 7.0 defaults to diskless sync after a 5 s delay; compared here
+  # with its disk-based sync, as lawnkv's default.
+  run redis redis-server --repl-diskless-sync no
+done

@@ -271,6 +271,14 @@ void Primary::before_sleep() {
   if (!links_.empty() && !state_.is_replica()) feed(kGetAck);
 }
 
+bool Primary::bulk_ready() const {
+  for (const Link& l : links_) {
+    if (l.state != LinkState::kSendBulk) continue;
+    if (const Session* s = session(l); s && s->output_buffer_bytes() < kBulkChunk) return true;
+  }
+  return false;
+}
+
 void Primary::cron(int64_t now_ms) {
   ++cron_ticks_;
   const config::Values& cfg = server_.config.values();
@@ -282,12 +290,13 @@ void Primary::cron(int64_t now_ms) {
   for (const Link& l : links_) {
     if (l.state == LinkState::kOnline) {
       if (!l.pre_psync && now_ms / 1000 - l.ack_time_ms / 1000 > cfg.repl_timeout) timed_out.push_back(l.session_id);
-    } else {
+    } else if (l.state != LinkState::kSendBulk) {
       waiting.push_back(l.session_id);
     }
   }
-  // A newline keeps a link waiting for its snapshot alive: the replica
-  // reads it as nothing.
+  // A newline keeps a link waiting for its snapshot's BGSAVE alive: the
+  // replica reads it as nothing before the payload's header (once the
+  // payload flows, a newline would be a byte of the snapshot).
   for (uint64_t id : waiting)
     if (Session* s = server_.clients.find(id)) s->deliver("\n");
   for (uint64_t id : timed_out) {

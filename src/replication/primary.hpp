@@ -89,6 +89,10 @@ class Primary final : public EffectSink, public BgsaveListener {
   // The loop, before replies go out: the snapshots' next chunks, the
   // GETACK asked for.
   void before_sleep();
+  // A link sending its snapshot has room for more now (its output went out
+  // at once): the loop must come back without waiting in poll, where no
+  // event would wake it for this.
+  bool bulk_ready() const;
   // About once a second while wants_cron(): PINGs, keep-alives of links
   // waiting for their snapshot, timeouts, a BGSAVE for links waiting.
   void cron(int64_t now_ms);

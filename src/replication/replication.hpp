@@ -31,6 +31,7 @@ class Replication final : public Service, public StreamOffset {
   // The loop's hooks: before it waits (GETACK), about once a second while
   // wants_cron(), and when a client disconnects.
   void before_sleep() { primary_.before_sleep(); }
+  bool bulk_ready() const { return primary_.bulk_ready(); }
   void cron(int64_t now_ms) { primary_.cron(now_ms); }
   bool wants_cron() const { return primary_.wants_cron(); }
   void client_closed(const Session& s) { primary_.forget(s); }

@@ -184,8 +184,10 @@ void Connection::process_input() {
   const resp::Limits limits = server_.limits();
   size_t start = 0;
   size_t prefetched_to = 0;
-  // The first request, parsed by an I/O thread from these very bytes.
+  // The first request, parsed by an I/O thread from these very bytes (and
+  // its command's row looked up).
   bool parsed = io_ != nullptr && io_->parsed;
+  const CommandSpec* found = parsed ? io_->found : nullptr;
   if (parsed) {
     io_->parsed = false;
     // One request alone (one request in flight, the common case): nothing
@@ -193,9 +195,12 @@ void Connection::process_input() {
     if (io_->status == resp::Status::kRequest && parser_.consumed() == in_.size()) prefetched_to = in_.size();
   }
   while (!closing_ && !close_after_reply && !blocked && !postponed && !st.shutdown_requested) {
+    // Every request read has run (nothing to parse; a parse would say so).
+    if (start == in_.size() && !parsed) break;
     if (start >= prefetched_to) prefetched_to = start + std::max<size_t>(1, prefetch_keys(in_.view().substr(start)));
     const std::string_view pending = in_.view().substr(start);
     const resp::Status status = parsed ? io_->status : parser_.parse(pending, limits, authenticated);
+    const CommandSpec* spec = parsed ? found : nullptr;
     parsed = false;
     if (status == resp::Status::kPending) break;
     if (status == resp::Status::kError) {
@@ -211,7 +216,7 @@ void Connection::process_input() {
     const int64_t now = st.clock.us_at(wall_ns) / 1000;
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
-    dispatch(st, *this, reply, argv, now, Clock::steady_ns());
+    dispatch(st, *this, reply, argv, now, Clock::steady_ns(), spec);
     if (postponed) {
       // CLIENT PAUSE holds it: its bytes stay to be parsed and run again.
       start -= parser_.consumed();
@@ -344,6 +349,10 @@ bool Connection::close_if_output_over_limit(int64_t now_ms, bool from_cron) {
 void Connection::close_soon() {
   // Killed by another client: a write that waits for room is not waited
   // for (Redis frees such a client at once).
+  if (io_ && !processing_ && write_done_quietly() && take_write() != 0) {
+    close();
+    return;
+  }
   if (io_ && io_->write_posted && !processing_) {
     close();
     return;
@@ -424,6 +433,7 @@ void Connection::close() {
 
 void Connection::on_close(uv_handle_t* h) {
   auto* c = static_cast<Connection*>(h->data);
+  if (c->queued_for_flush_) c->server_.forget_flush(c);
   delete c->io_;
   delete c;
 }

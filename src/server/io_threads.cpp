@@ -178,13 +178,20 @@ void IoThreads::try_read(Worker& w, IoClient* c, bool* sent) {
 }
 
 void IoThreads::finish_write(Worker& w, IoClient* c, bool* sent) {
-  if (!c->io_write()) {
+  bool failed = false;
+  if (!c->io_write(&failed)) {
     if (!c->io_writing) watch(w, c, EPOLL_CTL_MOD, true);
     c->io_writing = true;
     return;
   }
   if (c->io_writing) watch(w, c, EPOLL_CTL_MOD, false);
   c->io_writing = false;
+  // The client's write results are the main thread's from the state's
+  // change on (release): nothing of the job is touched after it.
+  uint8_t out = IoClient::kWriteOut;
+  if (!failed && c->write_state.compare_exchange_strong(out, IoClient::kWriteDone, std::memory_order_acq_rel))
+    return;
+  c->write_state.store(IoClient::kWriteNotified, std::memory_order_release);
   w.messages.push(IoMessage{c, IoMessage::kWritten, 0});
   *sent = true;
 }

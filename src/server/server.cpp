@@ -344,7 +344,15 @@ void Server::admit(Connection* conn) {
   state_.clients.add(*conn);
 }
 
-void Server::queue_flush(Connection* conn) { flush_ids_.push_back(conn->id); }
+void Server::queue_flush(Connection* conn) {
+  conn->flush_slot_ = flush_list_.size();
+  flush_list_.push_back(conn);
+}
+
+void Server::forget_flush(Connection* conn) {
+  if (conn->flush_slot_ < flush_list_.size() && flush_list_[conn->flush_slot_] == conn)
+    flush_list_[conn->flush_slot_] = nullptr;
+}
 
 void Server::watch_soft_limit(uint64_t id) { clients_cron_->watch_soft_limit(id); }
 
@@ -378,31 +386,35 @@ void Server::evict_clients() {
 }
 
 void Server::flush_pending() {
-  // A flush can close a connection: look each one up again by id. A flush
-  // that drains a paused connection's output runs its unread requests,
-  // whose replies queue again: they go out before the loop waits too, as
-  // nothing might wake it after. (Each round runs requests read before it,
-  // so the rounds end.)
+  // A flush can close a connection, never free it (that waits for libuv's
+  // close callback, which forgets it here): the list holds pointers. A
+  // flush that drains a paused connection's output runs its unread
+  // requests, whose replies queue again: they go out before the loop waits
+  // too, as nothing might wake it after. (Each round runs requests read
+  // before it, so the rounds end.)
   // A connection whose request runs a busy script waits for its end, still
   // queued. Threaded connections hand their replies to their threads,
   // woken once at the end for all of them.
-  std::vector<uint64_t> ids, running;
-  while (!flush_ids_.empty()) {
-    ids.clear();
-    ids.swap(flush_ids_);
-    for (uint64_t id : ids) {
-      Session* s = state_.clients.find(id);
-      if (s == nullptr) continue;
-      auto* conn = static_cast<Connection*>(s);  // every registered client is a Connection
+  if (flush_list_.empty() && !io_threads_) return;
+  if (!flush_list_.empty()) flush_ms_ = state_.clock.now_ms();
+  std::vector<Connection*> batch, running;
+  while (!flush_list_.empty()) {
+    batch.clear();
+    batch.swap(flush_list_);
+    for (Connection* conn : batch) {
+      if (conn == nullptr) continue;  // freed after it was queued
       if (conn->processing()) {
-        running.push_back(id);
+        running.push_back(conn);
         continue;
       }
       conn->queued_for_flush_ = false;
       conn->flush();
     }
   }
-  flush_ids_.swap(running);
+  // The list keeps its capacity from one iteration to the next.
+  batch.clear();
+  flush_list_.swap(batch);
+  for (Connection* conn : running) queue_flush(conn);
   if (io_threads_ && !io_threads_->stopped()) {
     publish_io_limits();
     io_threads_->kick();

@@ -67,10 +67,15 @@ void Connection::start() {
     io_->thread = server_.io_threads().assign();
     io_->attached = true;
     io_->input_held = true;
-    reading_ = true;
-    release_input();
+    // io-threads-do-reads no (Redis 7.0's default): the thread writes only,
+    // and the loop reads the socket as with one thread.
+    io_->reads = io_reads = st.config.values().io_threads_do_reads;
     server_.io_threads().post(io_->thread, this, IoMessage::kAdd);
-    return;
+    if (io_->reads) {
+      reading_ = true;
+      release_input();
+      return;
+    }
   }
   resume_reading();
 }
@@ -119,11 +124,11 @@ void Connection::handle_read(ssize_t nread) {
   if (closing_) return;
   // Threaded: the time the loop took for this batch of the threads'
   // messages (as Redis's lastinteraction is its cached server.unixtime).
-  last_interaction_ms = io_ ? server_.io_batch_ms() : server_.state().clock.now_ms();
+  last_interaction_ms = thread_reads() ? server_.io_batch_ms() : server_.state().clock.now_ms();
   server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
   // A threaded read checked the limit before it parsed (parsing moves the
   // count of parsed bytes).
-  if (io_ ? io_->over_limit : query_buffer_over_limit()) {
+  if (thread_reads() ? io_->over_limit : query_buffer_over_limit()) {
     ++server_.state().facts.stats.client_query_buffer_limit_disconnections;
     server_.log().log(LogLevel::kWarning, "Closing client that reached max query buffer length: id=" +
                                               std::to_string(id) + " addr=" + peer_);
@@ -135,7 +140,7 @@ void Connection::handle_read(ssize_t nread) {
 
 void Connection::read_now() {
   // A threaded connection's thread reads it, busy script or not.
-  if (closing_ || !reading_ || processing_ || fd_ < 0 || io_) return;
+  if (closing_ || !reading_ || processing_ || fd_ < 0 || thread_reads()) return;
   uv_buf_t buf;
   on_alloc(reinterpret_cast<uv_handle_t*>(&tcp_), 0, &buf);
   ssize_t n;
@@ -374,14 +379,14 @@ void Connection::pause_reading() {
   if (!reading_) return;
   reading_ = false;
   // Threaded: the main thread keeps the read side until it resumes.
-  if (!io_) uv_read_stop(stream());
+  if (!thread_reads()) uv_read_stop(stream());
 }
 
 void Connection::resume_reading() {
   if (reading_ || closing_) return;
   reading_ = true;
   // Threaded: the read side goes back to the thread at the next flush.
-  if (!io_) uv_read_start(stream(), on_alloc, on_read);
+  if (!thread_reads()) uv_read_start(stream(), on_alloc, on_read);
 }
 
 void Connection::resize_query_buffer(int64_t now_ms) {
@@ -424,7 +429,9 @@ void Connection::close() {
   st.data.tracking.disable(*this);
   if (blocked) st.data.blocking.forget(*this);
   if (io_ && io_->attached) {
-    // The socket closes once its thread has let it go (after_close).
+    // The socket closes once its thread has let it go (after_close); the
+    // loop reads it no more meanwhile.
+    if (!io_->reads) uv_read_stop(stream());
     server_.io_threads().post(io_->thread, this, IoMessage::kClose);
     return;
   }

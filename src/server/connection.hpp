@@ -75,8 +75,10 @@ class Connection final : public Session, public IoClient {
   void close();
   bool closing() const { return closing_; }
 
-  // io-threads > 1: its socket's work is done by an I/O thread.
+  // io-threads > 1: its socket's work is done by an I/O thread: its
+  // writes, and its reads too with io-threads-do-reads yes.
   bool threaded() const { return io_ != nullptr; }
+  bool thread_reads() const { return io_ != nullptr && io_->reads; }
   // The main thread's part of the thread's messages: the thread read
   // (nread as io_read returned it) and handed over the read side; the
   // write job is done; the thread let go of the socket.
@@ -213,6 +215,7 @@ class Connection final : public Session, public IoClient {
   // after the message that says they are there).
   struct ThreadedIo {
     size_t thread = 0;            // the I/O thread that owns the socket
+    bool reads = true;            // it reads it too (io-threads-do-reads); else the loop does
     bool attached = false;        // the thread watches the socket (kClose due before closing it)
     bool input_held = false;      // the main thread holds the read side
     bool read_in_flight = false;  // taken back while a kRead was on its way: it is still to come

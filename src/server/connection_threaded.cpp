@@ -207,7 +207,7 @@ void Connection::hold_input() {
 }
 
 bool Connection::release_input() {
-  if (!io_->input_held || io_->read_in_flight || !reading_ || processing_ || closing_) return false;
+  if (!io_->reads || !io_->input_held || io_->read_in_flight || !reading_ || processing_ || closing_) return false;
   io_->in_capacity = in_.capacity();
   io_->qbuf = in_.size() - parser_.parsed_bytes();
   io_->qbuf_free = in_.free_bytes();

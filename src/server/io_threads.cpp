@@ -153,7 +153,8 @@ void IoThreads::drain() {
 
 void IoThreads::watch(Worker& w, IoClient* c, int op, bool out) {
   epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET | (out ? static_cast<uint32_t>(EPOLLOUT) : 0u);
+  const uint32_t in = c->io_reads ? static_cast<uint32_t>(EPOLLIN | EPOLLRDHUP) : 0u;
+  ev.events = in | EPOLLET | (out ? static_cast<uint32_t>(EPOLLOUT) : 0u);
   ev.data.ptr = c;
   ::epoll_ctl(w.epoll_fd, op, c->io_fd(), &ev);
 }
@@ -205,7 +206,7 @@ void IoThreads::run_job(Worker& w, const IoMessage& job, bool* sent) {
     return;
   }
   if (job.kind & IoMessage::kAdd) {
-    c->io_readable = true;
+    c->io_readable = c->io_reads;
     c->io_writing = false;
     watch(w, c, EPOLL_CTL_ADD, false);
   }
@@ -251,7 +252,7 @@ void IoThreads::work(Worker& w) {
       // An error or hang-up: the next read or write meets it and reports it.
       const uint32_t ev = events[i].events;
       if ((ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && c->io_writing) finish_write(w, c, &sent);
-      if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+      if (c->io_reads && (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))) {
         c->io_readable = true;
         try_read(w, c, &sent);
       }

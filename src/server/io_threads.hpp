@@ -79,6 +79,11 @@ class IoClient {
   virtual bool io_write(bool* failed) = 0;
   virtual int io_fd() const = 0;
 
+  // Whether the thread reads the socket (io-threads-do-reads yes) or only
+  // writes it (no: the main thread's loop reads it, as Redis 7.0's does):
+  // set before the kAdd job, never changed after.
+  bool io_reads = true;
+
   // The I/O thread's own notes (no other thread reads them).
   bool io_readable = false;  // an event came that no read has answered yet
   bool io_writing = false;   // a write job waits for room (EPOLLOUT armed)

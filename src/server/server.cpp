@@ -222,8 +222,8 @@ int Server::run() {
   }
   // The I/O threads are there before the first client can connect.
   const auto& cfg = state_.config.values();
-  // They own the sockets, so they read them whatever io-threads-do-reads
-  // says (io_threads.hpp).
+  // They write the sockets, and read them too with io-threads-do-reads yes
+  // (io_threads.hpp).
   if (cfg.io_threads > 1) {
     publish_io_limits();
     io_threads_ = std::make_unique<IoThreads>(static_cast<size_t>(cfg.io_threads - 1), &loop_,
@@ -491,7 +491,7 @@ void Server::serve_while_busy() {
   for (const auto& [id, s] : state_.clients.all()) {
     if (s->master) continue;  // read by the replica link, after the script
     auto* conn = static_cast<Connection*>(s);
-    if (conn->reading_ && !conn->closing() && !conn->processing() && conn->fd_ >= 0 && !conn->threaded()) {
+    if (conn->reading_ && !conn->closing() && !conn->processing() && conn->fd_ >= 0 && !conn->thread_reads()) {
       busy_fds_.push_back({conn->fd_, POLLIN, 0});
       busy_ids_.push_back(id);
     }

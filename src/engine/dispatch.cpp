@@ -151,6 +151,13 @@ Resolved resolve(const CommandTable& table, std::span<const std::string_view> ar
   return r;
 }
 
+const CommandSpec* find_runnable(const CommandTable& table, std::span<const std::string_view> argv) {
+  if (argv.empty()) return nullptr;
+  const CommandSpec* spec = table.find(argv[0]);
+  if (spec == nullptr || !spec->subcommands.empty() || !arity_ok(*spec, argv.size())) return nullptr;
+  return spec;
+}
+
 void run_handler(Call& call, bool may_record) {
   const uint64_t dirty = call.data.dirty;
   call.data.effects.begin();
@@ -203,8 +210,9 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
 namespace {
 
 void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply,
-                      std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns) {
-  const Resolved r = resolve(server.commands, argv);
+                      std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns,
+                      const CommandSpec* found) {
+  const Resolved r = found != nullptr ? Resolved{found, found, {}} : resolve(server.commands, argv);
   // CLIENT LIST's cmd=: the command just received, whatever becomes of it.
   session.last_command = r.known;
   // A refused command: counted against its row, dooms an open transaction.
@@ -290,7 +298,8 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
 }  // namespace
 
 void dispatch(ServerState& server, Session& session, resp::Writer& reply,
-              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns) {
+              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns,
+              const CommandSpec* found) {
   // CLIENT REPLY OFF | SKIP: the reply is written and thrown away (errors
   // included), as Redis's prepareClientToWrite refuses it.
   std::string discarded;
@@ -300,7 +309,7 @@ void dispatch(ServerState& server, Session& session, resp::Writer& reply,
     // Invalidations due to this client wait for its reply (tracking.hpp).
     const Tracking::CommandScope tracked(server.data.tracking, session,
                                          server.config.values().tracking_table_max_keys);
-    dispatch_unmuted(server, session, reply, argv, now_ms, start_ns);
+    dispatch_unmuted(server, session, reply, argv, now_ms, start_ns, found);
   }
   reply.unmute();
   reply.observe_errors(nullptr);

@@ -14,8 +14,17 @@ namespace lawnkv {
 
 // Runs one request. now_ms is the command's time snapshot; its duration
 // for commandstats runs from start_ns, a Clock::steady_ns() reading.
+// found: argv's runnable row when the caller looked it up already
+// (find_runnable; an I/O thread does), else null.
 void dispatch(ServerState& server, Session& session, resp::Writer& reply,
-              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns = Clock::steady_ns());
+              std::span<const std::string_view> argv, int64_t now_ms, int64_t start_ns = Clock::steady_ns(),
+              const CommandSpec* found = nullptr);
+
+// argv's row when resolve() would find it runnable without a subcommand
+// (a container's rows need one), else null: a lookup that allocates
+// nothing and reads only what never changes once the table is built, so
+// any thread may make it while the main thread runs commands.
+const CommandSpec* find_runnable(const CommandTable& table, std::span<const std::string_view> argv);
 
 // Runs a command that already passed every check (EXEC runs its queue so).
 void run_command(ServerState& server, Session& session, resp::Writer& reply,

@@ -67,10 +67,15 @@ void Connection::start() {
     io_->thread = server_.io_threads().assign();
     io_->attached = true;
     io_->input_held = true;
-    reading_ = true;
-    release_input();
+    // io-threads-do-reads no (Redis 7.0's default): the thread writes only,
+    // and the loop reads the socket as with one thread.
+    io_->reads = io_reads = st.config.values().io_threads_do_reads;
     server_.io_threads().post(io_->thread, this, IoMessage::kAdd);
-    return;
+    if (io_->reads) {
+      reading_ = true;
+      release_input();
+      return;
+    }
   }
   resume_reading();
 }
@@ -119,11 +124,11 @@ void Connection::handle_read(ssize_t nread) {
   if (closing_) return;
   // Threaded: the time the loop took for this batch of the threads'
   // messages (as Redis's lastinteraction is its cached server.unixtime).
-  last_interaction_ms = io_ ? server_.io_batch_ms() : server_.state().clock.now_ms();
+  last_interaction_ms = thread_reads() ? server_.io_batch_ms() : server_.state().clock.now_ms();
   server_.state().facts.stats.total_net_input_bytes += static_cast<uint64_t>(nread);
   // A threaded read checked the limit before it parsed (parsing moves the
   // count of parsed bytes).
-  if (io_ ? io_->over_limit : query_buffer_over_limit()) {
+  if (thread_reads() ? io_->over_limit : query_buffer_over_limit()) {
     ++server_.state().facts.stats.client_query_buffer_limit_disconnections;
     server_.log().log(LogLevel::kWarning, "Closing client that reached max query buffer length: id=" +
                                               std::to_string(id) + " addr=" + peer_);
@@ -135,7 +140,7 @@ void Connection::handle_read(ssize_t nread) {
 
 void Connection::read_now() {
   // A threaded connection's thread reads it, busy script or not.
-  if (closing_ || !reading_ || processing_ || fd_ < 0 || io_) return;
+  if (closing_ || !reading_ || processing_ || fd_ < 0 || thread_reads()) return;
   uv_buf_t buf;
   on_alloc(reinterpret_cast<uv_handle_t*>(&tcp_), 0, &buf);
   ssize_t n;
@@ -184,8 +189,10 @@ void Connection::process_input() {
   const resp::Limits limits = server_.limits();
   size_t start = 0;
   size_t prefetched_to = 0;
-  // The first request, parsed by an I/O thread from these very bytes.
+  // The first request, parsed by an I/O thread from these very bytes (and
+  // its command's row looked up).
   bool parsed = io_ != nullptr && io_->parsed;
+  const CommandSpec* found = parsed ? io_->found : nullptr;
   if (parsed) {
     io_->parsed = false;
     // One request alone (one request in flight, the common case): nothing
@@ -193,9 +200,12 @@ void Connection::process_input() {
     if (io_->status == resp::Status::kRequest && parser_.consumed() == in_.size()) prefetched_to = in_.size();
   }
   while (!closing_ && !close_after_reply && !blocked && !postponed && !st.shutdown_requested) {
+    // Every request read has run (nothing to parse; a parse would say so).
+    if (start == in_.size() && !parsed) break;
     if (start >= prefetched_to) prefetched_to = start + std::max<size_t>(1, prefetch_keys(in_.view().substr(start)));
     const std::string_view pending = in_.view().substr(start);
     const resp::Status status = parsed ? io_->status : parser_.parse(pending, limits, authenticated);
+    const CommandSpec* spec = parsed ? found : nullptr;
     parsed = false;
     if (status == resp::Status::kPending) break;
     if (status == resp::Status::kError) {
@@ -211,7 +221,7 @@ void Connection::process_input() {
     const int64_t now = st.clock.us_at(wall_ns) / 1000;
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
-    dispatch(st, *this, reply, argv, now, Clock::steady_ns());
+    dispatch(st, *this, reply, argv, now, Clock::steady_ns(), spec);
     if (postponed) {
       // CLIENT PAUSE holds it: its bytes stay to be parsed and run again.
       start -= parser_.consumed();
@@ -344,6 +354,10 @@ bool Connection::close_if_output_over_limit(int64_t now_ms, bool from_cron) {
 void Connection::close_soon() {
   // Killed by another client: a write that waits for room is not waited
   // for (Redis frees such a client at once).
+  if (io_ && !processing_ && write_done_quietly() && take_write() != 0) {
+    close();
+    return;
+  }
   if (io_ && io_->write_posted && !processing_) {
     close();
     return;
@@ -365,14 +379,14 @@ void Connection::pause_reading() {
   if (!reading_) return;
   reading_ = false;
   // Threaded: the main thread keeps the read side until it resumes.
-  if (!io_) uv_read_stop(stream());
+  if (!thread_reads()) uv_read_stop(stream());
 }
 
 void Connection::resume_reading() {
   if (reading_ || closing_) return;
   reading_ = true;
   // Threaded: the read side goes back to the thread at the next flush.
-  if (!io_) uv_read_start(stream(), on_alloc, on_read);
+  if (!thread_reads()) uv_read_start(stream(), on_alloc, on_read);
 }
 
 void Connection::resize_query_buffer(int64_t now_ms) {
@@ -415,7 +429,9 @@ void Connection::close() {
   st.data.tracking.disable(*this);
   if (blocked) st.data.blocking.forget(*this);
   if (io_ && io_->attached) {
-    // The socket closes once its thread has let it go (after_close).
+    // The socket closes once its thread has let it go (after_close); the
+    // loop reads it no more meanwhile.
+    if (!io_->reads) uv_read_stop(stream());
     server_.io_threads().post(io_->thread, this, IoMessage::kClose);
     return;
   }
@@ -424,6 +440,7 @@ void Connection::close() {
 
 void Connection::on_close(uv_handle_t* h) {
   auto* c = static_cast<Connection*>(h->data);
+  if (c->queued_for_flush_) c->server_.forget_flush(c);
   delete c->io_;
   delete c;
 }

@@ -75,8 +75,10 @@ class Connection final : public Session, public IoClient {
   void close();
   bool closing() const { return closing_; }
 
-  // io-threads > 1: its socket's work is done by an I/O thread.
+  // io-threads > 1: its socket's work is done by an I/O thread: its
+  // writes, and its reads too with io-threads-do-reads yes.
   bool threaded() const { return io_ != nullptr; }
+  bool thread_reads() const { return io_ != nullptr && io_->reads; }
   // The main thread's part of the thread's messages: the thread read
   // (nread as io_read returned it) and handed over the read side; the
   // write job is done; the thread let go of the socket.
@@ -89,7 +91,7 @@ class Connection final : public Session, public IoClient {
 
   // IoClient, on the I/O thread.
   ssize_t io_read(bool* drained) override;
-  bool io_write() override;
+  bool io_write(bool* failed) override;
   int io_fd() const override { return fd_; }
 
   // Closes this client if its pending output breaks its limits (counted in
@@ -116,7 +118,8 @@ class Connection final : public Session, public IoClient {
   size_t query_buffer_free() const override { return io_ && !io_->input_held ? io_->qbuf_free : in_.free_bytes(); }
   // Threaded: what was handed to the thread counts until it is written.
   size_t output_buffer_bytes() const override {
-    return out_.size() + (io_ ? io_->write_bytes : writing_.size() - writing_offset_);
+    if (!io_) return out_.size() + writing_.size() - writing_offset_;
+    return out_.size() + (write_done_quietly() ? 0 : io_->write_bytes);
   }
   // CLIENT LIST's tot-mem, what maxmemory-clients counts: the connection
   // itself and the memory of its query and output buffers.
@@ -160,6 +163,17 @@ class Connection final : public Session, public IoClient {
   // Threaded: gives it back, noting the figures the main thread reports
   // meanwhile; true if it did (the thread is to be sent kResume).
   bool release_input();
+  // Threaded, a write job out (io_threads.hpp, IoClient::write_state):
+  // whether the thread finished it without a message, for the main thread
+  // to take in (take_write) when it next looks at the client.
+  bool write_done_quietly() const;
+  // Asks the thread for kWritten at the write's end; false if it is
+  // already done quietly (take it in now).
+  bool ask_write_notice();
+  // The end of the write job, on the main thread: the output buffer is the
+  // main thread's again and the statistics are corrected by what the
+  // thread did. Returns the errno of a failed write (0: none).
+  int take_write();
 
   // Pipelining: starts the cache misses of the keys of the next complete
   // requests in pending (up to store::Db::kPrefetchKeys) before they run;
@@ -187,6 +201,7 @@ class Connection final : public Session, public IoClient {
   bool reading_ = false;
   bool closing_ = false;
   bool queued_for_flush_ = false;
+  size_t flush_slot_ = 0;  // its place in the server's flush list while queued
   bool holds_query_buffer_ = false;  // counted in ServerHost::query_buffers_held
   bool processing_ = false;  // inside process_input (which never runs twice at once)
   size_t counted_memory_ = 0;        // this connection's share of ServerHost::clients_memory
@@ -200,10 +215,12 @@ class Connection final : public Session, public IoClient {
   // after the message that says they are there).
   struct ThreadedIo {
     size_t thread = 0;            // the I/O thread that owns the socket
+    bool reads = true;            // it reads it too (io-threads-do-reads); else the loop does
     bool attached = false;        // the thread watches the socket (kClose due before closing it)
     bool input_held = false;      // the main thread holds the read side
     bool read_in_flight = false;  // taken back while a kRead was on its way: it is still to come
     bool write_posted = false;    // a kWrite job is out: writing_ is the thread's
+    bool write_notice = false;    // its end comes as a kWritten message (asked for, or failed)
     size_t write_bytes = 0;       // handed to the thread, not yet known to be written
     // The read side's figures when it was handed to the thread, and
     // writing_'s capacity when it was.
@@ -215,6 +232,7 @@ class Connection final : public Session, public IoClient {
     bool over_limit = false;      // the query buffer limit, checked before parsing
     bool parsed = false;          // the first request was parsed: status
     resp::Status status = resp::Status::kPending;
+    const CommandSpec* found = nullptr;  // its row, when find_runnable found it
     size_t written = 0;
     uint64_t write_calls = 0;
     int write_error = 0;          // errno of a failed write

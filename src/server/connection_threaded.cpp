@@ -5,8 +5,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
+#include "engine/dispatch.hpp"
 #include "server/client_limits.hpp"
 #include "server/connection.hpp"
 #include "server/host.hpp"
@@ -73,10 +75,14 @@ ssize_t Connection::io_read(bool* drained) {
     io_->status = parser_.parse(in_.view(), limits, io_->authenticated);
     io_->parsed = true;
   }
+  // Its command's row too, as Valkey's I/O threads look it up.
+  io_->found = io_->parsed && io_->status == resp::Status::kRequest
+                   ? find_runnable(server_.state().commands, parser_.argv())
+                   : nullptr;
   return total;
 }
 
-bool Connection::io_write() {
+bool Connection::io_write(bool* failed) {
   while (writing_offset_ < writing_.size()) {
     ssize_t w;
     do {
@@ -86,6 +92,7 @@ bool Connection::io_write() {
     if (w < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) return false;
       io_->write_error = errno;
+      *failed = true;
       return true;
     }
     io_->written += static_cast<size_t>(w);
@@ -98,19 +105,42 @@ void Connection::after_read(ssize_t nread) {
   io_->input_held = true;
   io_->read_in_flight = false;
   if (closing_) return;
+  // The reply to its last request was most likely written at once.
+  if (write_done_quietly() && take_write() != 0) {
+    close();
+    return;
+  }
   note_memory();  // the read made room in the query buffer
   handle_read(nread);
   if (io_ != nullptr) io_->parsed = false;  // not run: parsed again when it is
 }
 
-void Connection::after_write() {
+bool Connection::write_done_quietly() const {
+  return io_->write_posted && !io_->write_notice &&
+         write_state.load(std::memory_order_acquire) == kWriteDone;
+}
+
+bool Connection::ask_write_notice() {
+  if (io_->write_notice) return true;
+  uint8_t out = kWriteOut;
+  if (write_state.compare_exchange_strong(out, kWriteNotify, std::memory_order_acq_rel) || out == kWriteNotified) {
+    // Asked in time, or the write failed: its kWritten is on the way.
+    io_->write_notice = true;
+    return true;
+  }
+  return false;  // done quietly: take_write() now
+}
+
+int Connection::take_write() {
   io_->write_posted = false;
-  io_->write_bytes = 0;
-  if (closing_) return;
+  io_->write_notice = false;
+  // Counted when it was handed over as one call that writes it all
+  // (flush_threaded): what the thread did differently.
   auto& stats = server_.state().facts.stats;
-  stats.total_writes_processed += io_->write_calls;
-  stats.total_net_output_bytes += io_->written;
-  if (io_->written > 0) last_interaction_ms = server_.io_batch_ms();
+  stats.total_writes_processed += io_->write_calls - 1;
+  const uint64_t unwritten = io_->write_bytes - io_->written;
+  stats.total_net_output_bytes -= std::min<uint64_t>(unwritten, stats.total_net_output_bytes);
+  io_->write_bytes = 0;
   const int error = io_->write_error;
   io_->write_calls = 0;
   io_->written = 0;
@@ -118,12 +148,23 @@ void Connection::after_write() {
   writing_.clear();
   writing_offset_ = 0;
   if (writing_.capacity() > kKeepOutputBytes) writing_.shrink_to_fit();
+  return error;
+}
+
+void Connection::after_write() {
+  if (closing_) {
+    take_write();
+    return;
+  }
+  // A write that waited for room: the client interacted when it ended.
+  if (io_->written > 0) last_interaction_ms = server_.io_batch_ms();
+  const int error = take_write();
+  note_memory();
   // A busy script runs under this client's command (its messages are
   // drained by serve_while_busy): the rest, a close included, waits for the
   // command's end, whose flush is queued.
   if (processing_) {
     if (error != 0) close_after_reply = true;
-    note_memory();
     return;
   }
   if (error != 0) {
@@ -166,7 +207,7 @@ void Connection::hold_input() {
 }
 
 bool Connection::release_input() {
-  if (!io_->input_held || io_->read_in_flight || !reading_ || processing_ || closing_) return false;
+  if (!io_->reads || !io_->input_held || io_->read_in_flight || !reading_ || processing_ || closing_) return false;
   io_->in_capacity = in_.capacity();
   io_->qbuf = in_.size() - parser_.parsed_bytes();
   io_->qbuf_free = in_.free_bytes();
@@ -177,6 +218,21 @@ bool Connection::release_input() {
 }
 
 void Connection::flush_threaded() {
+  // Handing the output over swaps buffers and giving the read side back
+  // keeps its figures: the memory counted changes only when a write ended.
+  bool took = false;
+  if (io_->write_posted) {
+    // Take in a write done at once; ask to hear of one still out when what
+    // comes next waits for its end.
+    const bool waiting = !out_.empty() || close_after_reply || !reading_;
+    if (write_done_quietly() || (waiting && !ask_write_notice())) {
+      took = true;
+      if (take_write() != 0) {
+        close();
+        return;
+      }
+    }
+  }
   uint8_t job = 0;
   if (!io_->write_posted && !out_.empty()) {
     // out_ becomes the thread's writing_; replies made meanwhile collect in
@@ -187,7 +243,19 @@ void Connection::flush_threaded() {
     io_->write_posted = true;
     io_->write_bytes = writing_.size();
     io_->writing_capacity = writing_.capacity();
-    ++server_.state().facts.stats.io_threaded_writes_processed;
+    // Counted as written now, in one call (take_write corrects it): most
+    // writes are, and INFO then needs nothing of a write done quietly.
+    auto& stats = server_.state().facts.stats;
+    ++stats.io_threaded_writes_processed;
+    ++stats.total_writes_processed;
+    stats.total_net_output_bytes += writing_.size();
+    last_interaction_ms = server_.flush_ms();
+    // The end of the write matters at once when the client is to be
+    // closed after it, reads nothing until its output drains, or holds a
+    // buffer to give back: then a kWritten is asked for now.
+    io_->write_notice = close_after_reply || !reading_ || writing_.capacity() > kKeepOutputBytes;
+    // Published to the thread by the job's push.
+    write_state.store(io_->write_notice ? kWriteNotify : kWriteOut, std::memory_order_relaxed);
     job |= IoMessage::kWrite;
   }
   if (!io_->write_posted && close_after_reply) {
@@ -202,7 +270,7 @@ void Connection::flush_threaded() {
   }
   if (release_input()) job |= IoMessage::kResume;
   if (job != 0) server_.io_threads().post(io_->thread, this, job);
-  note_memory();
+  if (took) note_memory();
 }
 
 }  // namespace lawnkv::server

@@ -7,6 +7,7 @@
 
 #include <uv.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -35,6 +36,8 @@ class ServerHost {
 
   // conn has output to flush before the next poll.
   virtual void queue_flush(Connection* conn) = 0;
+  // conn, still queued, is being freed.
+  virtual void forget_flush(Connection* conn) = 0;
   // Client id went over its soft output limit: the clients cron watches it.
   virtual void watch_soft_limit(uint64_t id) = 0;
   virtual void connection_closed(Connection* conn) = 0;
@@ -53,6 +56,9 @@ class ServerHost {
   // The clock's now_ms(), read once for each batch of the I/O threads'
   // messages before it runs.
   int64_t io_batch_ms() const { return io_batch_ms_; }
+  // The clock's now_ms() as of the latest batch or flush of the iteration
+  // (a write handed to a thread is the client's interaction then).
+  int64_t flush_ms() const { return std::max(io_batch_ms_, flush_ms_); }
   void publish_io_limits() {
     const auto& cfg = state_.config.values();
     io_limits_.query_buffer_limit.store(cfg.client_query_buffer_limit, std::memory_order_relaxed);
@@ -78,6 +84,7 @@ class ServerHost {
   size_t clients_memory_ = 0;
   IoLimits io_limits_;
   int64_t io_batch_ms_ = 0;
+  int64_t flush_ms_ = 0;
 };
 
 }  // namespace lawnkv::server

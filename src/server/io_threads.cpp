@@ -153,7 +153,8 @@ void IoThreads::drain() {
 
 void IoThreads::watch(Worker& w, IoClient* c, int op, bool out) {
   epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET | (out ? static_cast<uint32_t>(EPOLLOUT) : 0u);
+  const uint32_t in = c->io_reads ? static_cast<uint32_t>(EPOLLIN | EPOLLRDHUP) : 0u;
+  ev.events = in | EPOLLET | (out ? static_cast<uint32_t>(EPOLLOUT) : 0u);
   ev.data.ptr = c;
   ::epoll_ctl(w.epoll_fd, op, c->io_fd(), &ev);
 }
@@ -178,13 +179,20 @@ void IoThreads::try_read(Worker& w, IoClient* c, bool* sent) {
 }
 
 void IoThreads::finish_write(Worker& w, IoClient* c, bool* sent) {
-  if (!c->io_write()) {
+  bool failed = false;
+  if (!c->io_write(&failed)) {
     if (!c->io_writing) watch(w, c, EPOLL_CTL_MOD, true);
     c->io_writing = true;
     return;
   }
   if (c->io_writing) watch(w, c, EPOLL_CTL_MOD, false);
   c->io_writing = false;
+  // The client's write results are the main thread's from the state's
+  // change on (release): nothing of the job is touched after it.
+  uint8_t out = IoClient::kWriteOut;
+  if (!failed && c->write_state.compare_exchange_strong(out, IoClient::kWriteDone, std::memory_order_acq_rel))
+    return;
+  c->write_state.store(IoClient::kWriteNotified, std::memory_order_release);
   w.messages.push(IoMessage{c, IoMessage::kWritten, 0});
   *sent = true;
 }
@@ -198,7 +206,7 @@ void IoThreads::run_job(Worker& w, const IoMessage& job, bool* sent) {
     return;
   }
   if (job.kind & IoMessage::kAdd) {
-    c->io_readable = true;
+    c->io_readable = c->io_reads;
     c->io_writing = false;
     watch(w, c, EPOLL_CTL_ADD, false);
   }
@@ -244,7 +252,7 @@ void IoThreads::work(Worker& w) {
       // An error or hang-up: the next read or write meets it and reports it.
       const uint32_t ev = events[i].events;
       if ((ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && c->io_writing) finish_write(w, c, &sent);
-      if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+      if (c->io_reads && (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))) {
         c->io_readable = true;
         try_read(w, c, &sent);
       }

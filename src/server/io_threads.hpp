@@ -24,7 +24,13 @@
 //   unblocked client, the clients cron.
 // - The output is the main thread's; it hands a filled buffer to the
 //   thread with a kWrite job and does not touch that buffer until the
-//   thread's kWritten message comes back.
+//   thread says the write is done. Most writes are done at once and the
+//   main thread needs to know only when it next looks at the client (its
+//   next read, its next flush): the thread says it through
+//   IoClient::write_state alone, and sends no message (nor wakes the main
+//   thread). The main thread asks for a kWritten message when it must act
+//   on the end of the write: more output waits, a close after the reply,
+//   reading paused behind the output, a big buffer to release.
 // - The socket is closed by the main thread only after the thread has
 //   dropped it from its epoll (kClose, then kClosed), so no thread ever
 //   reads a descriptor that was closed and reused.
@@ -52,6 +58,16 @@ class IoClient {
   enum : uint8_t { kThreadIdle = 0, kThreadReading = 1, kMain = 2 };
   std::atomic<uint8_t> input_owner{kMain};
 
+  // The last write job's end, and who is told of it. The main thread sets
+  // kWriteOut or kWriteNotify before it posts the job; it may turn
+  // kWriteOut into kWriteNotify later (a compare-exchange). The thread,
+  // once the write is done (or failed), turns kWriteOut into kWriteDone
+  // (no message: the main thread takes the results in when it looks), or,
+  // when a notice was asked for or the write failed, stores kWriteNotified
+  // and sends kWritten. Exactly one of the two sides thus ends each job.
+  enum : uint8_t { kWriteOut = 0, kWriteNotify = 1, kWriteDone = 2, kWriteNotified = 3 };
+  std::atomic<uint8_t> write_state{kWriteDone};
+
   // On the I/O thread, while it owns the read side: reads what the socket
   // holds (parsing the first request); > 0 bytes read, 0 nothing now
   // (EAGAIN), < 0 a libuv error (UV_EOF at the end). *drained: the last
@@ -59,9 +75,14 @@ class IoClient {
   // there until the next event).
   virtual ssize_t io_read(bool* drained) = 0;
   // On the I/O thread, while a write job is out: writes what it can of the
-  // handed output; true once it is all written or the write failed.
-  virtual bool io_write() = 0;
+  // handed output; true once it is all written or the write failed (*failed).
+  virtual bool io_write(bool* failed) = 0;
   virtual int io_fd() const = 0;
+
+  // Whether the thread reads the socket (io-threads-do-reads yes) or only
+  // writes it (no: the main thread's loop reads it, as Redis 7.0's does):
+  // set before the kAdd job, never changed after.
+  bool io_reads = true;
 
   // The I/O thread's own notes (no other thread reads them).
   bool io_readable = false;  // an event came that no read has answered yet
@@ -80,7 +101,7 @@ struct IoMessage {
     kClose = 8,   // stop watching the socket, answer kClosed
     // thread -> main
     kRead = 16,     // value: io_read's result; the read side is the main thread's
-    kWritten = 32,  // the write job is done (its results are in the client)
+    kWritten = 32,  // a write job the main thread asked to hear of (or that failed) is done
     kClosed = 64,   // the thread let go of the socket: it may be closed
   };
   IoClient* client = nullptr;

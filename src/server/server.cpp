@@ -223,8 +223,8 @@ int Server::run() {
   }
   // The I/O threads are there before the first client can connect.
   const auto& cfg = state_.config.values();
-  // They own the sockets, so they read them whatever io-threads-do-reads
-  // says (io_threads.hpp).
+  // They write the sockets, and read them too with io-threads-do-reads yes
+  // (io_threads.hpp).
   if (cfg.io_threads > 1) {
     publish_io_limits();
     io_threads_ = std::make_unique<IoThreads>(static_cast<size_t>(cfg.io_threads - 1), &loop_,
@@ -345,7 +345,15 @@ void Server::admit(Connection* conn) {
   state_.clients.add(*conn);
 }
 
-void Server::queue_flush(Connection* conn) { flush_ids_.push_back(conn->id); }
+void Server::queue_flush(Connection* conn) {
+  conn->flush_slot_ = flush_list_.size();
+  flush_list_.push_back(conn);
+}
+
+void Server::forget_flush(Connection* conn) {
+  if (conn->flush_slot_ < flush_list_.size() && flush_list_[conn->flush_slot_] == conn)
+    flush_list_[conn->flush_slot_] = nullptr;
+}
 
 void Server::watch_soft_limit(uint64_t id) { clients_cron_->watch_soft_limit(id); }
 
@@ -379,31 +387,35 @@ void Server::evict_clients() {
 }
 
 void Server::flush_pending() {
-  // A flush can close a connection: look each one up again by id. A flush
-  // that drains a paused connection's output runs its unread requests,
-  // whose replies queue again: they go out before the loop waits too, as
-  // nothing might wake it after. (Each round runs requests read before it,
-  // so the rounds end.)
+  // A flush can close a connection, never free it (that waits for libuv's
+  // close callback, which forgets it here): the list holds pointers. A
+  // flush that drains a paused connection's output runs its unread
+  // requests, whose replies queue again: they go out before the loop waits
+  // too, as nothing might wake it after. (Each round runs requests read
+  // before it, so the rounds end.)
   // A connection whose request runs a busy script waits for its end, still
   // queued. Threaded connections hand their replies to their threads,
   // woken once at the end for all of them.
-  std::vector<uint64_t> ids, running;
-  while (!flush_ids_.empty()) {
-    ids.clear();
-    ids.swap(flush_ids_);
-    for (uint64_t id : ids) {
-      Session* s = state_.clients.find(id);
-      if (s == nullptr) continue;
-      auto* conn = static_cast<Connection*>(s);  // every registered client is a Connection
+  if (flush_list_.empty() && !io_threads_) return;
+  if (!flush_list_.empty()) flush_ms_ = state_.clock.now_ms();
+  std::vector<Connection*> batch, running;
+  while (!flush_list_.empty()) {
+    batch.clear();
+    batch.swap(flush_list_);
+    for (Connection* conn : batch) {
+      if (conn == nullptr) continue;  // freed after it was queued
       if (conn->processing()) {
-        running.push_back(id);
+        running.push_back(conn);
         continue;
       }
       conn->queued_for_flush_ = false;
       conn->flush();
     }
   }
-  flush_ids_.swap(running);
+  // The list keeps its capacity from one iteration to the next.
+  batch.clear();
+  flush_list_.swap(batch);
+  for (Connection* conn : running) queue_flush(conn);
   if (io_threads_ && !io_threads_->stopped()) {
     publish_io_limits();
     io_threads_->kick();
@@ -480,7 +492,7 @@ void Server::serve_while_busy() {
   for (const auto& [id, s] : state_.clients.all()) {
     if (s->master) continue;  // read by the replica link, after the script
     auto* conn = static_cast<Connection*>(s);
-    if (conn->reading_ && !conn->closing() && !conn->processing() && conn->fd_ >= 0 && !conn->threaded()) {
+    if (conn->reading_ && !conn->closing() && !conn->processing() && conn->fd_ >= 0 && !conn->thread_reads()) {
       busy_fds_.push_back({conn->fd_, POLLIN, 0});
       busy_ids_.push_back(id);
     }

@@ -81,6 +81,7 @@ class Server final : public ServerHost, public BusyLoop {
 
   // ServerHost.
   void queue_flush(Connection* conn) override;
+  void forget_flush(Connection* conn) override;
   void watch_soft_limit(uint64_t id) override;
   void connection_closed(Connection* conn) override;
   void evict_clients() override;
@@ -177,7 +178,7 @@ class Server final : public ServerHost, public BusyLoop {
   std::unique_ptr<ClientsCron> clients_cron_;
   std::unique_ptr<AgingCron> aging_cron_;
   std::unique_ptr<ReplicaLink> replica_link_;  // REPLICAOF's link to a primary
-  std::vector<uint64_t> flush_ids_;
+  std::vector<Connection*> flush_list_;  // queue_flush's, in order; null: freed since
   std::unique_ptr<IoThreads> io_threads_;  // null with io-threads 1
   std::vector<pollfd> busy_fds_;     // serve_while_busy's scratch: listeners first,
   std::vector<uint64_t> busy_ids_;   // then connections by id

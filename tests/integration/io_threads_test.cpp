@@ -1,4 +1,5 @@
-// io-threads 4 with io-threads-do-reads yes (src/server/io_threads.hpp):
+// io-threads 4 with io-threads-do-reads yes (src/server/io_threads.hpp), and
+// once with no (the threads write only):
 // three I/O threads read, parse and write for the clients while commands run
 // on the main thread. Each case is one that a thread could break: replies of
 // a pipeline in order, clients served concurrently, a client killed while
@@ -108,6 +109,52 @@ TEST_CASE("io-threads: the I/O threads, not the main thread, read and write the 
                           << ", received " << received);
   CHECK(main_read < static_cast<long long>(sent / 4));
   CHECK(main_written < static_cast<long long>(received / 4));
+}
+
+// io-threads-do-reads no (Redis 7.0's default): the loop reads and parses
+// every socket as with one thread, and the I/O threads only write.
+TEST_CASE("io-threads-do-reads no: the main thread reads the sockets, the I/O threads write them") {
+  auto server = ServerProcess::lawnkv({"--io-threads", "4", "--io-threads-do-reads", "no"});
+  const pid_t pid = server.pid();
+  RawClient c(server.port());
+  REQUIRE(c.call({"CONFIG", "GET", "io-threads-do-reads"}) == "*2\r\n$19\r\nio-threads-do-reads\r\n$2\r\nno\r\n");
+  const long long read0 = task_io(pid, pid, "rchar"), written0 = task_io(pid, pid, "wchar");
+  REQUIRE(read0 >= 0);
+  constexpr int kRequests = 500;
+  const std::string value(200, 'v');
+  size_t sent = 0, received = 0;
+  for (int i = 0; i < kRequests; ++i) {
+    REQUIRE(c.call({"SET", "k", value}) == "+OK\r\n");
+    REQUIRE(c.call({"GET", "k"}) == "$200\r\n" + value + "\r\n");
+    sent += encode_command({"SET", "k", value}).size() + encode_command({"GET", "k"}).size();
+    received += 5 + 7 + value.size();
+  }
+  const long long main_read = task_io(pid, pid, "rchar") - read0;
+  const long long main_written = task_io(pid, pid, "wchar") - written0;
+  MESSAGE("main thread: " << main_read << " bytes read, " << main_written << " written; clients sent " << sent
+                          << ", received " << received);
+  CHECK(main_read >= static_cast<long long>(sent));
+  CHECK(main_written < static_cast<long long>(received / 4));
+
+  // A pipeline parsed on the main thread, answered in order; a reply too
+  // big for the socket at once (its thread waits for room), then more.
+  std::string pipeline;
+  for (int i = 0; i < 100; ++i) pipeline += encode_command({"INCR", "n"});
+  c.send(pipeline);
+  bool in_order = true;
+  for (int i = 1; i <= 100; ++i) in_order = in_order && c.read_reply() == ":" + std::to_string(i) + "\r\n";
+  CHECK(in_order);
+  const std::string big(8 << 20, 'b');
+  REQUIRE(c.call({"SET", "big", big}) == "+OK\r\n");
+  CHECK(c.call({"GET", "big"}) == "$" + std::to_string(big.size()) + "\r\n" + big + "\r\n");
+  CHECK(c.call({"PING"}) == "+PONG\r\n");
+
+  const std::string info = c.call({"INFO", "stats"});
+  CHECK(info_int(info, "io_threaded_reads_processed") == 0);
+  CHECK(info_int(info, "io_threaded_writes_processed") >= 2 * kRequests);
+  c.send("QUIT\r\n");
+  CHECK(c.read_reply() == "+OK\r\n");
+  CHECK(c.wait_closed());
 }
 
 TEST_CASE("io-threads: INFO counts the threads' reads and writes, as Redis's io_threaded_*_processed") {

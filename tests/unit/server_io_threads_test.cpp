@@ -2,8 +2,9 @@
 // queue hands items over in order across threads and block boundaries; an
 // I/O thread reads a socket it was given only while it holds the read side,
 // hands it over with a kRead message that wakes the loop, writes what a
-// kWrite job hands it (waiting for room when the peer does not read), and
-// lets go of the socket on kClose before answering kClosed.
+// kWrite job hands it (waiting for room when the peer does not read; a
+// message only when its end was asked for or it failed), and lets go of
+// the socket on kClose before answering kClosed.
 
 #include <doctest/doctest.h>
 #include <sys/socket.h>
@@ -58,10 +59,13 @@ class FakeClient final : public IoClient {
     }
     return n == 0 ? -1 : 0;
   }
-  bool io_write() override {
+  bool io_write(bool* failed) override {
     while (sent < out.size()) {
       const ssize_t n = ::send(fd_, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
-      if (n < 0) return errno != EAGAIN;
+      if (n < 0) {
+        *failed = errno != EAGAIN;
+        return *failed;
+      }
       sent += static_cast<size_t>(n);
     }
     return true;
@@ -126,13 +130,36 @@ TEST_CASE("io threads: read, hand over, write, wait for room, let go") {
   CHECK(l.messages[0].value == 4);
   l.messages.clear();
 
-  // A write the peer does not read in full: kWritten only once it drains.
+  // A write done at once, its end not asked for: no message, the state
+  // says it (the main thread takes it in when it next looks).
+  c.out = "+PONG\r\n";
+  c.write_state.store(IoClient::kWriteOut, std::memory_order_relaxed);
+  threads.post(0, &c, IoMessage::kWrite);
+  threads.kick();
+  const auto written_by = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (c.write_state.load(std::memory_order_acquire) != IoClient::kWriteDone &&
+         std::chrono::steady_clock::now() < written_by)
+    std::this_thread::yield();
+  CHECK(c.write_state.load(std::memory_order_acquire) == IoClient::kWriteDone);
+  CHECK(c.sent == c.out.size());
+  uv_run(&l.loop, UV_RUN_NOWAIT);
+  CHECK(l.messages.empty());
+  char pong[16];
+  CHECK(::read(fds[1], pong, sizeof pong) == 7);
+
+  // A write the peer does not read in full, its end asked for after it was
+  // handed over (the main thread's compare-exchange): kWritten only once
+  // it drains.
   c.out.assign(4 << 20, 'x');
+  c.sent = 0;
+  c.write_state.store(IoClient::kWriteOut, std::memory_order_relaxed);
   threads.post(0, &c, IoMessage::kWrite);
   threads.kick();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   uv_run(&l.loop, UV_RUN_NOWAIT);
   CHECK(l.messages.empty());
+  uint8_t out = IoClient::kWriteOut;
+  CHECK(c.write_state.compare_exchange_strong(out, IoClient::kWriteNotify));
   size_t drained = 0;
   char buf[65536];
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
@@ -142,6 +169,18 @@ TEST_CASE("io threads: read, hand over, write, wait for room, let go") {
   }
   CHECK(drained == c.out.size());
   REQUIRE(l.wait_for(IoMessage::kWritten));
+  CHECK(c.write_state.load(std::memory_order_acquire) == IoClient::kWriteNotified);
+  l.messages.clear();
+
+  // A write that fails is always told of, asked for or not.
+  c.out = "+PONG\r\n";
+  c.sent = 0;
+  c.write_state.store(IoClient::kWriteOut, std::memory_order_relaxed);
+  ::shutdown(fds[0], SHUT_WR);
+  threads.post(0, &c, IoMessage::kWrite);
+  threads.kick();
+  REQUIRE(l.wait_for(IoMessage::kWritten));
+  CHECK(c.write_state.load(std::memory_order_acquire) == IoClient::kWriteNotified);
   l.messages.clear();
 
   // kClose: the thread lets go; after kClosed the socket may be closed.

@@ -115,7 +115,8 @@ void Replica::on_open(std::string peer, std::string local, int fd, int64_t now_m
   const config::Values& v = server_.config.values();
   hs.masterauth = v.masterauth;
   hs.masteruser = v.masteruser;
-  hs.listening_port = server_.facts.listening_port;
+  hs.listening_port = v.replica_announce_port ? v.replica_announce_port : server_.facts.listening_port;
+  hs.announce_ip = v.replica_announce_ip;
   if (synced_ && !replid_.empty()) {
     hs.psync_replid = replid_;
     hs.psync_offset = applier_.offset() + 1;

@@ -77,7 +77,7 @@ class Events(threading.Thread):
             except (redis.RedisError, OSError):
                 return
             if m and m["type"] == "pmessage":
-                self.seen.setdefault(m["channel"], (time.monotonic(), m["data"]))
+                self.seen.setdefault(m["channel"], []).append((time.monotonic(), m["data"]))
 
 
 def main():
@@ -105,8 +105,9 @@ def main():
             fail("sentinel %d lists replicas %r" % (sp, [r["port"] for r in replicas]))
     print("sentinels see the primary, 2 replicas and each other", flush=True)
 
-    events = Events(sentinel_ports[0])
-    events.start()
+    events = [Events(p) for p in sentinel_ports]
+    for e in events:
+        e.start()
     sentinel = Sentinel([("127.0.0.1", p) for p in sentinel_ports], socket_timeout=0.5)
     master = sentinel.master_for(NAME, socket_timeout=0.5, decode_responses=True)
 
@@ -207,14 +208,18 @@ def main():
         rejoined_s = None
 
     outage = recovered_at - kill_at
-    odown = events.seen.get("+odown")
-    switch = events.seen.get("+switch-master")
+    def first(event):  # the earliest time after the kill any sentinel published it about the primary
+        times = [t for e in events for t, data in e.seen.get(event, [])
+                 if t >= kill_at and (data.startswith("master ") or event == "+switch-master")]
+        return min(times) if times else None
+
+    sdown, odown, switch = first("+sdown"), first("+odown"), first("+switch-master")
     print("failover figures (%s):" % ("all nodes redis-server" if os.environ.get("LAWNKV_REFERENCE") == "1"
                                       else "lawnkv nodes, redis-server 7.0.15 sentinels"))
     print("  client outage, kill -9 to the first acknowledged write on the new primary: %.2f s" % outage)
-    if switch:
-        print("  Sentinel: kill to +switch-master %.2f s%s" % (
-            switch[0] - kill_at, ", +odown to +switch-master %.2f s" % (switch[0] - odown[0]) if odown else ""))
+    if switch and sdown and odown:
+        print("  Sentinel (the first of the three to publish each event): kill to +sdown %.2f s, to +odown %.2f s, "
+              "to +switch-master %.2f s" % (sdown - kill_at, odown - kill_at, switch - kill_at))
     else:
         fail("no +switch-master event seen")
     print("  writes: %d attempted, %d acknowledged, %d failed (connection/read-only), %d not acknowledged by "
@@ -227,7 +232,8 @@ def main():
 
 
 def finish(events):
-    events.stop = True
+    for e in events:
+        e.stop = True
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1

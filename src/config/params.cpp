@@ -589,8 +589,17 @@ const Param kParams[] = {
      .field = &Values::replica_read_only,
      .doc = "A replica refuses clients' writes with -READONLY (its primary's stream still applies)."},
     // Replication tuning.
-    {.name = "replica-priority", .alias = "slave-priority", .kind = kInteger, .used = false, .def = "100",
-     .min = 0, .max = kIntMax, .doc = "Unused: no replication."},
+    {.name = "replica-priority", .alias = "slave-priority", .kind = kInteger, .def = "100",
+     .field = &Values::replica_priority, .min = 0, .max = kIntMax,
+     .doc = "A replica's rank for Sentinel's promotion, lowest first; 0 = never promoted (INFO slave_priority)."},
+    {.name = "replica-announce-ip", .alias = "slave-announce-ip", .def = "", .field = &Values::replica_announce_ip,
+     .doc = "The address a replica gives its primary (REPLCONF ip-address), listed by INFO and Sentinel; \"\" = "
+            "the link's own."},
+    {.name = "replica-announce-port", .alias = "slave-announce-port", .kind = kInteger, .def = "0",
+     .field = &Values::replica_announce_port, .min = 0, .max = 65535,
+     .doc = "The port a replica gives its primary (REPLCONF listening-port); 0 = its own port."},
+    {.name = "replica-announced", .kind = kBool, .def = "yes", .field = &Values::replica_announced,
+     .doc = "no: Sentinel leaves this replica out of SENTINEL REPLICAS (INFO replica_announced)."},
     {.name = "replica-lazy-flush", .alias = "slave-lazy-flush", .kind = kBool, .used = false, .def = "no",
      .doc = "Unused: no replication."},
     {.name = "replica-ignore-maxmemory", .alias = "slave-ignore-maxmemory", .kind = kBool, .used = false,
@@ -614,10 +623,12 @@ const Param kParams[] = {
     {.name = "repl-ping-replica-period", .alias = "repl-ping-slave-period", .kind = kInteger, .def = "10",
      .field = &Values::repl_ping_replica_period, .min = 1, .max = kIntMax,
      .doc = "Seconds between the PINGs a primary puts in its replication stream."},
-    {.name = "min-replicas-to-write", .alias = "min-slaves-to-write", .kind = kInteger, .used = false,
-     .def = "0", .min = 0, .max = kIntMax, .doc = "Unused: no replication."},
-    {.name = "min-replicas-max-lag", .alias = "min-slaves-max-lag", .kind = kInteger, .used = false,
-     .def = "10", .min = 0, .max = kIntMax, .doc = "Unused: no replication."},
+    {.name = "min-replicas-to-write", .alias = "min-slaves-to-write", .kind = kInteger, .def = "0",
+     .field = &Values::min_replicas_to_write, .min = 0, .max = kIntMax,
+     .doc = "A primary refuses writes with -NOREPLICAS unless this many replicas are good (0 = no check)."},
+    {.name = "min-replicas-max-lag", .alias = "min-slaves-max-lag", .kind = kInteger, .def = "10",
+     .field = &Values::min_replicas_max_lag, .min = 0, .max = kIntMax,
+     .doc = "A good replica acknowledged within this many seconds (0 = no check)."},
 };
 
 }  // namespace

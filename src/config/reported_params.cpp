@@ -17,12 +17,6 @@ namespace {
 using enum Access;
 
 const Param kReported[] = {
-    {.name = "replica-announce-ip", .alias = "slave-announce-ip", .used = false, .def = "",
-     .doc = "No replication."},
-    {.name = "replica-announce-port", .alias = "slave-announce-port", .used = false, .def = "0",
-     .doc = "No replication."},
-    {.name = "replica-announced", .used = false, .def = "yes",
-     .doc = "No replication."},
     {.name = "replica-ignore-disk-write-errors", .used = false, .def = "no",
      .doc = "No replication."},
     {.name = "propagation-error-behavior", .used = false, .def = "ignore",

@@ -183,8 +183,13 @@ bool rewrite_special(RewriteState& st, const Param& p, const Values& v) {
   } else if (p.name == "latency-tracking-info-percentiles") {
     // Always written, "" for none, so the defaults do not come back.
     st.rewrite(p.name, line_of(p.name, value.empty() ? "\"\"" : value), true);
-  } else if (p.name == "requirepass" || p.name == "pidfile" ||
-             (p.name.starts_with("tls-") && p.kind == Kind::kString)) {
+  } else if (p.name == "replicaof") {
+    // A primary has no line at all (Sentinel's failover rewrites the
+    // promoted replica's file); a replica "replicaof <host> <port>".
+    if (value.empty()) st.mark(p.name);
+    else st.rewrite(p.name, line_of(p.name, value), true);
+  } else if (p.name == "requirepass" || p.name == "pidfile" || p.name == "masterauth" || p.name == "masteruser" ||
+             p.name == "replica-announce-ip" || (p.name.starts_with("tls-") && p.kind == Kind::kString)) {
     // Redis keeps these unset (NULL) when empty: no line at all.
     if (value.empty()) st.mark(p.name);
     else st.rewrite(p.name, line_of(p.name, repr_quoted(value)), true);

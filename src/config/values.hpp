@@ -119,6 +119,17 @@ struct Values {
   std::string masteruser;        // ... as this user ("" = AUTH <password> alone)
   bool replica_read_only = true;         // refuse client writes on a replica
   bool replica_serve_stale_data = true;  // serve reads while the link is down or syncing
+  // What a replica tells of itself (INFO replication, the handshake), which
+  // Sentinel reads: its rank for promotion (0 = never), the address its
+  // primary lists ("" / 0 = the link's own), whether Sentinel lists it.
+  int64_t replica_priority = 100;
+  std::string replica_announce_ip;
+  int64_t replica_announce_port = 0;
+  bool replica_announced = true;
+  // A primary refuses writes (-NOREPLICAS) unless this many replicas
+  // acknowledged within min_replicas_max_lag seconds (0, 0: no check).
+  int64_t min_replicas_to_write = 0;
+  int64_t min_replicas_max_lag = 10;
   // lawnkv's own: how long one expiry drain may run per loop iteration.
   int64_t expiry_budget_us = 1000;
   // Parameters accepted for compatibility and not used (params.hpp rows

@@ -9,6 +9,7 @@
 #include "engine/args.hpp"
 #include "engine/client_pause.hpp"
 #include "engine/errors.hpp"
+#include "engine/good_replicas.hpp"
 #include "engine/monitor.hpp"
 #include "engine/transaction.hpp"
 
@@ -256,6 +257,11 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   if (server.config.values().maxmemory != 0 && !server.facts.loading && !busy && !paused &&
       !session.master && out_of_memory(server, session, spec))
     return reject(err::kOom);
+  // A primary under min-replicas-to-write refuses clients' writes while
+  // too few replicas are good (EXEC: when its queue writes; a script: by
+  // its flags). The AOF's loader never is, as Redis's loading client.
+  if (!session.detached && too_few_good_replicas(server) && writes(server, session, spec, argv))
+    return reject(err::kNoReplicas);
   // A replica: clients may not write (EXEC: when its queue writes), and
   // with its link down may run only stale commands, as Redis's
   // processCommand; the primary's own commands always run.

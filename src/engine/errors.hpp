@@ -33,6 +33,8 @@ inline constexpr std::string_view kTooManyKeys = "ERR Number of keys can't be gr
 inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
 // A replica (REPLICAOF host port) under replica-read-only: a client's write.
 inline constexpr std::string_view kReadOnlyReplica = "READONLY You can't write against a read only replica.";
+// A primary under min-replicas-to-write with too few good replicas.
+inline constexpr std::string_view kNoReplicas = "NOREPLICAS Not enough good replicas to write.";
 // A replica whose link is down under replica-serve-stale-data no.
 inline constexpr std::string_view kMasterDown =
     "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";

@@ -143,6 +143,9 @@ struct ServerFacts {
   // without the stale flag. Commands from the primary itself always run.
   bool replica = false;
   bool primary_link_up = false;
+  // Online replicas that acknowledged within min-replicas-max-lag seconds,
+  // counted by the replication service (engine/good_replicas.hpp).
+  int64_t good_replicas = 0;
   uint64_t used_memory_startup = 0;  // allocator::used_bytes() once built
   uint64_t used_memory_peak = 0;     // the most seen (each loop iteration, INFO)
 };

@@ -115,8 +115,12 @@ void Replica::on_open(std::string peer, std::string local, int fd, int64_t now_m
   const config::Values& v = server_.config.values();
   hs.masterauth = v.masterauth;
   hs.masteruser = v.masteruser;
-  // Over TLS the primary reaches us back on tls-port (Redis's syncWithMaster).
-  hs.listening_port = v.tls_replication && v.tls_port != 0 ? static_cast<int>(v.tls_port) : server_.facts.listening_port;
+  // replica-announce-port first; over TLS the primary reaches us back on
+  // tls-port (Redis's syncWithMaster).
+  hs.listening_port = v.replica_announce_port           ? v.replica_announce_port
+                      : v.tls_replication && v.tls_port ? static_cast<int>(v.tls_port)
+                                                        : server_.facts.listening_port;
+  hs.announce_ip = v.replica_announce_ip;
   if (synced_ && !replid_.empty()) {
     hs.psync_replid = replid_;
     hs.psync_offset = applier_.offset() + 1;

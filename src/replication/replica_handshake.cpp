@@ -49,6 +49,13 @@ void ReplicaHandshake::advance() {
       send({"REPLCONF", "listening-port", std::to_string(settings_.listening_port)});
       return;
     case State::kPort:
+      if (!settings_.announce_ip.empty()) {
+        state_ = State::kIp;
+        send({"REPLCONF", "ip-address", settings_.announce_ip});
+        return;
+      }
+      [[fallthrough]];
+    case State::kIp:
       state_ = State::kCapa;
       send({"REPLCONF", "capa", "eof", "capa", "psync2"});
       return;
@@ -83,6 +90,11 @@ ReplicaHandshake::Outcome ReplicaHandshake::on_line(std::string_view line) {
       return Outcome::kWaiting;
     case State::kPort:
       if (line[0] == '-') warning_ = "(Non critical) Master does not understand REPLCONF listening-port: " +
+                                     std::string(line);
+      advance();
+      return Outcome::kWaiting;
+    case State::kIp:
+      if (line[0] == '-') warning_ = "(Non critical) Master does not understand REPLCONF ip-address: " +
                                      std::string(line);
       advance();
       return Outcome::kWaiting;

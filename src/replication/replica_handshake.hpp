@@ -9,6 +9,8 @@
 //   kAuth          AUTH [<masteruser>] <masterauth>       +... (an error ends the link)
 //                  (only when masterauth is set)
 //   kPort          REPLCONF listening-port <port>         anything (an error is logged)
+//   kIp            REPLCONF ip-address <announce-ip>      anything (an error is logged)
+//                  (only when replica-announce-ip is set)
 //   kCapa          REPLCONF capa eof capa psync2          anything (an error is logged)
 //   kPsync         PSYNC <replid> <offset>                +FULLRESYNC <replid> <offset>
 //                  (PSYNC ? -1 the first time)            +CONTINUE [<new replid>]
@@ -29,14 +31,15 @@ namespace lawnkv::replication {
 struct HandshakeSettings {
   std::string masterauth;   // "" = no AUTH
   std::string masteruser;   // "" = AUTH <password> alone
-  int64_t listening_port = 0;
+  int64_t listening_port = 0;     // replica-announce-port, else this server's port
+  std::string announce_ip;        // replica-announce-ip; "" = no REPLCONF ip-address
   std::string psync_replid = "?";  // the replication id to continue, "?" = none
   int64_t psync_offset = -1;       // the first byte wanted; -1 with "?"
 };
 
 class ReplicaHandshake {
  public:
-  enum class State { kPing, kAuth, kPort, kCapa, kPsync, kDone };
+  enum class State { kPing, kAuth, kPort, kIp, kCapa, kPsync, kDone };
   enum class Outcome {
     kWaiting,      // send pending() (if any) and feed the next reply line
     kFullResync,   // replid(), offset(): a snapshot follows

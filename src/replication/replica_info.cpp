@@ -8,16 +8,6 @@
 
 namespace lawnkv::replication {
 
-namespace {
-
-// A parameter without a field of its own (Values::ignored), or its default.
-std::string ignored_param(const config::Values& v, const std::string& name, std::string def) {
-  const auto it = v.ignored.find(name);
-  return it == v.ignored.end() ? def : it->second;
-}
-
-}  // namespace
-
 void Replica::info_fields(std::string& out, int64_t now_ms) const {
   const config::Values& v = server_.config.values();
   const bool up = state_ == LinkState::kConnected;
@@ -42,9 +32,9 @@ void Replica::info_fields(std::string& out, int64_t now_ms) const {
     info_line(out, "master_sync_last_io_seconds_ago", (now_ms - last_io_ms_) / 1000);
   }
   if (!up) info_line(out, "master_link_down_since_seconds", down_since_ms_ ? (now_ms - down_since_ms_) / 1000 : -1);
-  info_line(out, "slave_priority", ignored_param(v, "replica-priority", "100"));
+  info_line(out, "slave_priority", v.replica_priority);
   info_line(out, "slave_read_only", v.replica_read_only ? 1 : 0);
-  info_line(out, "replica_announced", ignored_param(v, "replica-announced", "yes") == "yes" ? 1 : 0);
+  info_line(out, "replica_announced", v.replica_announced ? 1 : 0);
 }
 
 void Replica::role_reply(resp::Writer& out) const {

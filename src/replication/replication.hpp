@@ -30,11 +30,12 @@ class Replication final : public Service, public StreamOffset {
 
   // The loop's hooks: before it waits (GETACK), about once a second while
   // wants_cron(), and when a client disconnects.
-  void before_sleep() { primary_.before_sleep(); }
+  // Each recounts the good replicas of min-replicas-to-write.
+  void before_sleep();
+  void cron(int64_t now_ms);
   bool bulk_ready() const { return primary_.bulk_ready(); }
-  void cron(int64_t now_ms) { primary_.cron(now_ms); }
   bool wants_cron() const { return primary_.wants_cron(); }
-  void client_closed(const Session& s) { primary_.forget(s); }
+  void client_closed(const Session& s);
 
   // StreamOffset: master_repl_offset.
   int64_t stream_offset() const override { return state_.master_repl_offset(); }
@@ -51,6 +52,9 @@ class Replication final : public Service, public StreamOffset {
   void proxy(std::string_view bytes);
 
  private:
+  // ServerFacts::good_replicas from the replicas now (min_replicas.hpp).
+  void count_good_replicas(int64_t now_ms);
+
   ServerState& server_;
   replication::ReplicationState state_;
   replication::Primary primary_;

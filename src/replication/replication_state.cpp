@@ -53,12 +53,13 @@ void ReplicationState::feed(std::string_view bytes) {
 }
 
 std::string ReplicationState::info_fields(std::span<const ReplicaView> replicas, uint64_t backlog_size,
-                                          int64_t now_ms) const {
+                                          int64_t good_replicas, int64_t now_ms) const {
   std::string out;
   const bool replica = is_replica();
   info_line(out, "role", replica ? "slave" : "master");
   if (replica) replica_side_->info_fields(out, now_ms);
   info_line(out, "connected_slaves", static_cast<int64_t>(replicas.size()));
+  if (good_replicas >= 0) info_line(out, "min_slaves_good_slaves", good_replicas);
   for (size_t i = 0; i < replicas.size(); ++i) {
     const ReplicaView& r = replicas[i];
     info_line(out, "slave" + std::to_string(i),

@@ -11,6 +11,7 @@ extern "C" {
 #include "engine/acl_check.hpp"
 #include "engine/dispatch.hpp"
 #include "engine/errors.hpp"
+#include "engine/good_replicas.hpp"
 #include "engine/server_state.hpp"
 #include "core/log.hpp"
 #include "core/numbers.hpp"
@@ -138,6 +139,10 @@ const char* refusal(const RunContext& run, const Resolved& r, std::span<const st
   if (spec.has(kWrite) && run.server.facts.replica && run.server.config.values().replica_read_only &&
       !(run.caller && run.caller->master))
     return "-READONLY You can't write against a read only replica.";
+  // min-replicas-to-write: reached by scripts without flags (EVAL's
+  // shebang-less form); a flagged one was refused before it ran.
+  if (spec.has(kWrite) && !run.wrote && too_few_good_replicas(run.server))
+    return "-NOREPLICAS Not enough good replicas to write.";
   if (!run.allow_oom && !run.wrote && run.oom_at_start && spec.has(kDenyOom) &&
       run.server.config.values().maxmemory != 0) {
     return "-OOM command not allowed when used memory > 'maxmemory'.";

@@ -10,6 +10,7 @@ extern "C" {
 }
 
 #include "engine/errors.hpp"
+#include "engine/good_replicas.hpp"
 #include "core/ascii.hpp"
 #include "core/sha1.hpp"
 #include "scripting/conversions.hpp"
@@ -249,6 +250,10 @@ bool Runtime::may_start(Call& call, uint32_t flags, bool read_only) {
   }
   if (!(flags & kNoWrites) && read_only) {
     call.error("ERR Can not execute a script with write flag using *_ro command.");
+    return false;
+  }
+  if (!(flags & kNoWrites) && too_few_good_replicas(call.server)) {
+    call.error(err::kNoReplicas);
     return false;
   }
   if (!(flags & (kNoWrites | kAllowOom)) && out_of_memory(call.server)) {

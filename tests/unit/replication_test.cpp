@@ -53,6 +53,24 @@ TEST_CASE("replica handshake: PING, AUTH, REPLCONF, PSYNC and +FULLRESYNC") {
   CHECK(h.offset() == 1234);
 }
 
+TEST_CASE("replica handshake: replica-announce-ip sends REPLCONF ip-address after listening-port") {
+  HandshakeSettings s;
+  s.listening_port = 4321;  // replica-announce-port, when set, is given here
+  s.announce_ip = "10.1.2.3";
+  ReplicaHandshake h(s);
+  h.start();
+  h.take_pending();
+  CHECK(h.on_line("+PONG") == Outcome::kWaiting);
+  CHECK(h.take_pending() == "*3\r\n$8\r\nREPLCONF\r\n$14\r\nlistening-port\r\n$4\r\n4321\r\n");
+  CHECK(h.on_line("+OK") == Outcome::kWaiting);
+  CHECK(h.take_pending() == "*3\r\n$8\r\nREPLCONF\r\n$10\r\nip-address\r\n$8\r\n10.1.2.3\r\n");
+  CHECK(h.on_line("-ERR old primary") == Outcome::kWaiting);  // logged, not fatal
+  CHECK(h.warning() == "(Non critical) Master does not understand REPLCONF ip-address: -ERR old primary");
+  CHECK(h.take_pending().find("capa") != std::string::npos);
+  CHECK(h.on_line("+OK") == Outcome::kWaiting);
+  CHECK(h.take_pending().find("PSYNC") != std::string::npos);
+}
+
 TEST_CASE("replica handshake: +CONTINUE, a new id, the refusals") {
   HandshakeSettings s;
   s.psync_replid = std::string(40, 'b');

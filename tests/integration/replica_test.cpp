@@ -380,3 +380,47 @@ TEST_CASE("lawnkv replica of a lawnkv primary: sync, stream, the primary's expir
 }
 
 }  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+// While a replica loads its primary's snapshot it serves clients between
+// steps, refusing what Redis refuses while it loads: the replies of a
+// lawnkv replica and of a redis-server replica, each slowed by
+// key-load-delay (and Redis made to turn its event loop every 1 KB), are
+// the same byte for byte; INFO persistence says loading:1 meanwhile.
+TEST_CASE("replica loading its snapshot: -LOADING and INFO loading:1, as a redis-server replica") {
+  TempDir primary_dir;
+  ServerProcess redis = ServerProcess::redis({"--dir", primary_dir.path.string(), "--repl-diskless-sync", "no"});
+  Client p(redis.port());
+  must(p, {"EVAL", "for i = 1, 1000 do redis.call('SET', 'k' .. i, i) end", "0"});
+  const std::string port = std::to_string(redis.port());
+  TempDir lawnkv_dir, ref_dir;
+  ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", lawnkv_dir.path.string(), "--key-load-delay", "500"});
+  ServerProcess ref = ServerProcess::redis({"--dir", ref_dir.path.string(), "--key-load-delay", "500",
+                                            "--loading-process-events-interval-bytes", "1024"});
+  const std::vector<std::vector<std::string>> script = {
+      {"PING"}, {"GET", "k1"}, {"SET", "x", "1"}, {"DBSIZE"}, {"ECHO", "a"}, {"MULTI"}, {"GET", "k1"},
+      {"EXEC"}, {"CONFIG", "GET", "key-load-delay"}, {"SELECT", "1"}, {"CLIENT", "SETNAME", "n"}};
+  std::vector<std::string> replies[2];
+  int i = 0;
+  for (const ServerProcess* s : {&lawnkv, &ref}) {
+    Client c(s->port());
+    CAPTURE(i);
+    must(c, {"REPLICAOF", "127.0.0.1", port});
+    REQUIRE(within(kWait, [&] { return field(c, "persistence", "loading") == "1"; }));
+    for (const auto& argv : script) replies[i].push_back(wire(c.call(argv)));
+    const std::string persistence = info(c, "persistence");
+    CHECK(info_field(persistence, "async_loading") == "0");
+    CHECK(info_field(persistence, "loading_loaded_perc").has_value());
+    CHECK(std::stoll(info_field(persistence, "loading_total_bytes").value_or("0")) > 0);
+    REQUIRE(within(kWait, [&] { return field(c, "persistence", "loading") == "0" && link_up(c); }));
+    must(c, {"SELECT", "0"});
+    CHECK(dbsize(c) == 1000);
+    CHECK(c.wire({"GET", "k7"}) == "$1\r\n7\r\n");
+    ++i;
+  }
+  CHECK(replies[0] == replies[1]);
+  CHECK(replies[0][0] == "-LOADING Redis is loading the dataset in memory\r\n");
+}
+
+}  // namespace lawnkv::itest

@@ -36,8 +36,8 @@
 // of continues it; another answers +FULLRESYNC. Promoted, it shifts its id
 // (replid2 = the primary's, valid up to the next byte).
 //
-// Not yet: diskless load (repl-diskless-load), restarting the append-only
-// file after a full sync, +CONTINUE's new id as replid2.
+// Not yet: diskless load (repl-diskless-load), +CONTINUE's new id as
+// replid2.
 
 #include <cstdint>
 #include <functional>

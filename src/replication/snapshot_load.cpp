@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "core/clock.hpp"
+#include "durability/append_only.hpp"
 #include "durability/snapshots.hpp"
 
 namespace lawnkv::replication {
@@ -55,7 +56,15 @@ SnapshotLoad::Status SnapshotLoad::step() {
     error_ = load_->result().error;
     return Status::kFailed;
   }
+  // The append-only file holds the old dataset: it starts anew from the new
+  // one (its rewrite's base), as Redis's restartAOFAfterSYNC.
+  const bool aof = server_.aof().enabled();
+  if (aof) server_.aof().turn_off(server_);
   server_.snapshots().adopt_dataset(server_, fresh_, load_->result());
+  if (aof) {
+    if (std::string error = server_.aof().turn_on(server_); !error.empty() && server_.log)
+      server_.log->log(LogLevel::kWarning, "Failed enabling the AOF after successful master synchronization! " + error);
+  }
   return Status::kDone;
 }
 

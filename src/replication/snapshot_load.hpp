@@ -10,6 +10,10 @@
 // only once whole (Snapshots::adopt_dataset), so a failed load or a link
 // dropped meanwhile leaves the dataset as it was.
 //
+// With appendonly yes the append-only file starts anew once the dataset is
+// replaced (a rewrite writes the new dataset as its base; the stream is
+// appended after it), so a restart brings back the primary's data.
+//
 // key-load-delay (Redis's test hook) acts as in Redis: microseconds slept
 // after each key; a negative value -n sleeps 1 us after one key in n, on
 // average.

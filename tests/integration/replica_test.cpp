@@ -424,3 +424,41 @@ TEST_CASE("replica loading its snapshot: -LOADING and INFO loading:1, as a redis
 }
 
 }  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+// A replica with appendonly yes: its append-only file starts anew after a
+// full sync (the new dataset as its base, the stream after it), so a
+// restart from it holds the primary's data, not what the replica held
+// before the sync.
+TEST_CASE("replica with appendonly yes: after a full sync a restart from its AOF has the primary's data") {
+  TempDir primary_dir, replica_dir;
+  ServerProcess primary = ServerProcess::lawnkv({"--dir", primary_dir.path.string()});
+  Client p(primary.port());
+  fill(p);
+  const std::vector<std::string> aof_args = {"--dir", replica_dir.path.string(), "--appendonly", "yes"};
+  auto replica = std::make_unique<ServerProcess>(ServerProcess::lawnkv(aof_args));
+  {
+    Client r(replica->port());
+    must(r, {"SET", "before_sync", "gone after it"});
+    const long long rewrites = std::stoll(field(r, "persistence", "aof_rewrites"));
+    must(r, {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())});
+    REQUIRE(within(kWait, [&] { return link_up(r) && caught_up(p, r); }));
+    write_more(p);
+    REQUIRE(within(kWait, [&] { return caught_up(p, r); }));
+    REQUIRE(within(kWait, [&] {
+      return std::stoll(field(r, "persistence", "aof_rewrites")) > rewrites &&
+             field(r, "persistence", "aof_rewrite_in_progress") == "0" &&
+             field(r, "persistence", "aof_rewrite_scheduled") == "0";
+    }));
+    same_data(p, r);
+  }
+  replica->stop();
+  replica.reset();
+  ServerProcess restarted = ServerProcess::lawnkv(aof_args);
+  Client r(restarted.port());
+  CHECK(r.wire({"EXISTS", "before_sync"}) == ":0\r\n");
+  same_data(p, r);
+}
+
+}  // namespace lawnkv::itest

@@ -462,3 +462,42 @@ TEST_CASE("replica with appendonly yes: after a full sync a restart from its AOF
 }
 
 }  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+// A chain: a lawnkv primary, its lawnkv replica, and two replicas of that
+// replica (lawnkv and redis-server). The replica passes on the stream as it
+// received it, so every sub-replica follows the primary's history (same
+// id and offsets): writes, and the DEL of a key the primary expires.
+TEST_CASE("chain: lawnkv primary -> lawnkv replica -> lawnkv and redis-server sub-replicas") {
+  TempDir dirs[4];
+  ServerProcess primary = ServerProcess::lawnkv({"--dir", dirs[0].path.string()});
+  Client p(primary.port());
+  fill(p);
+  ServerProcess replica =
+      ServerProcess::lawnkv({"--dir", dirs[1].path.string(), "--replicaof", "127.0.0.1", std::to_string(primary.port())});
+  Client r(replica.port());
+  REQUIRE(within(kWait, [&] { return link_up(r) && caught_up(p, r); }));
+  const std::string via = std::to_string(replica.port());
+  ServerProcess sub = ServerProcess::lawnkv({"--dir", dirs[2].path.string(), "--replicaof", "127.0.0.1", via});
+  ServerProcess redis_sub = ServerProcess::redis({"--dir", dirs[3].path.string(), "--replicaof", "127.0.0.1", via});
+  Client s(sub.port()), rs(redis_sub.port());
+  REQUIRE(within(kWait, [&] { return link_up(s) && link_up(rs) && caught_up(p, s) && caught_up(p, rs); }));
+  same_data(p, s);
+  same_data(p, rs);
+  CHECK(field(rs, "replication", "master_replid") == field(p, "replication", "master_replid"));
+
+  write_more(p);
+  // The primary expires this one on time; its DEL goes down the chain.
+  must(p, {"SET", "soon", "v", "PX", "50"});
+  REQUIRE(within(kWait, [&] {
+    return p.call({"EXISTS", "soon"}).text == "0" && caught_up(p, r) && caught_up(p, s) && caught_up(p, rs);
+  }));
+  same_data(p, s);
+  same_data(p, rs);
+  CHECK(dbsize(s) == dbsize(p));
+  CHECK(dbsize(rs) == dbsize(p));
+  CHECK(rs.wire({"GET", "from_eval"}) == "$1\r\ne\r\n");
+}
+
+}  // namespace lawnkv::itest

@@ -205,6 +205,20 @@ void persistence_section(const Call& call, std::string& out) {
   field(out, "rdb_last_load_keys_expired", static_cast<int64_t>(snap.last_load_keys_expired));
   field(out, "rdb_last_load_keys_loaded", static_cast<int64_t>(snap.last_load_keys_loaded));
   out += call.server.aof().info_fields(call.server);
+  const ServerFacts& f = call.server.facts;
+  if (f.loading && f.loading_total_bytes > 0) {
+    // As Redis: the share loaded, and the time left at the rate so far.
+    const int64_t elapsed = call.now_ms / 1000 - f.loading_start_s;
+    const uint64_t left = f.loading_total_bytes - std::min(f.loading_loaded_bytes, f.loading_total_bytes);
+    field(out, "loading_start_time", f.loading_start_s);
+    field(out, "loading_total_bytes", f.loading_total_bytes);
+    field(out, "loading_rdb_used_mem", 0);
+    field(out, "loading_loaded_bytes", f.loading_loaded_bytes);
+    field(out, "loading_loaded_perc",
+          fixed(static_cast<double>(f.loading_loaded_bytes) / static_cast<double>(f.loading_total_bytes) * 100, 2));
+    field(out, "loading_eta_seconds",
+          elapsed == 0 ? int64_t{1} : static_cast<int64_t>(static_cast<uint64_t>(elapsed) * left / (f.loading_loaded_bytes + 1)));
+  }
 }
 
 void stats_section(const Call& call, std::string& out) {

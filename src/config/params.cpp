@@ -473,8 +473,10 @@ const Param kParams[] = {
      .max = kLongMax, .doc = "Unused."},
     {.name = "ignore-warnings", .used = false, .def = "", .doc = "Unused: lawnkv logs no kernel warnings."},
     // Redis's test hooks, which CONFIG GET shows only by their exact name.
-    {.name = "key-load-delay", .kind = kInteger, .used = false, .hidden = true, .def = "0", .min = kIntMin,
-     .max = kIntMax, .doc = "Unused (Redis: a delay per key loaded, for its tests)."},
+    {.name = "key-load-delay", .kind = kInteger, .hidden = true, .def = "0", .field = &Values::key_load_delay,
+     .min = kIntMin, .max = kIntMax,
+     .doc = "Microseconds slept after each key a replica's full sync loads (negative -n: 1 us per n keys); "
+            "a test hook, as Redis's."},
     {.name = "rdb-key-save-delay", .kind = kInteger, .used = false, .hidden = true, .def = "0", .min = kIntMin,
      .max = kIntMax, .doc = "Unused (Redis: a delay per key saved, for its tests)."},
     {.name = "watchdog-period", .kind = kInteger, .used = false, .hidden = true, .def = "0", .min = 0,

@@ -222,19 +222,18 @@ persistence::LoadResult Snapshots::reload(ServerState& s, const std::string& fil
   return r;
 }
 
-persistence::LoadResult Snapshots::load_master(ServerState& s, const std::string& temp) {
+std::string Snapshots::take_master_file(ServerState& s, const std::string& temp, std::string* data) {
   const std::string target = path(s.config.values());
   if (::rename(temp.c_str(), target.c_str()) != 0) {
-    persistence::LoadResult r;
-    r.error = "Failed trying to rename the temp DB into " + target + " in MASTER <-> REPLICA synchronization: " +
-              std::strerror(errno);
+    const std::string error = "Failed trying to rename the temp DB into " + target +
+                              " in MASTER <-> REPLICA synchronization: " + std::strerror(errno);
     ::unlink(temp.c_str());
-    return r;
+    return error;
   }
-  s.facts.loading = true;
-  persistence::LoadResult r = replace_dataset(s, target, 0);
-  s.facts.loading = false;
-  return r;
+  bool missing;
+  std::string error = persistence::read_rdb_file(target, data, &missing);
+  if (missing) error = "Bad RDB file: " + target + " does not exist";
+  return error;
 }
 
 persistence::LoadResult Snapshots::replace_dataset(ServerState& s, const std::string& file, int64_t now_ms) {
@@ -247,6 +246,11 @@ persistence::LoadResult Snapshots::replace_dataset(ServerState& s, const std::st
     log(LogLevel::kWarning, r.error);
     return r;
   }
+  adopt_dataset(s, fresh, r);
+  return r;
+}
+
+void Snapshots::adopt_dataset(ServerState& s, store::Keyspace& fresh, const persistence::LoadResult& r) {
   store::Keyspace& live = s.data.keyspace;
   for (int db = 0; db < live.databases(); ++db) {
     // Every watched key may have changed (Redis's signalFlushedDb).
@@ -260,7 +264,6 @@ persistence::LoadResult Snapshots::replace_dataset(ServerState& s, const std::st
   saved_dirty_ = s.data.dirty;  // the dataset is the file's
   last_load_keys_loaded = r.keys_loaded;
   last_load_keys_expired = r.keys_expired;
-  return r;
 }
 
 }  // namespace lawnkv

@@ -91,9 +91,15 @@ class Snapshots final : public Service {
   // keys are told), else unchanged.
   persistence::LoadResult reload(ServerState& s, const std::string& path, int64_t now_ms);
   // A replica's full sync: the primary's snapshot, received into temp,
-  // becomes dir/dbfilename and replaces the dataset, its expired keys
-  // included (the primary's DELs remove them).
-  persistence::LoadResult load_master(ServerState& s, const std::string& temp);
+  // becomes dir/dbfilename, and *data its bytes, for the replica to load in
+  // steps into a fresh keyspace (persistence::RdbLoad with
+  // load_options(s, 0): its expired keys are kept, the primary's DELs
+  // remove them). Returns "" or why not.
+  std::string take_master_file(ServerState& s, const std::string& temp, std::string* data);
+  // A keyspace loaded from r's file replaces the dataset (WATCHers of
+  // every key are told, tracked keys invalidated, r's function libraries
+  // replace the server's).
+  void adopt_dataset(ServerState& s, store::Keyspace& fresh, const persistence::LoadResult& r);
 
   // For INFO persistence and LASTSAVE.
   int64_t lastsave_s = 0;           // Unix seconds of the last successful save (start-up before one)

@@ -66,12 +66,13 @@ bool writes(ServerState& server, const Session& session, const CommandSpec& spec
   return (pause_flags(server, session, spec, argv) & kWrite) != 0;
 }
 
-// Whether a replica with its link down refuses the call under
-// replica-serve-stale-data no: it lacks the stale flag, or it is EXEC with
-// a queued command that lacks it (Redis's is_denystale_command).
-bool denies_stale(ServerState& server, const Session& session, const CommandSpec& spec,
-                  std::span<const std::string_view> argv) {
-  if (!(effective_flags(server, spec, argv) & kStale)) return true;
+// Whether the call lacks flag (kStale: a replica with its link down refuses
+// it under replica-serve-stale-data no; kLoading: refused while a load
+// serves clients), or is EXEC with a queued command that lacks it (Redis's
+// is_denystale_command, is_denyloading_command).
+bool lacks_flag(ServerState& server, const Session& session, const CommandSpec& spec,
+                std::span<const std::string_view> argv, uint32_t flag) {
+  if (!(effective_flags(server, spec, argv) & flag)) return true;
   if (!spec.has(kRunsQueue)) return false;
   std::vector<std::string_view> views;
   for (const auto& q : session.queued) {
@@ -79,7 +80,7 @@ bool denies_stale(ServerState& server, const Session& session, const CommandSpec
     if (c && !c->subcommands.empty() && q.size() >= 2) c = c->subcommand(to_lower(q[1]));
     if (!c) continue;
     views.assign(q.begin(), q.end());
-    if (!(effective_flags(server, *c, views) & kStale)) return true;
+    if (!(effective_flags(server, *c, views) & flag)) return true;
   }
   return false;
 }
@@ -269,13 +270,18 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
     if (server.config.values().replica_read_only && writes(server, session, spec, argv))
       return reject(err::kReadOnlyReplica);
     if (!server.facts.primary_link_up && !server.config.values().replica_serve_stale_data &&
-        denies_stale(server, session, spec, argv))
+        lacks_flag(server, session, spec, argv, kStale))
       return reject(err::kMasterDown);
   }
   if (session.protocol == 2 && session.subscribed() && !spec.has(kSubscribedContext)) {
     return reject("ERR Can't execute '" + spec.name +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
+  // A load that serves clients meanwhile (a replica's full sync): only
+  // commands flagged loading run (EXEC: when its queue has none without),
+  // as Redis's processCommand. Replays (detached) are no clients.
+  if (server.facts.loading && !session.detached && !session.master && lacks_flag(server, session, spec, argv, kLoading))
+    return reject(err::kLoading);
   if (busy && !spec.has(kAllowBusy)) {
     // Redis checks no-multi before.
     if (session.in_multi && spec.has(kNoMulti)) return reject(kNotInTransaction);

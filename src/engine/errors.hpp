@@ -38,6 +38,9 @@ inline constexpr std::string_view kNoReplicas = "NOREPLICAS Not enough good repl
 // A replica whose link is down under replica-serve-stale-data no.
 inline constexpr std::string_view kMasterDown =
     "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
+// While a replica loads its primary's snapshot: every command without the
+// loading flag.
+inline constexpr std::string_view kLoading = "LOADING Redis is loading the dataset in memory";
 // While an EVAL script, or a FUNCTION, runs past busy-reply-threshold.
 inline constexpr std::string_view kBusyScript =
     "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";

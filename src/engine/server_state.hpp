@@ -136,6 +136,11 @@ struct ServerFacts {
   std::string run_id;        // 40 hex chars, for INFO
   int listening_port = 0;
   bool loading = false;       // a file is being loaded into the dataset (nothing is evicted)
+  // A load that serves clients meanwhile (a replica's full sync): for INFO
+  // persistence's loading_* lines.
+  int64_t loading_start_s = 0;
+  uint64_t loading_total_bytes = 0;
+  uint64_t loading_loaded_bytes = 0;
   bool active_expire = true;  // DEBUG SET-ACTIVE-EXPIRE
   // A replica of a primary (REPLICAOF host port; src/replication/): clients'
   // writes are refused under replica-read-only, and while the link is not

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "persistence/crc64.hpp"
@@ -14,17 +15,22 @@
 
 namespace lawnkv::persistence {
 
-namespace {
-
-// One pass over the file: opcodes and keys up to EOF.
+// One pass over the file: opcodes and keys up to EOF, in as many calls of
+// run() as its caller likes.
 class Loader {
  public:
   Loader(std::string_view data, store::Keyspace& ks, const LoadOptions& opts, LoadResult& result)
       : data_(data), in_(data), ks_(ks), opts_(opts), result_(result) {}
 
-  bool run() {
-    if (!header() || !checksum()) return false;
-    int64_t deadline = -1;
+  // Loads until the end (true: done) or an error (false); with enough,
+  // asked after each key, until it says so (*more set, true returned).
+  bool run(const std::function<bool()>& enough = nullptr, bool* more = nullptr) {
+    if (more) *more = false;
+    if (!started_) {
+      started_ = true;
+      if (!header() || !checksum()) return false;
+    }
+    int64_t& deadline = deadline_;
     while (true) {
       uint8_t op;
       if (!in_.u8(&op)) return false;
@@ -96,9 +102,15 @@ class Loader {
           if (op > rdb::kLastType) return in_.fail("unknown opcode " + std::to_string(op));
           if (!key(op, deadline)) return false;
           deadline = -1;
+          if (enough && enough()) {
+            *more = true;
+            return true;
+          }
       }
     }
   }
+
+  size_t offset() const { return in_.offset(); }
 
  private:
   bool header() {
@@ -204,13 +216,30 @@ class Loader {
   const LoadOptions& opts_;
   LoadResult& result_;
   int db_ = 0;
-  std::string context_;  // the key whose value failed to load
+  bool started_ = false;
+  int64_t deadline_ = -1;  // the deadline read for the next key
+  std::string context_;    // the key whose value failed to load
 
  public:
   std::string error() const { return context_ + in_.error(); }
 };
 
-}  // namespace
+RdbLoad::RdbLoad(std::string data, store::Keyspace& ks, LoadOptions opts)
+    : data_(std::move(data)), opts_(std::move(opts)), loader_(std::make_unique<Loader>(data_, ks, opts_, result_)) {}
+
+RdbLoad::~RdbLoad() = default;
+
+RdbLoad::Step RdbLoad::step(const std::function<bool()>& enough) {
+  if (state_ != Step::kMore) return state_;
+  bool more = false;
+  if (!loader_->run(enough, &more)) {
+    result_.error = "Bad RDB file: " + loader_->error();
+    return state_ = Step::kFailed;
+  }
+  return state_ = more ? Step::kMore : Step::kDone;
+}
+
+size_t RdbLoad::loaded_bytes() const { return loader_->offset(); }
 
 LoadResult load_rdb(std::string_view data, store::Keyspace& ks, const LoadOptions& opts) {
   LoadResult result;
@@ -219,26 +248,32 @@ LoadResult load_rdb(std::string_view data, store::Keyspace& ks, const LoadOption
   return result;
 }
 
-LoadResult load_rdb_file(const std::string& path, store::Keyspace& ks, const LoadOptions& opts, bool* missing) {
+std::string read_rdb_file(const std::string& path, std::string* data, bool* missing) {
   *missing = false;
-  LoadResult r;
+  data->clear();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) *missing = true;
-    else r.error = "Fatal error loading the DB (" + path + "): " + std::strerror(errno);
-    return r;
+    return *missing ? "" : "Fatal error loading the DB (" + path + "): " + std::strerror(errno);
   }
-  std::string data;
+  std::string error;
   char buf[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, buf, sizeof(buf));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) r.error = "Fatal error reading the DB (" + path + "): " + std::strerror(errno);
+    if (n < 0) error = "Fatal error reading the DB (" + path + "): " + std::strerror(errno);
     if (n <= 0) break;
-    data.append(buf, static_cast<size_t>(n));
+    data->append(buf, static_cast<size_t>(n));
   }
   ::close(fd);
-  if (!r.ok()) return r;
+  return error;
+}
+
+LoadResult load_rdb_file(const std::string& path, store::Keyspace& ks, const LoadOptions& opts, bool* missing) {
+  LoadResult r;
+  std::string data;
+  r.error = read_rdb_file(path, &data, missing);
+  if (!r.ok() || *missing) return r;
   return load_rdb(data, ks, opts);
 }
 

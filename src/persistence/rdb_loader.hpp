@@ -21,6 +21,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,8 +52,40 @@ struct LoadResult {
   bool ok() const { return error.empty(); }
 };
 
+class Loader;
+
+// Loading in steps, for a server that serves clients meanwhile (a replica's
+// full sync: clients hear -LOADING between steps). The image is owned here;
+// the keyspace must outlive the load.
+class RdbLoad {
+ public:
+  enum class Step { kMore, kDone, kFailed };
+  RdbLoad(std::string data, store::Keyspace& ks, LoadOptions opts);
+  ~RdbLoad();
+  RdbLoad(const RdbLoad&) = delete;
+  RdbLoad& operator=(const RdbLoad&) = delete;
+
+  // Loads until the end, an error, or enough() (asked after each key)
+  // says true. After kDone or kFailed, result() is the whole load's.
+  Step step(const std::function<bool()>& enough);
+  const LoadResult& result() const { return result_; }
+  size_t loaded_bytes() const;
+  size_t total_bytes() const { return data_.size(); }
+
+ private:
+  std::string data_;
+  LoadOptions opts_;
+  LoadResult result_;
+  std::unique_ptr<Loader> loader_;
+  Step state_ = Step::kMore;
+};
+
 // Loads the RDB image data into ks.
 LoadResult load_rdb(std::string_view data, store::Keyspace& ks, const LoadOptions& opts);
+
+// Reads path whole into *data: "" or the error. *missing is set (and
+// nothing read) when the file does not exist.
+std::string read_rdb_file(const std::string& path, std::string* data, bool* missing);
 
 // Reads path and loads it. *missing is set (and nothing loaded) when the
 // file does not exist.

@@ -83,6 +83,8 @@ void Replica::unset_primary() {
     session_listed_ = false;
   }
   payload_.reset();
+  load_.reset();
+  after_load_.clear();
   handshake_.reset();
   state_ = LinkState::kNone;
   host_.clear();
@@ -139,6 +141,7 @@ void Replica::on_data(std::string_view bytes, int64_t now_ms) {
     case LinkState::kHandshake:
       return handshake_data(bytes, now_ms);
     case LinkState::kTransfer:
+      if (load_) return after_load_.append(bytes), void();
       return transfer_data(bytes, now_ms);
     case LinkState::kConnected:
       return stream_data(bytes, now_ms);
@@ -201,31 +204,55 @@ void Replica::transfer_data(std::string_view bytes, int64_t now_ms) {
   }
   log(LogLevel::kNotice, "MASTER <-> REPLICA sync: receiving " + std::to_string(payload_->received()) +
                              " bytes from master to disk");
-  const bool diskless = payload_->diskless();
-  if (!load_snapshot(now_ms)) return;
+  start_load(bytes.substr(used), now_ms);
+}
+
+void Replica::start_load(std::string_view after, int64_t now_ms) {
+  log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Flushing old data");
+  log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Loading DB in memory");
+  // A diskless primary sends the stream once our first ACK says we loaded.
+  ack_after_load_ = payload_->diskless();
+  const std::string temp = payload_->path();
+  payload_.reset();
+  load_ = std::make_unique<SnapshotLoad>(server_);
+  if (std::string error = load_->begin(temp, now_ms); !error.empty()) {
+    load_.reset();
+    log(LogLevel::kWarning, error);
+    return drop("the snapshot did not load", now_ms);
+  }
+  after_load_.assign(after);
+  load_step(now_ms);
+}
+
+bool Replica::load_step(int64_t now_ms) {
+  if (!load_) return false;
+  switch (load_->step()) {
+    case SnapshotLoad::Status::kMore:
+      return true;
+    case SnapshotLoad::Status::kFailed:
+      log(LogLevel::kWarning, "Failed trying to load the MASTER synchronization DB from disk: " + load_->error());
+      load_.reset();
+      drop("the snapshot did not load", now_ms);
+      return false;
+    case SnapshotLoad::Status::kDone:
+      break;
+  }
+  load_.reset();
+  log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Finished with success");
+  loaded(now_ms);
+  return false;
+}
+
+void Replica::loaded(int64_t now_ms) {
   ++full_syncs_;
   applier_.reset(initial_offset_);
   synced_ = !replid_.empty();
   adopt_history(initial_offset_, true);
   go_online(now_ms);
-  // A diskless primary sends the stream once our first ACK says we loaded.
-  if (diskless) send_ack();
-  stream_data(bytes.substr(used), now_ms);
-}
-
-bool Replica::load_snapshot(int64_t now_ms) {
-  log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Flushing old data");
-  log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Loading DB in memory");
-  const std::string temp = payload_->path();
-  payload_.reset();
-  const persistence::LoadResult r = server_.snapshots().load_master(server_, temp);
-  if (!r.ok()) {
-    log(LogLevel::kWarning, "Failed trying to load the MASTER synchronization DB from disk: " + r.error);
-    drop("the snapshot did not load", now_ms);
-    return false;
-  }
-  log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Finished with success");
-  return true;
+  if (ack_after_load_) send_ack();
+  const std::string after = std::move(after_load_);
+  after_load_.clear();
+  stream_data(after, now_ms);
 }
 
 void Replica::adopt_history(int64_t offset, bool full) {
@@ -291,6 +318,8 @@ void Replica::on_closed(std::string_view why, int64_t now_ms) {
 
 void Replica::reset_link() {
   payload_.reset();
+  load_.reset();
+  after_load_.clear();
   handshake_.reset();
   if (session_listed_) {
     server_.clients.remove(session_);

@@ -11,8 +11,10 @@
 //   kHandshake   PING ... PSYNC (replica_handshake.hpp)
 //   kTransfer    +FULLRESYNC: the snapshot arrives (sync_payload.hpp) into
 //                dir/temp-<unix s>.<pid>.rdb; once whole it is renamed to
-//                dir/dbfilename and replaces the dataset (expired keys
-//                kept: the primary's DELs remove them)
+//                dir/dbfilename and loads in steps (snapshot_load.hpp:
+//                clients hear -LOADING meanwhile; the stream that follows
+//                waits), then replaces the dataset (expired keys kept: the
+//                primary's DELs remove them)
 //   kConnected   the stream runs (stream_applier.hpp); REPLCONF ACK
 //                <offset> each second, and when the primary asks (GETACK)
 //
@@ -34,9 +36,8 @@
 // of continues it; another answers +FULLRESYNC. Promoted, it shifts its id
 // (replid2 = the primary's, valid up to the next byte).
 //
-// Not yet: loading while serving clients (-LOADING: the load runs in one
-// go on the loop), diskless load (repl-diskless-load), restarting the
-// append-only file after a full sync, +CONTINUE's new id as replid2.
+// Not yet: diskless load (repl-diskless-load), +CONTINUE's new id as
+// replid2.
 
 #include <cstdint>
 #include <functional>
@@ -48,6 +49,7 @@
 #include "replication/primary_session.hpp"
 #include "replication/replica_handshake.hpp"
 #include "replication/replication_state.hpp"
+#include "replication/snapshot_load.hpp"
 #include "replication/stream_applier.hpp"
 #include "replication/sync_payload.hpp"
 #include "resp/writer.hpp"
@@ -97,6 +99,10 @@ class Replica final : public Service, public ReplicaSide {
 
   // Each second: connects when due, ACKs, drops a silent link.
   void cron(int64_t now_ms);
+  // Each loop iteration: the next step of a snapshot's load. True while
+  // more remains (the loop must come back without waiting).
+  bool load_step(int64_t now_ms);
+  bool loading() const { return load_ != nullptr; }
 
   // For INFO replication and ROLE.
   LinkState state() const { return state_; }
@@ -135,8 +141,10 @@ class Replica final : public Service, public ReplicaSide {
   void handshake_data(std::string_view bytes, int64_t now_ms);
   void transfer_data(std::string_view bytes, int64_t now_ms);
   void stream_data(std::string_view bytes, int64_t now_ms);
-  // The snapshot in payload_'s file replaces the dataset; then the stream.
-  bool load_snapshot(int64_t now_ms);
+  // The snapshot in payload_'s file starts to load (load_step goes on).
+  void start_load(std::string_view after, int64_t now_ms);
+  // The load is done: the stream runs from the snapshot's offset.
+  void loaded(int64_t now_ms);
   // The link carries the stream from offset on: the primary's session joins
   // the clients.
   void go_online(int64_t now_ms);
@@ -156,6 +164,9 @@ class Replica final : public Service, public ReplicaSide {
   int64_t port_ = 0;
   std::unique_ptr<ReplicaHandshake> handshake_;
   std::unique_ptr<SyncPayload> payload_;
+  std::unique_ptr<SnapshotLoad> load_;
+  std::string after_load_;     // the stream received while the snapshot loads
+  bool ack_after_load_ = false;  // a diskless primary waits for our ACK
   std::string line_;           // handshake: a reply line so far
   std::string replid_;         // the primary's history we hold
   int64_t initial_offset_ = -1;  // +FULLRESYNC's offset

@@ -59,7 +59,7 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   evict_idle_.data = this;
   uv_idle_init(&loop_, &release_idle_);
   release_idle_.data = this;
-  uv_idle_init(&loop_, &bulk_idle_);
+  uv_idle_init(&loop_, &repl_idle_);
   uv_signal_init(&loop_, &sigterm_);
   uv_signal_init(&loop_, &sigint_);
   sigterm_.data = this;
@@ -584,12 +584,14 @@ void Server::flush_iteration() {
   // leave (under appendfsync always, synced too).
   state_.aof().flush();
   // A WAIT asked the replicas for acknowledgements.
+  // A replica's snapshot loads a step at a time, its clients served between.
+  const bool loading = state_.replica().load_step(state_.clock.now_ms());
   state_.replication().before_sleep();
   flush_pending();
-  // A snapshot's chunk that left at once: the next chunk goes in the next
-  // iteration, without a wait in poll (the idle handle stops itself).
-  if (state_.replication().bulk_ready())
-    uv_idle_start(&bulk_idle_, [](uv_idle_t* h) { uv_idle_stop(h); });
+  // More of either next iteration, without a wait in poll (a snapshot's
+  // chunk that left at once; the load): the idle handle stops itself.
+  if (loading || state_.replication().bulk_ready())
+    uv_idle_start(&repl_idle_, [](uv_idle_t* h) { uv_idle_stop(h); });
 }
 
 void Server::meter_iteration() {
@@ -658,7 +660,7 @@ void Server::shut_down() {
   uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&evict_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&release_idle_), nullptr);
-  uv_close(reinterpret_cast<uv_handle_t*>(&bulk_idle_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&repl_idle_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
   uv_close(reinterpret_cast<uv_handle_t*>(&sigchld_), nullptr);

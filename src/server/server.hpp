@@ -168,7 +168,9 @@ class Server final : public ServerHost, public BusyLoop {
   // arrays wait to be unmapped (core/page_allocator.hpp): one step of each
   // a loop iteration, between the clients' events.
   uv_idle_t release_idle_;
-  uv_idle_t bulk_idle_;  // active while a replica's snapshot can take more: poll does not block
+  // Active for one iteration while replication has work for the next (a
+  // replica's snapshot can take more, a snapshot loads): poll does not block.
+  uv_idle_t repl_idle_;
   uv_signal_t sigterm_;
   uv_signal_t sigint_;
   uv_signal_t sigchld_;

@@ -380,3 +380,124 @@ TEST_CASE("lawnkv replica of a lawnkv primary: sync, stream, the primary's expir
 }
 
 }  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+// While a replica loads its primary's snapshot it serves clients between
+// steps, refusing what Redis refuses while it loads: the replies of a
+// lawnkv replica and of a redis-server replica, each slowed by
+// key-load-delay (and Redis made to turn its event loop every 1 KB), are
+// the same byte for byte; INFO persistence says loading:1 meanwhile.
+TEST_CASE("replica loading its snapshot: -LOADING and INFO loading:1, as a redis-server replica") {
+  TempDir primary_dir;
+  ServerProcess redis = ServerProcess::redis({"--dir", primary_dir.path.string(), "--repl-diskless-sync", "no"});
+  Client p(redis.port());
+  must(p, {"EVAL", "for i = 1, 1000 do redis.call('SET', 'k' .. i, i) end", "0"});
+  const std::string port = std::to_string(redis.port());
+  TempDir lawnkv_dir, ref_dir;
+  ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", lawnkv_dir.path.string(), "--key-load-delay", "500"});
+  ServerProcess ref = ServerProcess::redis({"--dir", ref_dir.path.string(), "--key-load-delay", "500",
+                                            "--loading-process-events-interval-bytes", "1024"});
+  const std::vector<std::vector<std::string>> script = {
+      {"PING"}, {"GET", "k1"}, {"SET", "x", "1"}, {"DBSIZE"}, {"ECHO", "a"}, {"MULTI"}, {"GET", "k1"},
+      {"EXEC"}, {"CONFIG", "GET", "key-load-delay"}, {"SELECT", "1"}, {"CLIENT", "SETNAME", "n"}};
+  std::vector<std::string> replies[2];
+  int i = 0;
+  for (const ServerProcess* s : {&lawnkv, &ref}) {
+    Client c(s->port());
+    CAPTURE(i);
+    must(c, {"REPLICAOF", "127.0.0.1", port});
+    REQUIRE(within(kWait, [&] { return field(c, "persistence", "loading") == "1"; }));
+    for (const auto& argv : script) replies[i].push_back(wire(c.call(argv)));
+    const std::string persistence = info(c, "persistence");
+    CHECK(info_field(persistence, "async_loading") == "0");
+    CHECK(info_field(persistence, "loading_loaded_perc").has_value());
+    CHECK(std::stoll(info_field(persistence, "loading_total_bytes").value_or("0")) > 0);
+    REQUIRE(within(kWait, [&] { return field(c, "persistence", "loading") == "0" && link_up(c); }));
+    must(c, {"SELECT", "0"});
+    CHECK(dbsize(c) == 1000);
+    CHECK(c.wire({"GET", "k7"}) == "$1\r\n7\r\n");
+    ++i;
+  }
+  CHECK(replies[0] == replies[1]);
+  CHECK(replies[0][0] == "-LOADING Redis is loading the dataset in memory\r\n");
+}
+
+}  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+// A replica with appendonly yes: its append-only file starts anew after a
+// full sync (the new dataset as its base, the stream after it), so a
+// restart from it holds the primary's data, not what the replica held
+// before the sync.
+TEST_CASE("replica with appendonly yes: after a full sync a restart from its AOF has the primary's data") {
+  TempDir primary_dir, replica_dir;
+  ServerProcess primary = ServerProcess::lawnkv({"--dir", primary_dir.path.string()});
+  Client p(primary.port());
+  fill(p);
+  const std::vector<std::string> aof_args = {"--dir", replica_dir.path.string(), "--appendonly", "yes"};
+  auto replica = std::make_unique<ServerProcess>(ServerProcess::lawnkv(aof_args));
+  {
+    Client r(replica->port());
+    must(r, {"SET", "before_sync", "gone after it"});
+    const long long rewrites = std::stoll(field(r, "persistence", "aof_rewrites"));
+    must(r, {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())});
+    REQUIRE(within(kWait, [&] { return link_up(r) && caught_up(p, r); }));
+    write_more(p);
+    REQUIRE(within(kWait, [&] { return caught_up(p, r); }));
+    REQUIRE(within(kWait, [&] {
+      return std::stoll(field(r, "persistence", "aof_rewrites")) > rewrites &&
+             field(r, "persistence", "aof_rewrite_in_progress") == "0" &&
+             field(r, "persistence", "aof_rewrite_scheduled") == "0";
+    }));
+    same_data(p, r);
+  }
+  replica->stop();
+  replica.reset();
+  ServerProcess restarted = ServerProcess::lawnkv(aof_args);
+  Client r(restarted.port());
+  CHECK(r.wire({"EXISTS", "before_sync"}) == ":0\r\n");
+  same_data(p, r);
+}
+
+}  // namespace lawnkv::itest
+
+namespace lawnkv::itest {
+
+// A chain: a lawnkv primary, its lawnkv replica, and two replicas of that
+// replica (lawnkv and redis-server). The replica passes on the stream as it
+// received it, so every sub-replica follows the primary's history (same
+// id and offsets): writes, and the DEL of a key the primary expires.
+TEST_CASE("chain: lawnkv primary -> lawnkv replica -> lawnkv and redis-server sub-replicas") {
+  TempDir dirs[4];
+  ServerProcess primary = ServerProcess::lawnkv({"--dir", dirs[0].path.string()});
+  Client p(primary.port());
+  fill(p);
+  ServerProcess replica =
+      ServerProcess::lawnkv({"--dir", dirs[1].path.string(), "--replicaof", "127.0.0.1", std::to_string(primary.port())});
+  Client r(replica.port());
+  REQUIRE(within(kWait, [&] { return link_up(r) && caught_up(p, r); }));
+  const std::string via = std::to_string(replica.port());
+  ServerProcess sub = ServerProcess::lawnkv({"--dir", dirs[2].path.string(), "--replicaof", "127.0.0.1", via});
+  ServerProcess redis_sub = ServerProcess::redis({"--dir", dirs[3].path.string(), "--replicaof", "127.0.0.1", via});
+  Client s(sub.port()), rs(redis_sub.port());
+  REQUIRE(within(kWait, [&] { return link_up(s) && link_up(rs) && caught_up(p, s) && caught_up(p, rs); }));
+  same_data(p, s);
+  same_data(p, rs);
+  CHECK(field(rs, "replication", "master_replid") == field(p, "replication", "master_replid"));
+
+  write_more(p);
+  // The primary expires this one on time; its DEL goes down the chain.
+  must(p, {"SET", "soon", "v", "PX", "50"});
+  REQUIRE(within(kWait, [&] {
+    return p.call({"EXISTS", "soon"}).text == "0" && caught_up(p, r) && caught_up(p, s) && caught_up(p, rs);
+  }));
+  same_data(p, s);
+  same_data(p, rs);
+  CHECK(dbsize(s) == dbsize(p));
+  CHECK(dbsize(rs) == dbsize(p));
+  CHECK(rs.wire({"GET", "from_eval"}) == "$1\r\ne\r\n");
+}
+
+}  // namespace lawnkv::itest

@@ -2,11 +2,13 @@
 # bench/server/acl_cost.sh: what an ACL check costs per request, as callgrind counts it.
 # Instructions per request of GET/SET at -P 16 for three users: default (+@all ~* &*),
 # "cmds" (-@all +get +set ~* &*: the command bit is checked), "keys" (-@all +get +set ~key:*:
-# the command bit and each key's pattern).
+# the command bit and each key's pattern). CG_DIR=dir keeps the callgrind files there (one
+# part per user and test, in the order printed).
 set -e
 BIN=${LAWNKV_SERVER:-build/lawnkv-server}
 PORT=47311
-W=$(mktemp -d)
+W=${CG_DIR:-$(mktemp -d)}
+mkdir -p "$W"
 valgrind --tool=callgrind --callgrind-out-file=$W/cg.%p $BIN --port $PORT --bind 127.0.0.1 --save '' --appendonly no --logfile $W/log >/dev/null 2>$W/err &
 VPID=$!
 for i in $(seq 300); do [ "$(redis-cli -p $PORT ping 2>/dev/null)" = PONG ] && break; sleep 0.1; done

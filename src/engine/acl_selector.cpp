@@ -119,7 +119,7 @@ RuleError Selector::apply_key_pattern(std::string_view op) {
   if (has_spaces(pattern)) return RuleError::kSyntax;
   auto it = std::find_if(keys_.begin(), keys_.end(), [&](const KeyPattern& k) { return k.pattern == pattern; });
   if (it == keys_.end()) {
-    keys_.push_back({std::string(pattern), perms});
+    keys_.emplace_back(std::string(pattern), perms);
   } else {
     it->perms |= perms;
   }
@@ -218,11 +218,28 @@ bool Selector::command_allowed(const CommandSpec& spec, std::span<const std::str
   return false;
 }
 
+KeyPattern::KeyPattern(std::string p, uint8_t perm) : pattern(std::move(p)), perms(perm), kind(kLiteral) {
+  const size_t special = pattern.find_first_of("*?[\\");
+  if (special == std::string::npos) return;
+  kind = special == pattern.size() - 1 && pattern[special] == '*' ? kPrefix : kGlob;
+}
+
+bool KeyPattern::matches(std::string_view key) const {
+  switch (kind) {
+    case kLiteral:
+      return key == pattern;
+    case kPrefix:
+      return !key.empty() && key.starts_with(std::string_view(pattern).substr(0, pattern.size() - 1));
+    default:
+      return glob_match(pattern, key);
+  }
+}
+
 bool Selector::key_allowed(std::string_view key, uint8_t perms) const {
   if (all_keys_) return true;
   for (const KeyPattern& k : keys_) {
     if ((k.perms & perms) != perms) continue;
-    if (glob_match(k.pattern, key)) return true;
+    if (k.matches(key)) return true;
   }
   return false;
 }
@@ -242,53 +259,11 @@ bool Selector::channel_allowed(std::string_view channel, bool is_pattern) const 
   return false;
 }
 
-namespace {
-
-// What a key spec's flags ask of an ACL user: access reads, insert,
-// delete and update write (Redis's ACLSelectorCheckKey).
-uint8_t perms_of(std::string_view flags) {
-  uint8_t perms = 0;
-  while (!flags.empty()) {
-    const size_t end = flags.find(' ');
-    const std::string_view word = flags.substr(0, end);
-    if (word == "access") perms |= kKeyRead;
-    if (word == "insert" || word == "delete" || word == "update") perms |= kKeyWrite;
-    if (end == std::string_view::npos) break;
-    flags.remove_prefix(end + 1);
-  }
-  return perms;
-}
-
-// The key_flags entry of key spec `index` ("" when there is none).
-std::string_view spec_flags(const CommandSpec& spec, int index, std::span<const std::string_view> argv) {
-  std::string_view all = spec.key_flags;
-  for (int i = 0; i < index; ++i) {
-    const size_t semi = all.find(';');
-    if (semi == std::string_view::npos) return {};
-    all.remove_prefix(semi + 1);
-  }
-  std::string_view flags = all.substr(0, all.find(';'));
-  if (spec.variable_key_flags && flags.find("variable_flags") != std::string_view::npos)
-    flags = spec.variable_key_flags(argv);
-  return flags;
-}
-
-}  // namespace
+static_assert(int{kKeyRead} == int{kKeySpecReads} && int{kKeyWrite} == int{kKeySpecWrites});
 
 Verdict Selector::check(const CommandSpec& spec, std::span<const std::string_view> argv, int* pos) const {
   if (!command_allowed(spec, argv)) return kDeniedCommand;
-  if (!all_keys_) {
-    for (const KeyRef& k : find_keys(spec, argv)) {
-      const std::string_view flags = spec_flags(spec, k.spec, argv);
-      // A shard channel (SPUBLISH, SSUBSCRIBE) is checked as a channel.
-      if (flags.find("not_key") != std::string_view::npos) continue;
-      const uint8_t perms = perms_of(flags);
-      if (!key_allowed(argv[static_cast<size_t>(k.pos)], perms)) {
-        *pos = k.pos;
-        return kDeniedKey;
-      }
-    }
-  }
+  if (!all_keys_ && check_keys(spec, argv, pos) != kAllowed) return kDeniedKey;
   if (!all_channels_ && spec.channel_args != kNoChannels) {
     const size_t end = spec.channel_args == kPublishChannel ? std::min<size_t>(2, argv.size()) : argv.size();
     for (size_t i = 1; i < end; ++i) {
@@ -298,6 +273,31 @@ Verdict Selector::check(const CommandSpec& spec, std::span<const std::string_vie
       }
     }
   }
+  return kAllowed;
+}
+
+Verdict Selector::check_keys(const CommandSpec& spec, std::span<const std::string_view> argv, int* pos) const {
+  // What key spec s asks of the user (Redis's ACLSelectorCheckKey: access
+  // reads, insert, delete and update write); 0xff: a shard channel (not_key
+  // in its flags), checked as a channel.
+  const KeyPlan& plan = key_plan(spec);
+  auto perms_of = [&](int s) -> uint8_t {
+    if (static_cast<size_t>(s) >= plan.bits.size()) return 0;  // no flags entry: no permission asked
+    const uint8_t bits = plan.bits[static_cast<size_t>(s)];
+    if (!(bits & kKeySpecVariable)) return bits & kKeySpecNotKey ? 0xff : bits & kKeyReadWrite;
+    const std::string_view flags = spec.variable_key_flags(argv);
+    return flags.find("not_key") != std::string_view::npos ? 0xff : key_spec_access(flags);
+  };
+  auto allowed = [&](int p, int s) {
+    const uint8_t perms = perms_of(s);
+    if (perms == 0xff || key_allowed(argv[static_cast<size_t>(p)], perms)) return true;
+    *pos = p;
+    return false;
+  };
+  // The keys found without find_keys's vector when they are ranges.
+  if (plan.ranges_only) return for_each_range_key(plan, static_cast<int>(argv.size()), allowed) ? kAllowed : kDeniedKey;
+  for (const KeyRef& k : find_keys(spec, argv))
+    if (!allowed(k.pos, k.spec)) return kDeniedKey;
   return kAllowed;
 }
 

@@ -52,10 +52,24 @@ std::string_view rule_error_text(RuleError e);
 // when no selector allows a command, the greatest reason is reported).
 enum Verdict : uint8_t { kAllowed = 0, kDeniedCommand = 1, kDeniedKey = 2, kDeniedAuth = 3, kDeniedChannel = 4 };
 
+// The values of engine/keys.hpp's kKeySpecReads and kKeySpecWrites: a key
+// spec's bits are the permissions it needs.
 enum KeyPerm : uint8_t { kKeyRead = 1, kKeyWrite = 2, kKeyReadWrite = 3 };
+// A key pattern, with how it is matched: the simple kinds without the glob
+// engine, each answering as glob_match would (which matches the empty key
+// to the empty pattern alone).
 struct KeyPattern {
+  enum Kind : uint8_t {
+    kGlob,     // anything else: glob_match
+    kLiteral,  // no * ? [ or \: the key equals it
+    kPrefix,   // a literal, then one '*' ("*", "cache:*"): a non-empty key starting with the literal
+  };
+  KeyPattern(std::string p, uint8_t perm);
+  bool matches(std::string_view key) const;
+
   std::string pattern;
   uint8_t perms;  // KeyPerm bits
+  Kind kind;
 };
 
 // True if s has a space (isspace) or a NUL byte: names and patterns may not.
@@ -103,6 +117,9 @@ class Selector {
   RuleError apply_channel_pattern(std::string_view op);
   RuleError allow_command(std::string_view name, const CommandTable& table);
   RuleError deny_command(std::string_view name, const CommandTable& table);
+
+  // The keys part of check (the selector has key patterns).
+  Verdict check_keys(const CommandSpec& spec, std::span<const std::string_view> argv, int* pos) const;
 
   bool root_;
   bool all_keys_ = false;

@@ -46,7 +46,59 @@ bool not_key(std::string_view flags, int index) {
   return false;
 }
 
+// The flags entry of key spec `index`, ';' separated with empty entries
+// counted ("" when there is none).
+std::string_view flags_entry(std::string_view all, int index) {
+  for (int i = 0; i < index; ++i) {
+    const size_t semi = all.find(';');
+    if (semi == std::string_view::npos) return {};
+    all.remove_prefix(semi + 1);
+  }
+  return all.substr(0, all.find(';'));
+}
+
 }  // namespace
+
+uint8_t key_spec_access(std::string_view flags) {
+  // One pass over the words (a variable_flags row's are read per call);
+  // the four that count are six letters long.
+  uint8_t bits = 0;
+  size_t start = 0;
+  while (start < flags.size()) {
+    size_t end = start;
+    while (end < flags.size() && flags[end] != ' ') ++end;
+    if (end - start == 6) {
+      const std::string_view word = flags.substr(start, 6);
+      if (word == "access") bits |= kKeySpecReads;
+      else if (word == "insert" || word == "delete" || word == "update") bits |= kKeySpecWrites;
+    }
+    start = end + 1;
+  }
+  return bits;
+}
+
+const KeyPlan& key_plan(const CommandSpec& spec) {
+  if (spec.key_plan) return *spec.key_plan;
+  auto plan = std::make_shared<KeyPlan>();
+  plan->specs = key_specs(spec);
+  plan->ranges_only = !spec.get_keys;
+  for (const KeySpec& ks : plan->specs)
+    if (ks.keynum || ks.unknown || !ks.keyword.empty()) plan->ranges_only = false;
+  // Bits for every spec and every flags entry (a row's get_keys may name
+  // a spec by its entry).
+  const size_t entries = spec.key_flags.empty() ? 0 : std::count(spec.key_flags.begin(), spec.key_flags.end(), ';') + 1;
+  for (int s = 0; s < static_cast<int>(std::max(plan->specs.size(), entries)); ++s) {
+    // As ACL checks read it (entries counted as they come) and find_keys
+    // (empty entries skipped) for not_key.
+    const std::string_view entry = flags_entry(spec.key_flags, s);
+    uint8_t bits = key_spec_access(entry);
+    if (not_key(spec.key_flags, s)) bits |= kKeySpecNotKey;
+    if (spec.variable_key_flags && entry.find("variable_flags") != std::string_view::npos) bits |= kKeySpecVariable;
+    plan->bits.push_back(bits);
+  }
+  spec.key_plan = std::move(plan);
+  return *spec.key_plan;
+}
 
 std::vector<KeySpec> key_specs(const CommandSpec& c) {
   std::vector<KeySpec> out;
@@ -78,9 +130,8 @@ std::vector<KeySpec> key_specs(const CommandSpec& c) {
 
 bool has_key_arguments(const CommandSpec& spec) {
   if (spec.get_keys) return true;
-  const int n = static_cast<int>(key_specs(spec).size());
-  for (int s = 0; s < n; ++s)
-    if (!not_key(spec.key_flags, s)) return true;
+  for (uint8_t bits : key_plan(spec).bits)
+    if (!(bits & kKeySpecNotKey)) return true;
   return false;
 }
 
@@ -91,10 +142,11 @@ std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::stri
     return out;
   }
   const int argc = static_cast<int>(argv.size());
-  const std::vector<KeySpec> specs = key_specs(spec);
+  const KeyPlan& plan = key_plan(spec);
+  const std::vector<KeySpec>& specs = plan.specs;
   for (int s = 0; s < static_cast<int>(specs.size()); ++s) {
     const KeySpec& ks = specs[static_cast<size_t>(s)];
-    if (not_key(spec.key_flags, s)) continue;
+    if (plan.bits[static_cast<size_t>(s)] & kKeySpecNotKey) continue;
     const int step = ks.keystep > 0 ? ks.keystep : 1;
     if (ks.keynum) {
       if (ks.index >= argc) return {};
@@ -125,7 +177,7 @@ std::vector<KeyRef> find_keys(const CommandSpec& spec, std::span<const std::stri
       for (int pos = first; pos <= last; ++pos) out.push_back({pos, s});
       continue;
     }
-    const int last = ks.lastkey >= 0 ? ks.index + ks.lastkey : argc + ks.lastkey;
+    const int last = range_last(ks, argc);
     for (int pos = ks.index; pos <= last && pos < argc; pos += step) out.push_back({pos, s});
   }
   return out;

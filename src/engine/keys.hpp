@@ -56,6 +56,48 @@ struct KeySpec {
 };
 std::vector<KeySpec> key_specs(const CommandSpec& spec);
 
+// What a key spec's flags entry says of its keys, as bits.
+enum KeySpecBits : uint8_t {
+  kKeySpecReads = 1,     // access
+  kKeySpecWrites = 2,    // insert, delete or update
+  kKeySpecNotKey = 4,    // not_key: no key (a shard channel); find_keys skips it
+  kKeySpecVariable = 8,  // variable_flags: the row's variable_key_flags says, per call
+};
+// kKeySpecReads | kKeySpecWrites of a flags entry ("RW access delete").
+uint8_t key_spec_access(std::string_view flags);
+
+// A row's key specs resolved once: key_specs() and, per spec, its flags
+// entry as KeySpecBits. ranges_only: every spec is a range (no keynum,
+// keyword or unknown spec, no get_keys), so the keys of a call are the
+// ranges' positions (range_positions), none dropped by a bad count: a
+// caller may walk them without find_keys's vector.
+struct KeyPlan {
+  std::vector<KeySpec> specs;
+  std::vector<uint8_t> bits;  // per spec (and flags entry): KeySpecBits
+  bool ranges_only = false;
+};
+// spec's plan, made at the first call and kept on the row (main thread).
+const KeyPlan& key_plan(const CommandSpec& spec);
+
+// The last position of a range key spec's keys for argc arguments (its
+// keys: index, index + keystep, ... up to it, below argc).
+inline int range_last(const KeySpec& ks, int argc) { return ks.lastkey >= 0 ? ks.index + ks.lastkey : argc + ks.lastkey; }
+
+// For a ranges_only plan: fn(pos, spec) for each key of a call of argc
+// arguments, in find_keys's order, until fn returns false (then false).
+template <class Fn>
+bool for_each_range_key(const KeyPlan& plan, int argc, Fn&& fn) {
+  for (size_t s = 0; s < plan.specs.size(); ++s) {
+    if (plan.bits[s] & kKeySpecNotKey) continue;
+    const KeySpec& ks = plan.specs[s];
+    const int step = ks.keystep > 0 ? ks.keystep : 1;
+    const int last = range_last(ks, argc);
+    for (int pos = ks.index; pos <= last && pos < argc; pos += step)
+      if (!fn(pos, static_cast<int>(s))) return false;
+  }
+  return true;
+}
+
 struct KeyRef {
   int pos;   // index in argv (0 is the command's name)
   int spec;  // which of key_specs() (and of key_flags) it matches

@@ -24,6 +24,7 @@ using Handler = void (*)(Call&);
 // as Redis's getkeys procs give them: SET's key is "OW update" unless GET.
 using KeyFlagsFn = std::string_view (*)(std::span<const std::string_view> argv);
 struct KeyRef;  // engine/keys.hpp
+struct KeyPlan;  // engine/keys.hpp
 struct ServerState;
 // The command flags of one call where the row's alone do not say (Redis's
 // getCommandFlags): an EVAL or FCALL takes its script's flags. Read by
@@ -167,6 +168,9 @@ struct CommandSpec {
   // This row's bit in an ACL selector's command bitmap; set by
   // CommandTable::add, one per row and subcommand, from 0 up.
   uint32_t acl_id = 0;
+  // Its key specs with their flags resolved (engine/keys.hpp key_plan):
+  // made at the first look at the row's keys, on the main thread.
+  mutable std::shared_ptr<const KeyPlan> key_plan = {};
 
   bool has(uint32_t f) const { return (flags & f) != 0; }
   void record_latency(int64_t ns) const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "command_fixture.hpp"
+#include "core/glob.hpp"
 #include "core/sha256.hpp"
 #include "engine/acl_users.hpp"
 
@@ -131,6 +132,7 @@ TEST_CASE("acl: permission matrix, users x commands x keys x channels") {
   setuser({"pub", "on", "nopass", "-@all", "+publish", "+subscribe", "+psubscribe", "&news.*"});
   setuser({"sel", "on", "nopass", "-@all", "+get", "~a:*", "(+set ~b:*)"});
   setuser({"admin", "on", "nopass", "+@all", "-@dangerous", "+config|get", "~*", "&*"});
+  setuser({"lit", "on", "nopass", "+@all", "~exact", "%R~*", "%W~w?"});
   const std::string kCmd = "-NOPERM this user has no permissions to run the '";
   const std::string kKey = "-NOPERM this user has no permissions to access one of the keys used as arguments\r\n";
   const std::string kChan = "-NOPERM this user has no permissions to access one of the channels used as arguments\r\n";
@@ -172,6 +174,17 @@ TEST_CASE("acl: permission matrix, users x commands x keys x channels") {
       {"admin", {"CONFIG", "GET", "maxmemory"}, "ok"},
       {"admin", {"CONFIG", "SET", "maxmemory", "0"}, kCmd + "config|set' command\r\n"},
       {"admin", {"AUTH", "x", "y"}, "-WRONGPASS invalid username-password pair or user is disabled.\r\n"},
+      {"lit", {"SET", "exact", "v"}, "ok"},
+      {"lit", {"SET", "exactly", "v"}, kKey},
+      {"lit", {"GET", "anything"}, "ok"},
+      {"lit", {"GET", ""}, kKey},  // "*" does not match the empty key (stringmatchlen)
+      {"lit", {"SET", "", "v"}, kKey},
+      {"lit", {"SET", "w1", "v"}, "ok"},
+      {"lit", {"SET", "w12", "v"}, kKey},
+      {"lit", {"MSET", "exact", "1", "w1", "2", "x", "3"}, kKey},
+      {"lit", {"ZUNIONSTORE", "exact", "2", "a", "b"}, "ok"},
+      {"lit", {"ZUNIONSTORE", "w12", "2", "a", "b"}, kKey},
+      {"lit", {"ZUNIONSTORE", "w12", "0", "a"}, "ok"},  // a bad count: no keys found, the command refuses it
   };
   for (const Case& c : cases) {
     FakeSession s;
@@ -190,6 +203,28 @@ TEST_CASE("acl: permission matrix, users x commands x keys x channels") {
     else
       CHECK(reply == c.expect);
   }
+}
+
+TEST_CASE("acl: key patterns of the simple kinds answer as the glob engine") {
+  using K = acl::KeyPattern;
+  CHECK(K("*", acl::kKeyRead).kind == K::kPrefix);
+  CHECK(K("cache:*", acl::kKeyRead).kind == K::kPrefix);
+  CHECK(K("exact", acl::kKeyRead).kind == K::kLiteral);
+  CHECK(K("", acl::kKeyRead).kind == K::kLiteral);
+  CHECK(K("a*b", acl::kKeyRead).kind == K::kGlob);
+  CHECK(K("**", acl::kKeyRead).kind == K::kGlob);
+  CHECK(K("a?", acl::kKeyRead).kind == K::kGlob);
+  CHECK(K("a[bc]", acl::kKeyRead).kind == K::kGlob);
+  CHECK(K("a\\*", acl::kKeyRead).kind == K::kGlob);
+  const char* patterns[] = {"*", "cache:*", "exact", "", "a*", "a*b", "**", "a?", "a[bc]", "a\\*", "]", "^x", "x-y"};
+  const char* keys[] = {"", "a", "ab", "a*", "abc", "cache:", "cache:1", "cache", "Cache:1", "exact", "exactly",
+                        "xexact", "]", "^x", "x-y", "ac"};
+  for (const char* p : patterns)
+    for (const char* k : keys) {
+      CAPTURE(p);
+      CAPTURE(k);
+      CHECK(K(p, acl::kKeyRead).matches(k) == glob_match(p, k));
+    }
 }
 
 TEST_CASE("acl: the ACL LOG groups alike entries and keeps the newest") {

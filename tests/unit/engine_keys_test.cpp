@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,49 @@ TEST_CASE("keys: the specs COMMAND INFO lists") {
   CHECK(shape("ping") == "");
   CHECK_FALSE(has_key_arguments(*t.find("ping")));
   CHECK(has_key_arguments(*t.find("zunion")));
+}
+
+TEST_CASE("keys: a row's plan (ACL checks walk its ranges) finds what find_keys finds") {
+  CommandTable t;
+  register_all_commands(t);
+  CHECK(key_plan(*t.find("get")).ranges_only);
+  CHECK(key_plan(*t.find("mset")).ranges_only);
+  CHECK_FALSE(key_plan(*t.find("zunionstore")).ranges_only);  // keynum
+  CHECK_FALSE(key_plan(*t.find("xread")).ranges_only);        // keyword
+  CHECK_FALSE(key_plan(*t.find("sort")).ranges_only);         // get_keys
+  CHECK(key_plan(*t.find("get")).bits[0] == kKeySpecReads);
+  // SET's entry as COMMAND INFO lists it; a call's own flags replace it (variable_key_flags).
+  CHECK(key_plan(*t.find("set")).bits[0] == (kKeySpecReads | kKeySpecWrites | kKeySpecVariable));
+  CHECK(key_plan(*t.find("spublish")).bits[0] == kKeySpecNotKey);
+  CHECK(&key_plan(*t.find("get")) == &key_plan(*t.find("get")));  // made once
+  CHECK(key_spec_access("RO access") == kKeySpecReads);
+  CHECK(key_spec_access("OW update") == kKeySpecWrites);
+  CHECK(key_spec_access("RW access update") == (kKeySpecReads | kKeySpecWrites));
+  CHECK(key_spec_access("RM delete") == kKeySpecWrites);
+  CHECK(key_spec_access("OW insert") == kKeySpecWrites);
+  CHECK(key_spec_access("RO accessed updates not_key") == 0);
+  // Every range-only row and subcommand, with 1 to 9 arguments: the same
+  // positions and specs, in the same order.
+  std::vector<std::string_view> argv(9, "3");
+  int rows = 0;
+  t.for_each_spec([&](const CommandSpec& c) {
+    const KeyPlan& plan = key_plan(c);
+    if (!plan.ranges_only) return;
+    ++rows;
+    for (size_t argc = 1; argc <= argv.size(); ++argc) {
+      const std::span<const std::string_view> args(argv.data(), argc);
+      std::string walked, found;
+      for_each_range_key(plan, static_cast<int>(argc), [&](int pos, int spec) {
+        walked += std::to_string(pos) + "/" + std::to_string(spec) + " ";
+        return true;
+      });
+      for (const KeyRef& k : find_keys(c, args)) found += std::to_string(k.pos) + "/" + std::to_string(k.spec) + " ";
+      CAPTURE(c.name);
+      CAPTURE(argc);
+      CHECK(walked == found);
+    }
+  });
+  CHECK(rows > 100);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #   scripts/run-tests.sh sanitize   build-asan/: unit, integration (build/'s
 #                                   tests against build-asan/'s server), compat
 #                                   (against redis-server), a mixed load, TLS
-#                                   (tests/tools/tls.sh), and
+#                                   (tests/tools/tls.sh, tls_replication.sh), and
 #                                   each fuzz harness over its corpus
 #   scripts/run-tests.sh tsan       build-tsan/ (make tsan-build): the I/O
 #                                   thread tests against the ThreadSanitizer
@@ -101,13 +101,14 @@ if [ "$group" = all ] || [ "$group" = sanitize ]; then
   suite asan/compat with_server_logs "$san/compat-tests"
   suite asan/load scripts/sanitize-load.sh "$san/lawnkv-server"
   # TLS against the sanitizer server (handshakes that fail or stall,
-  # garbage, 5 MB each way, certificate rotation): its logs go to
-  # build/test-logs/tools-tls-*.log.
+  # garbage, 5 MB each way, certificate rotation; replicas over TLS): its
+  # logs go to build/test-logs/tools-tls-*.log and tools-tls_replication-*.log.
   tls_suite() {
-    rm -f build/test-logs/tools-tls-*.log
+    rm -f build/test-logs/tools-tls-*.log build/test-logs/tools-tls_replication-*.log
     local status=0
     LAWNKV_SERVER="$san/lawnkv-server" bash tests/tools/tls.sh || status=1
-    scripts/sanitizer-reports.sh build/test-logs/tools-tls-*.log || status=1
+    LAWNKV_SERVER="$san/lawnkv-server" bash tests/tools/tls_replication.sh || status=1
+    scripts/sanitizer-reports.sh build/test-logs/tools-tls-*.log build/test-logs/tools-tls_replication-*.log || status=1
     return $status
   }
   suite asan/tls tls_suite

@@ -262,7 +262,8 @@ bool Selector::channel_allowed(std::string_view channel, bool is_pattern) const 
 static_assert(int{kKeyRead} == int{kKeySpecReads} && int{kKeyWrite} == int{kKeySpecWrites});
 
 Verdict Selector::check(const CommandSpec& spec, std::span<const std::string_view> argv, int* pos) const {
-  if (!command_allowed(spec, argv)) return kDeniedCommand;
+  // The row's bit first, in line: command_allowed's first-args are rare.
+  if (!all_commands_ && !bit(spec.acl_id) && !command_allowed(spec, argv)) return kDeniedCommand;
   if (!all_keys_ && check_keys(spec, argv, pos) != kAllowed) return kDeniedKey;
   if (!all_channels_ && spec.channel_args != kNoChannels) {
     const size_t end = spec.channel_args == kPublishChannel ? std::min<size_t>(2, argv.size()) : argv.size();

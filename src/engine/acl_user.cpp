@@ -132,6 +132,12 @@ bool User::password_matches(std::string_view pass) const {
 }
 
 Verdict User::check(const CommandSpec& spec, std::span<const std::string_view> argv, int* pos) const {
+  // The root selector alone (no "(...)"): its verdict and position are the
+  // answer (a denied command leaves *pos at 0, as below).
+  if (selectors_.size() == 1) {
+    *pos = 0;
+    return selectors_.front().check(spec, argv, pos);
+  }
   Verdict relevant = kDeniedCommand;
   int last = 0;
   for (const Selector& s : selectors_) {

@@ -43,10 +43,11 @@ TEST_CASE("ReapLimit: a chunk stops at its stop time; the next one goes on in de
   store::Db& db = ks.db(0);
   // Key i is due at 1000 + i. Even keys were given TTL 5000 at 1000 + i -
   // 5000 (the TTL turns hot: a Lawn queue), odd keys an absolute deadline
-  // (the wheel): the two tiers interleave.
+  // (the wheel): the two tiers interleave. Every third value is long (on
+  // the heap: the reaper batches those keys to prefetch their values).
   constexpr int kKeys = 100;
   for (int i = 0; i < kKeys; ++i) {
-    store::Entry& e = db.add_string(key_name(i), "v", true);
+    store::Entry& e = db.add_string(key_name(i), i % 3 == 0 ? std::string(300, 'x') : "v", true);
     db.set_deadline(e, 1'000 + i, i % 2 == 0 ? 5'000 : 0);
   }
   REQUIRE(ks.total_expires() == kKeys);

@@ -112,6 +112,11 @@ fuzzers: $(FUZZERS)
 $(BUILD)/bench-expiry: $(BUILD)/bench/expiry_bench.o $(BUILD)/liblawnkv.a
 	$(CXX) $(CXXFLAGS) $^ -o $@ -lbenchmark -lpthread
 
+# The reaper's own CPU per chunk and per cycle in a mass expiry, in-process
+# (bench/expiry/reap_chunks.cpp; bench/results/expiry-stall.md).
+$(BUILD)/bench/reap-chunks: $(BUILD)/bench/expiry/reap_chunks.o $(BUILD)/liblawnkv.a
+	$(CXX) $(CXXFLAGS) $^ -o $@ $(LIBS)
+
 deps-run:
 	@scripts/install-deps.sh run
 

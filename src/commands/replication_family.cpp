@@ -97,7 +97,7 @@ void wait_command(Call& call) {
   }
   const int64_t acks = repl.primary().count_acks(offset);
   if (acks >= wanted || call.session.in_multi || call.session.in_exec || !call.may_block() ||
-      call.now_ms >= deadline_ms) {
+      call.now_ms >= deadline_ms || (call.retry && call.retry->timed_out)) {
     return call.reply.integer(acks);
   }
   const std::string deadline = std::to_string(deadline_ms), target = std::to_string(offset);
@@ -108,7 +108,8 @@ void wait_command(Call& call) {
   call.block({.keys = keys,
               .timeout_at_ms = expiry::kNever,
               .ready_bound_ms = deadline_ms == expiry::kNever ? expiry::kNever : deadline_ms - 1,
-              .argv = argv});
+              .argv = argv,
+              .replies_own_timeout = true});
   repl.primary().request_acks();
 }
 

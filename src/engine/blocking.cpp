@@ -19,6 +19,7 @@ void BlockingTable::block(Session& s, const CommandSpec& spec, std::span<const s
   w.keys.assign(wait.keys.begin(), wait.keys.end());
   w.timeout_at_ms = wait.timeout_at_ms;
   w.wake_ms = expiry::kNever;
+  w.replies_own_timeout = wait.replies_own_timeout;
   for (const std::string& key : w.keys) by_key_[DbKey(db, key)].ids.insert(id);
   by_session_[&s] = id;
   set_wake(id, w, wait.ready_bound_ms);
@@ -58,7 +59,17 @@ void BlockingTable::forget(const Session& s) {
 bool BlockingTable::unblock(const Session& s, bool error, resp::ErrorObserver* errors, std::string_view error_text) {
   auto it = by_session_.find(&s);
   if (it == by_session_.end()) return false;
-  Session& target = *waiters_.at(it->second).session;
+  Waiter& w = waiters_.at(it->second);
+  if (w.unblocked) return false;  // unblocked already, its reply on the way
+  if (!error && w.replies_own_timeout) {
+    // Run again, timed out, at the next serve(), which wakes at once.
+    w.unblocked = true;
+    if (w.wake_ms != expiry::kNever) wakes_.erase({w.wake_ms, it->second});
+    w.wake_ms = std::numeric_limits<int64_t>::min();
+    wakes_.insert({w.wake_ms, it->second});
+    return true;
+  }
+  Session& target = *w.session;
   std::string frame;
   resp::Writer out(frame, target.protocol);
   out.observe_errors(errors);
@@ -104,7 +115,8 @@ bool BlockingTable::try_serve(BlockedRunner& runner, uint64_t id, int64_t now_ms
     const Waiter& w = it->second;
     const std::vector<std::string_view> argv(w.argv.begin(), w.argv.end());
     int64_t ready_bound_ms = 0;
-    const bool blocked_again = runner.run_again(s, *w.spec, argv, w.db, now_ms, key, out, &ready_bound_ms);
+    const bool blocked_again =
+        runner.run_again(s, *w.spec, argv, w.db, now_ms, key, w.unblocked, out, &ready_bound_ms);
     it = waiters_.find(id);
     if (it == waiters_.end()) return false;
     if (blocked_again) {

@@ -51,10 +51,12 @@ class BlockedRunner {
  public:
   virtual ~BlockedRunner() = default;
   // Runs spec with argv in db again for s at now_ms because key changed
-  // (empty: its time came), its reply into out. True if it blocked again,
-  // with its new ready bound in *ready_bound_ms.
+  // (empty: its time came; timed_out: CLIENT UNBLOCK ended its wait, see
+  // Wait::replies_own_timeout), its reply into out. True if it blocked
+  // again, with its new ready bound in *ready_bound_ms.
   virtual bool run_again(Session& s, const CommandSpec& spec, std::span<const std::string_view> argv, int db,
-                         int64_t now_ms, std::string_view key, resp::Writer& out, int64_t* ready_bound_ms) = 0;
+                         int64_t now_ms, std::string_view key, bool timed_out, resp::Writer& out,
+                         int64_t* ready_bound_ms) = 0;
   virtual Session* find_client(uint64_t id) = 0;
   // Where the error replies of served clients are counted (INFO errorstats).
   virtual resp::ErrorObserver* error_observer() = 0;
@@ -70,6 +72,10 @@ class BlockingTable {
     // The arguments to run again with (XREAD's "$" made the ID it meant);
     // empty: the command's own.
     std::span<const std::string_view> argv = {};
+    // The command replies its own timeout (WAIT: the replicas that acked so
+    // far): CLIENT UNBLOCK runs it again, told so (BlockedRunner::run_again's
+    // timed_out), instead of replying a null array.
+    bool replies_own_timeout = false;
   };
 
   // s blocks running spec with argv in db.
@@ -78,9 +84,10 @@ class BlockingTable {
   // Forgets s without replying (disconnect, CLIENT KILL, RESET).
   void forget(const Session& s);
   // CLIENT UNBLOCK: if s is blocked, replies what its timeout would (a null
-  // array), or with error the error "-UNBLOCKED client unblocked via CLIENT
-  // UNBLOCK" (or error_text; told to errors), and resumes it at the next
-  // serve(); false if s is not blocked.
+  // array; for a command that replies its own timeout, what it replies when
+  // run again at the next serve()), or with error the error "-UNBLOCKED
+  // client unblocked via CLIENT UNBLOCK" (or error_text; told to errors),
+  // and resumes it at the next serve(); false if s is not blocked.
   static constexpr std::string_view kUnblockedText = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
   bool unblock(const Session& s, bool error, resp::ErrorObserver* errors = nullptr,
                std::string_view error_text = kUnblockedText);
@@ -118,6 +125,8 @@ class BlockingTable {
     std::vector<std::string> keys;
     int64_t timeout_at_ms;
     int64_t wake_ms;  // min(timeout_at - 1, ready bound): a deadline
+    bool replies_own_timeout;
+    bool unblocked = false;  // by CLIENT UNBLOCK: runs again timed out
   };
 
   // Outcome of running a blocked command again (see Call::block).

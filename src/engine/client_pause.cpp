@@ -28,6 +28,11 @@ bool ClientPause::holds(uint32_t flags) const {
   return type_ == Type::kWrite && (flags & (kWrite | kMayReplicate)) != 0;
 }
 
+void ClientPause::forget(uint64_t id) {
+  const auto it = std::find(waiting_.begin(), waiting_.end(), id);
+  if (it != waiting_.end()) waiting_.erase(it);
+}
+
 std::vector<uint64_t> ClientPause::take_released() {
   if (type_ != Type::kOff || waiting_.empty()) return {};
   std::vector<uint64_t> out(waiting_.begin(), waiting_.end());

@@ -55,6 +55,9 @@ class ClientPause {
 
   // The client with this id waits for the pause to end.
   void postpone(uint64_t id) { waiting_.push_back(id); }
+  // The waiting client with this id is gone (it disconnected): no longer
+  // counted (INFO blocked_clients), nothing to release. O(waiting).
+  void forget(uint64_t id);
   size_t waiting() const { return waiting_.size(); }
   // The clients whose pause has ended, in the order they began to wait
   // (empty while the pause lasts); they are no longer counted as waiting.

@@ -48,6 +48,9 @@ struct BlockRetry {
   // A command waiting on several keys may serve itself from this one only,
   // as Redis 7.0 serves a client from the key that became ready.
   std::string_view ready_key;
+  // CLIENT UNBLOCK ended the wait of a command that replies its own timeout
+  // (BlockingTable::Wait::replies_own_timeout): it replies that now.
+  bool timed_out = false;
 };
 
 struct Call : DbContext {

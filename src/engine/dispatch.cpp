@@ -98,13 +98,15 @@ class ServerRunner final : public BlockedRunner {
  public:
   explicit ServerRunner(ServerState& server) : server_(server) {}
   bool run_again(Session& s, const CommandSpec& spec, std::span<const std::string_view> argv, int db,
-                 int64_t now_ms, std::string_view key, resp::Writer& out, int64_t* ready_bound_ms) override {
+                 int64_t now_ms, std::string_view key, bool timed_out, resp::Writer& out,
+                 int64_t* ready_bound_ms) override {
     // The served client is the current client while its command completes,
     // as Redis's handleClientsBlockedOnKeys makes it: with NOLOOP it is not
     // told of its own writes (BLMOVE's push). No key-table bound here.
     const Tracking::CommandScope tracked(server_.data.tracking, s, 0);
     BlockRetry retry;
     retry.ready_key = key;
+    retry.timed_out = timed_out;
     Call call{{server_.data, db, now_ms}, server_, s, out, argv, &spec, &retry};
     run_handler(call, true);
     *ready_bound_ms = retry.ready_bound_ms;

@@ -66,6 +66,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "expiry/lawn_queue.hpp"
 #include "expiry/timer.hpp"
@@ -150,10 +151,13 @@ class Index {
   // Unlinks up to max timers with deadline < now, in deadline order (exact to
   // the ms, any order within one ms), calling on_due(Timer*) after each
   // is unlinked. on_due may add/cancel/reschedule other timers, or re-add this
-  // one. Returns how many were yielded. What is left due carries over to the
-  // next call. Never yields a timer with now <= deadline. May return fewer
-  // than max while due timers remain only if its cascade bound ran out; then
-  // next_deadline() < now.
+  // one. An on_due that returns bool stops the drain by returning false (the
+  // caller's time bound): the timer it was given counts as yielded, and the
+  // rest stay where they are, in order. Returns how many were yielded. What
+  // is left due carries over to the next call. Never yields a timer with now
+  // <= deadline. May return fewer than max while due timers remain only if
+  // its cascade bound ran out (then next_deadline() < now) or on_due stopped
+  // it.
   template <class F>
   size_t drain(int64_t now, size_t max, F&& on_due) {
     size_t yielded = 0;
@@ -164,7 +168,12 @@ class Index {
       if (detail::is_proxy_field(t->deadline)) t = take_head(LawnQueue::from_proxy(t));
       --size_;
       ++yielded;
-      on_due(t);
+      if constexpr (std::is_same_v<decltype(on_due(t)), bool>) {
+        // Stopped: its time is spent, staging included.
+        if (!on_due(t)) return yielded;
+      } else {
+        on_due(t);
+      }
     }
     // What the bound leaves is spent sorting the next slot the wheel will
     // enter ahead of its time (Wheel's staging): work its cascade would

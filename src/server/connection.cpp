@@ -428,6 +428,7 @@ void Connection::close() {
   st.data.hub.unsubscribe_all(*this);
   st.data.tracking.disable(*this);
   if (blocked) st.data.blocking.forget(*this);
+  if (postponed) st.pause.forget(id);
   if (io_ && io_->attached) {
     // The socket closes once its thread has let it go (after_close); the
     // loop reads it no more meanwhile.

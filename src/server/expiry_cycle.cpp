@@ -5,11 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
 
+#include "core/clock.hpp"
 #include "core/deadline.hpp"
 #include "engine/client_pause.hpp"
 
@@ -66,38 +66,39 @@ void ExpiryCycle::on_timer(uv_poll_t* p, int status, int events) {
 void ExpiryCycle::on_idle(uv_idle_t* h) { static_cast<ExpiryCycle*>(h->data)->run(); }
 
 void ExpiryCycle::run() {
-  using std::chrono::steady_clock;
   backlog_ = false;
   if (!reaps() || clients_paused(state_, state_.clock.now_ms())) return;
   if (flush_first_) flush_first_();
   store::KeyspaceStats& stats = state_.data.keyspace.stats();
   const int64_t start_cpu_ns = Clock::thread_cpu_ns();
-  const auto start = steady_clock::now();
-  const auto budget = std::chrono::microseconds(state_.config.values().expiry_budget_us);
-  auto now = start;
+  const int64_t start_ns = Clock::steady_ns();
+  // Each chunk stops at the budget's end too, however many of its keys
+  // are left (store/reap_limit.hpp).
+  const store::SteadyReapClock clock;
+  const store::ReapLimit limit{kChunk, &clock, start_ns + state_.config.values().expiry_budget_us * 1000};
+  int64_t now_ns = start_ns;
   size_t reaped_total = 0;
   // The cycle is one pass: each hash's reaped fields are reported once.
   const store::Keyspace::ReapPass pass(state_.data.keyspace);
   store::Keyspace& keyspace = state_.data.keyspace;
   for (;;) {
     const int64_t now_ms = state_.clock.now_ms();
-    const size_t reaped = keyspace.reap(now_ms, kChunk);
+    const size_t reaped = keyspace.reap(now_ms, limit);
     reaped_total += reaped;
-    now = steady_clock::now();
+    now_ns = Clock::steady_ns();
     // Done when the chunk was not full and the index has nothing left to
     // move either: a cascade cut short by its bound yields less than a chunk
     // and leaves next_deadline() < now, and is carried on here, within the
     // budget, rather than one loop iteration (and wake-up) per chunk.
     if (reaped < kChunk && keyspace.next_deadline() >= now_ms) break;
-    if (now - start >= budget) {
+    if (now_ns >= limit.stop_ns) {
       backlog_ = true;
       ++stats.expired_time_cap_reached_count;
       break;
     }
   }
   if (reaped_total > 0) ++stats.expire_cycles;
-  const auto wall_us =
-      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(now - start).count());
+  const auto wall_us = static_cast<uint64_t>(now_ns - start_ns) / 1000;
   stats.expire_cycle_time_us += wall_us;
   state_.facts.stats.expire_cycle.add(static_cast<uint64_t>(Clock::thread_cpu_ns() - start_cpu_ns) / 1000,
                                       wall_us);

@@ -12,7 +12,8 @@
 // timerfd_settime only when the wake-up moves by more than kRearmSlackUs, so
 // a busy loop whose next deadline stays put makes no system call for it.
 // When it fires, run() reaps due keys in chunks until expiry-budget-us
-// (default 1000 us) is spent. If due keys remain (a backlog, e.g. a million
+// (default 1000 us) is spent; a chunk stops at the budget's end even midway
+// (store/reap_limit.hpp), so a run of dear keys cannot stretch the cycle. If due keys remain (a backlog, e.g. a million
 // keys due in the same second), an idle handle keeps the next poll from
 // blocking: the loop serves ready clients and comes straight back for the
 // next chunk, so mass expiry never stalls other clients for more than one
@@ -85,7 +86,8 @@ class ExpiryCycle {
   // Arms the timerfd for CLOCK_MONOTONIC time at_us, or disarms it (-1).
   void set_timer(int64_t at_us);
 
-  static constexpr size_t kChunk = 128;  // keys between two looks at the clock
+  // Keys one chunk reaps at most; a chunk also stops at the budget's end.
+  static constexpr size_t kChunk = 128;
 
   ServerState& state_;
   std::function<void()> flush_first_;

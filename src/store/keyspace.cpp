@@ -133,42 +133,68 @@ size_t Db::clear() {
   return n;
 }
 
-size_t Db::reap(int64_t now_ms, size_t budget) {
-  // Due fields are expired in batches: each one's bucket is requested from
-  // memory as the index hands it out, and read when the batch is full, so
-  // the misses of a batch overlap instead of each stalling in turn (a field
-  // flood spent a third of its time waiting for buckets). A field stays in
-  // its hash until its batch runs. A due key first runs the batch, so keys
+size_t Db::reap(int64_t now_ms, const ReapLimit& limit) {
+  // Due fields and keys holding long strings are expired in batches: what
+  // each one's expiry will read (a field's bucket in its hash; the heap
+  // string of a key's value, read to free it) is requested from memory as the
+  // index hands it out, and read when the batch is full, so the misses of a
+  // batch overlap instead of each stalling in turn (a field flood spent a
+  // third of its time waiting for buckets). An entry stays where it is until
+  // its batch runs. Any other due key first runs the batch, so keys
   // and fields still go in deadline order; if fields of the key's own hash
   // are waiting, the key's timer goes back in the index first, because
   // their expiry may delete the key (its last field gone) and cancel that
-  // timer: the drain hands the key out again if it is still there.
+  // timer: the drain hands the key out again if it is still there. A string
+  // key owns no field, and its expiry frees nothing but itself. (Batching
+  // short values too cost a 16-byte flood a quarter more CPU a key.)
   Entry* batch[kReapBatch];
   size_t batched = 0;
   size_t handed_back = 0;  // keys the drain handed out twice
+  size_t until_clock = ReapLimit::kKeysPerClockRead;
   const auto run_batch = [&] {
-    for (size_t i = 0; i < batched; ++i) expire_field(*batch[i]);
+    for (size_t i = 0; i < batched; ++i) {
+      if (batch[i]->type() == Type::kHashField) {
+        expire_field(*batch[i]);
+      } else {
+        expire(*batch[i], now_ms, true);
+      }
+    }
     batched = 0;
   };
-  const size_t n = index_.drain(now_ms, budget, [&](expiry::Timer* t) {
+  // Whether the drain goes on after a key or field: false once the limit's
+  // time is spent.
+  const auto go_on = [&] {
+    if (limit.clock == nullptr || --until_clock > 0) return true;
+    until_clock = ReapLimit::kKeysPerClockRead;
+    return limit.clock->now_ns() < limit.stop_ns;
+  };
+  const size_t n = index_.drain(now_ms, limit.keys, [&](expiry::Timer* t) {
     Entry* e = Entry::from_timer(t);
     if (e->type() == Type::kHashField) {
       e->field_owner()->prefetch_part(*e);
       batch[batched++] = e;
       if (batched == kReapBatch) run_batch();
-      return;
+      return go_on();
     }
     const Object* own = e->obj();
     if (own != nullptr && std::any_of(batch, batch + batched, [&](Entry* f) { return f->field_owner() == own; })) {
       index_.add(t, t->deadline, 0);
       ++handed_back;
       run_batch();
-      return;
+      return true;
     }
-    run_batch();
     deadline_sum_ -= t->deadline;
     owner_.stats_.lag.record(now_ms - t->deadline);
+    // A long string value: freeing it reads its heap string first.
+    if (const std::string* v = e->heap_str()) {
+      __builtin_prefetch(v);
+      batch[batched++] = e;
+      if (batched == kReapBatch) run_batch();
+      return go_on();
+    }
+    run_batch();
     expire(*e, now_ms, true);
+    return go_on();
   });
   run_batch();
   return n - handed_back;
@@ -269,13 +295,19 @@ void Keyspace::modified(int db, std::string_view key) {
   watches_.touch(db, key, dbs_[db]->peek(key) != nullptr);
 }
 
-size_t Keyspace::reap(int64_t now_ms, size_t budget) {
+size_t Keyspace::reap(int64_t now_ms, const ReapLimit& limit) {
   const ReapPass pass(*this);
   size_t done = 0;
+  bool reaped_any_db = false;
   for (auto& d : dbs_) {
-    if (done >= budget) break;
+    if (done >= limit.keys) break;
     if (d->next_deadline() >= now_ms) continue;
-    done += d->reap(now_ms, budget - done);
+    // A db after one that reaped: only while time is left.
+    if (reaped_any_db && limit.clock != nullptr && limit.clock->now_ns() >= limit.stop_ns) break;
+    ReapLimit rest = limit;
+    rest.keys = limit.keys - done;
+    done += d->reap(now_ms, rest);
+    reaped_any_db = true;
   }
   return done;
 }

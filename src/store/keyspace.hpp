@@ -19,6 +19,7 @@
 #include "store/entry.hpp"
 #include "store/eviction.hpp"
 #include "store/expired_parts.hpp"
+#include "store/reap_limit.hpp"
 #include "store/stats.hpp"
 #include "store/watch.hpp"
 
@@ -123,8 +124,8 @@ class Db {
  private:
   friend class Keyspace;
   Entry* lookup(std::string_view key, int64_t now_ms, bool touch);
-  // Reaps up to budget keys whose deadline is < now_ms.
-  size_t reap(int64_t now_ms, size_t budget);
+  // Reaps keys whose deadline is < now_ms, within limit.
+  size_t reap(int64_t now_ms, const ReapLimit& limit);
   // Due hash fields expired together by reap (see there).
   static constexpr size_t kReapBatch = 16;
   void expire(Entry& e, int64_t now_ms, bool active);
@@ -211,7 +212,10 @@ class Keyspace {
   // first. Returns how many were reaped; a full budget means more may be due.
   // Hash fields reaped are reported to the listener per key when the pass
   // ends: at the end of this call, or of the ReapPass it runs in.
-  size_t reap(int64_t now_ms, size_t budget);
+  size_t reap(int64_t now_ms, size_t budget) { return reap(now_ms, ReapLimit{budget}); }
+  // The same within limit's keys and time (store/reap_limit.hpp): fewer than
+  // limit.keys also when its time ran out.
+  size_t reap(int64_t now_ms, const ReapLimit& limit);
   // One pass of active expiry over several reap calls (the expiry cycle's
   // chunks): the listener hears of each hash's fields once, at the end.
   class ReapPass {

@@ -103,6 +103,25 @@ TEST_CASE("CLIENT PAUSE: the pause's end (its timeout) releases the held clients
   CHECK(admin.call({"INCR", "n"}) == integer(2));
 }
 
+TEST_CASE("CLIENT PAUSE: a held client that disconnects leaves blocked_clients, and the pause's end skips it") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client admin(server.port());
+  REQUIRE(admin.call({"CLIENT", "PAUSE", "100000", "WRITE"}) == status("OK"));
+  {
+    RawClient gone(server.port());
+    gone.send(encode_command({"INCR", "n"}));
+    wait_held(admin, 1);
+  }  // disconnects while held
+  // Redis 7.0 no longer counts it.
+  wait_held(admin, 0);
+  RawClient stays(server.port());
+  stays.send(encode_command({"INCR", "n"}));
+  wait_held(admin, 1);
+  REQUIRE(admin.call({"CLIENT", "UNPAUSE"}) == status("OK"));
+  CHECK(stays.read_reply() == ":1\r\n");
+  CHECK(blocked_clients(admin) == 0);
+}
+
 TEST_CASE("CLIENT PAUSE ALL holds every command, CLIENT UNPAUSE included, until its end") {
   ServerProcess server = ServerProcess::lawnkv();
   RawClient admin(server.port()), a(server.port());

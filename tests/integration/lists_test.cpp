@@ -1,7 +1,8 @@
 // Lists with blocking pops against the running server, over real sockets: a
 // job queue (producers pushing, consumers blocked in BLMOVE with a
 // processing list) that must lose and duplicate nothing, a client that
-// disconnects while blocked, and CLIENT UNBLOCK from another connection.
+// disconnects while blocked, and CLIENT UNBLOCK from another connection (of
+// a list pop, and of WAIT, which replies its own timeout).
 // Nothing sleeps: clients wait on replies, and on INFO blocked_clients.
 
 #include <doctest/doctest.h>
@@ -153,6 +154,31 @@ TEST_CASE("CLIENT UNBLOCK from another connection, and the unblocked client goes
   CHECK(control.wire({"CLIENT", "UNBLOCK", std::to_string(id)}) == ":1\r\n");
   CHECK(waiter.read().null);  // the timeout's null array (hiredis shows no kind of nil)
   CHECK(control.wire({"CLIENT", "UNBLOCK", std::to_string(id)}) == ":0\r\n");
+}
+
+TEST_CASE("CLIENT UNBLOCK of a client in WAIT replies what its timeout would: the replicas that acked") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client control(server.port());
+  Client waiter(server.port());
+  const long long id = waiter.integer({"CLIENT", "ID"});
+  redisContext* ctx = waiter.context();
+  // No replica: WAIT 1 0 waits for ever. Redis 7.0.15 replies :0 to the
+  // unblocked client (replyToBlockedClientTimedOut), not a null array.
+  waiter.append({"WAIT", "1", "0"});
+  int done = 0;
+  while (!done) REQUIRE(redisBufferWrite(ctx, &done) == REDIS_OK);
+  REQUIRE(blocked_clients(control, 1));
+  CHECK(control.wire({"CLIENT", "UNBLOCK", std::to_string(id)}) == ":1\r\n");
+  CHECK(control.wire({"CLIENT", "UNBLOCK", std::to_string(id)}) == ":0\r\n");
+  CHECK(wire(waiter.read()) == ":0\r\n");
+  REQUIRE(blocked_clients(control, 0));
+  // With ERROR, the error, as for any blocked command.
+  waiter.append({"WAIT", "1", "0"});
+  done = 0;
+  while (!done) REQUIRE(redisBufferWrite(ctx, &done) == REDIS_OK);
+  REQUIRE(blocked_clients(control, 1));
+  CHECK(control.wire({"CLIENT", "UNBLOCK", std::to_string(id), "ERROR"}) == ":1\r\n");
+  CHECK(wire(waiter.read()) == "-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n");
 }
 
 }  // namespace lawnkv::itest

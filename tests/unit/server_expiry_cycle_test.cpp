@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "command_fixture.hpp"
+#include "store/reap_limit.hpp"
 #include "expiry/timer.hpp"
 #include "server/expiry_cycle.hpp"
 
@@ -117,7 +118,9 @@ void add_due_keys(test::CommandServer& server, int n) {
 TEST_CASE("ExpiryCycle: every cycle sends what waits to be sent before it reaps a key") {
   // Replies leave in the prepare phase, after the idle phase the cycle runs
   // in: without flush_first a reply read in the last poll would wait behind
-  // a whole cycle. With a 1 us budget each cycle reaps one chunk of 128.
+  // a whole cycle. With a 1 us budget each cycle reaps one chunk, which
+  // stops at its first look at the clock (store/reap_limit.hpp), or at a
+  // later one if the machine is that fast.
   test::CommandServer server;
   server.state.config.mutable_values().expiry_budget_us = 1;
   add_due_keys(server, 300);
@@ -125,7 +128,13 @@ TEST_CASE("ExpiryCycle: every cycle sends what waits to be sent before it reaps 
   CycleLoop loop(server.state, [&] { keys_at_flush.push_back(server.state.data.keyspace.total_keys()); });
   loop.run_until_empty(server.state, 100);
   CHECK(server.state.data.keyspace.total_keys() == 0);
-  CHECK(keys_at_flush == std::vector<size_t>{300, 172, 44});
+  REQUIRE(keys_at_flush.size() >= 3);
+  CHECK(keys_at_flush.front() == 300);
+  for (size_t i = 1; i < keys_at_flush.size(); ++i) {
+    INFO("cycle ", i);
+    CHECK(keys_at_flush[i] < keys_at_flush[i - 1]);  // every cycle reaped, after its flush
+    CHECK(keys_at_flush[i - 1] - keys_at_flush[i] <= 128);
+  }
 }
 
 TEST_CASE("ExpiryCycle: a cycle past latency-monitor-threshold is the expire-cycle latency event") {

@@ -14,7 +14,8 @@
 // The memory of a Connection is freed in its uv_close callback.
 //
 // With io-threads > 1 (io_threads.hpp) the socket is not a libuv stream:
-// an I/O thread owns it. The thread reads into the query buffer and parses
+// an I/O thread owns it (with io-threads-do-reads no the stream still reads
+// it, as with one thread, and the thread only writes). The thread reads into the query buffer and parses
 // the first request (io_read), then hands the read side to the main thread
 // (after_read), which runs the requests and, at flush time, hands the
 // replies to the thread to write (a kWrite job; after_write when it is done)

@@ -222,11 +222,18 @@ void IoThreads::work(Worker& w) {
   bool handed = false;  // the last round sent the main thread messages
   for (;;) {
     bool sent = false;
+    bool worked = false;  // ran jobs (replies written, quietly or not)
     IoMessage job;
-    while (w.jobs.pop(&job)) run_job(w, job, &sent);
+    while (w.jobs.pop(&job)) {
+      run_job(w, job, &sent);
+      worked = true;
+    }
     if (sent) notify_main();
     if (w.stop.load(std::memory_order_acquire)) break;
-    if ((handed || sent) && spin_for_jobs(w.jobs)) {
+    // After replies went out too: the clients' next requests then wait a
+    // moment for the socket events to gather, and this thread and the main
+    // thread are woken once for them instead of once each.
+    if ((handed || sent || worked) && spin_for_jobs(w.jobs)) {
       handed = false;
       continue;
     }

@@ -2,7 +2,9 @@
 // The I/O threads of `io-threads N` (N > 1), asynchronous as Valkey 8's:
 // N - 1 threads, each with its own epoll, own the sockets of a share of the
 // connections. A thread reads a connection's requests into its query buffer
-// (and parses the first one), and hands the connection to the main thread
+// (and parses the first one; with io-threads-do-reads no the main thread's
+// loop reads and parses instead, IoClient::io_reads, and the thread only
+// writes), and hands the connection to the main thread
 // over a lock-free queue; the main thread runs the requests, in each
 // client's order, and hands the replies back to the thread to write. The
 // main thread never polls, reads or writes a threaded socket, and no thread

@@ -6,6 +6,7 @@
 namespace lawnkv {
 
 Replication::Replication(ServerState& server) : server_(server), primary_(server, state_) {
+  state_.set_backlog_listener([this] { primary_.attach(); });
   server.snapshots().set_bgsave_listener(&primary_);
 }
 

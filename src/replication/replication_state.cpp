@@ -44,6 +44,7 @@ void ReplicationState::set_history(std::string replid, int64_t offset) {
 
 void ReplicationState::create_backlog(uint64_t size) {
   backlog_ = std::make_unique<Backlog>(size, offset_ + 1);
+  if (backlog_listener_) backlog_listener_();
 }
 
 void ReplicationState::feed(std::string_view bytes) {

@@ -21,6 +21,7 @@
 // a replica, the server is a primary.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -91,6 +92,9 @@ class ReplicationState {
   bool backlog_active() const { return backlog_ != nullptr; }
   void create_backlog(uint64_t size);
   void free_backlog() { backlog_.reset(); }
+  // Told when a backlog is created (the primary's side then records this
+  // server's writes: a replica promoted later streams them to its own).
+  void set_backlog_listener(std::function<void()> listener) { backlog_listener_ = std::move(listener); }
   Backlog* backlog() { return backlog_.get(); }
   const Backlog* backlog() const { return backlog_.get(); }
   // Bytes of the replication stream, as sent to every replica: counted in
@@ -121,6 +125,7 @@ class ReplicationState {
   int64_t offset_ = 0;
   int64_t second_offset_ = -1;
   std::unique_ptr<Backlog> backlog_;
+  std::function<void()> backlog_listener_;
   ReplicaSide* replica_side_ = nullptr;
 };
 

@@ -174,17 +174,31 @@ def main():
     except TimeoutError as e:
         fail(str(e))
 
-    # Every acknowledged write is on the new primary.
+    # Every acknowledged write is on the new primary, and on the replica
+    # that followed it once that has caught up (WAIT counted on it).
     newp = client(new_port)
     keys = list(acked)
-    lost = []
-    for i in range(0, len(keys), 500):
-        chunk = keys[i:i + 500]
-        for k, v in zip(chunk, newp.mget(chunk)):
-            if v != acked[k]:
-                lost.append(k)
+
+    def missing(port):
+        out = []
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            out += [k for k, v in zip(chunk, client(port).mget(chunk)) if v != acked[k]]
+        return out
+
+    lost = missing(new_port)
     if lost:
         fail("%d acknowledged writes missing on the new primary, e.g. %r" % (len(lost), lost[:5]))
+    try:
+        wait_for("the other replica catches up with the new primary", 10, lambda: (
+            client(other).info("replication")["slave_repl_offset"]
+            == newp.info("replication")["master_repl_offset"]))
+    except TimeoutError as e:
+        fail(str(e))
+    on_other = missing(other)
+    if on_other:
+        fail("%d acknowledged writes missing on the replica that followed the new primary, e.g. %r" % (
+            len(on_other), on_other[:5]))
 
     # Every sentinel has switched to the new primary and heard from it (its
     # own PING answered, no down flag) before the old primary comes back.
@@ -237,7 +251,8 @@ def main():
     else:
         fail("no +switch-master event seen")
     print("  writes: %d attempted, %d acknowledged, %d failed (connection/read-only), %d not acknowledged by "
-          "WAIT 1 100, %d acknowledged and lost" % (attempted, len(acked), errors, unacked, len(lost)))
+          "WAIT 1 100, %d acknowledged and lost (%d missing on the replica that followed)" % (
+              attempted, len(acked), errors, unacked, len(lost), len(on_other)))
     if first_error:
         print("  first client error after the kill: %s" % first_error)
     if rejoined_s is not None:

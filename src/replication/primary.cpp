@@ -282,10 +282,10 @@ void Primary::before_sleep() {
   if (!links_.empty() && !state_.is_replica()) feed(kGetAck);
 }
 
-void Primary::cron(int64_t now_ms) {
+void Primary::cron(int64_t now_ms, bool ping) {
   ++cron_ticks_;
   const config::Values& cfg = server_.config.values();
-  if (!links_.empty() && !state_.is_replica() &&
+  if (ping && !links_.empty() && !state_.is_replica() &&
       cron_ticks_ % static_cast<uint64_t>(cfg.repl_ping_replica_period) == 0)
     feed(kPing);
   std::vector<uint64_t> timed_out;
@@ -314,6 +314,11 @@ void Primary::drop(uint64_t session_id, const std::string& why) {
   if (Session* s = server_.clients.find(session_id)) log(LogLevel::kWarning, why + ": " + s->peer_address());
   if (it->rdb_fd >= 0) ::close(it->rdb_fd);
   links_.erase(it);
+}
+
+void Primary::disconnect_replicas() {
+  for (const Link& l : links_)
+    if (Session* s = session(l)) s->close_soon();
 }
 
 void Primary::forget(const Session& s) {

@@ -91,10 +91,14 @@ class Primary final : public EffectSink, public BgsaveListener {
   void before_sleep();
   // About once a second while wants_cron(): PINGs, keep-alives of links
   // waiting for their snapshot, timeouts, a BGSAVE for links waiting.
-  void cron(int64_t now_ms);
+  // ping: the stream's PING is due now (a failover with a timeout holds it).
+  void cron(int64_t now_ms, bool ping = true);
   bool wants_cron() const { return state_.backlog_active() || !links_.empty(); }
   // s disconnected.
   void forget(const Session& s);
+  // Closes every replica's link (a promoted server's new id: they come
+  // back and continue by PSYNC, as from Redis's replicationUnsetMaster).
+  void disconnect_replicas();
   // From now on this server's writes are encoded into the stream whenever
   // it is not a replica (called when the backlog is created, whatever the
   // role: a replica promoted later streams its writes from the first).

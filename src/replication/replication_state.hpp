@@ -112,9 +112,10 @@ class ReplicationState {
   // INFO replication's lines (without its "# Replication" header), as Redis
   // 7.0 prints them: replicas are the connected ones, backlog_size the
   // configured repl-backlog-size, good_replicas min_slaves_good_slaves
-  // (-1: min-replicas-to-write is off, no line).
+  // (-1: min-replicas-to-write is off, no line), failover_state
+  // master_failover_state (failover.hpp).
   std::string info_fields(std::span<const ReplicaView> replicas, uint64_t backlog_size, int64_t good_replicas,
-                          int64_t now_ms) const;
+                          std::string_view failover_state, int64_t now_ms) const;
   // ROLE: for a primary, "master", its offset and each online replica's
   // [ip, port, ack offset]; for a replica, the hook's reply.
   void role_reply(resp::Writer& out, std::span<const ReplicaView> replicas) const;

@@ -162,8 +162,8 @@ TEST_CASE("compat: FAILOVER's replies from a lawnkv and a redis-server primary w
 TEST_CASE("compat: FAILOVER hands a lawnkv primary's role to a redis-server replica, and back") {
   TempDir d1, d2;
   ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", d1.path.string()});
-  ServerProcess redis = ServerProcess::redis(
-      {"--dir", d2.path.string(), "--replicaof", "127.0.0.1", std::to_string(lawnkv.port()), "--repl-diskless-sync-delay", "0"});
+  ServerProcess redis = ServerProcess::redis({"--dir", d2.path.string(), "--replicaof", "127.0.0.1",
+                                              std::to_string(lawnkv.port()), "--repl-diskless-sync-delay", "0"});
   SUBCASE("lawnkv to redis-server, then redis-server back to lawnkv") {
     hand_over(lawnkv, redis);
     hand_over(redis, lawnkv);

@@ -40,6 +40,7 @@ void register_scripting_commands(CommandTable& t);    // scripting_family.cpp
 void register_function_commands(CommandTable& t);     // functions_family.cpp
 void register_replication_commands(CommandTable& t);  // replication_family.cpp
 void register_replicaof_commands(CommandTable& t);    // replicaof_command.cpp
+void register_failover_commands(CommandTable& t);     // failover_command.cpp
 
 inline void register_all_commands(CommandTable& t) {
   register_connection_commands(t);
@@ -76,6 +77,7 @@ inline void register_all_commands(CommandTable& t) {
   register_function_commands(t);
   register_replication_commands(t);
   register_replicaof_commands(t);
+  register_failover_commands(t);
 }
 
 }  // namespace lawnkv

@@ -9,6 +9,7 @@
 #include "engine/args.hpp"
 #include "engine/context.hpp"
 #include "replication/replica.hpp"
+#include "replication/replication.hpp"
 
 namespace lawnkv {
 
@@ -22,6 +23,8 @@ void log_notice(const Call& call, const std::string& text) {
 
 /* REPLICAOF host port | NO ONE */
 void replicaof_command(Call& call) {
+  if (call.server.replication().failover().running())
+    return call.error("ERR REPLICAOF not allowed while failing over.");
   replication::Replica& replica = call.server.replica();
   config::Values& cfg = call.server.config.mutable_values();
   const std::string client = call.server.client_info ? call.server.client_info(call.server, call.session, call.now_ms)

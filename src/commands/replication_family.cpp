@@ -5,12 +5,14 @@
 #include <string>
 
 #include "commands/families.hpp"
+#include "core/ascii.hpp"
 #include "core/error_format.hpp"
 #include "core/numbers.hpp"
 #include "engine/args.hpp"
 #include "engine/context.hpp"
 #include "engine/errors.hpp"
 #include "expiry/timer.hpp"
+#include "replication/replica.hpp"
 #include "replication/replication.hpp"
 
 namespace lawnkv {
@@ -69,8 +71,31 @@ void replconf_command(Call& call) {
   call.reply.simple("OK");
 }
 
-/* SYNC, PSYNC replicationid offset */
+/* SYNC, PSYNC replicationid offset [FAILOVER] */
 void sync_command(Call& call) {
+  Replication& repl = call.server.replication();
+  if (!call.session.replica) {
+    // A primary's FAILOVER: it asks us, its replica, to take its role and
+    // continue its history (replication/failover.hpp).
+    if (call.argv.size() > 3 && is_option(call.argv[0], "psync") && is_option(call.argv[3], "failover")) {
+      if (call.server.log)
+        call.server.log->log(LogLevel::kWarning,
+                             "Failover request received for replid " + std::string(call.argv[1]) + ".");
+      if (!repl.state().is_replica()) return call.error("ERR PSYNC FAILOVER can't be sent to a master.");
+      if (!iequals(call.argv[1], repl.state().replid()))
+        return call.error("ERR PSYNC FAILOVER replid must match my replid.");
+      call.server.replica().unset_primary();
+      config::Values& cfg = call.server.config.mutable_values();
+      cfg.replicaof_host.clear();
+      cfg.replicaof_port = 0;
+      if (call.server.log) {
+        const std::string client =
+            call.server.client_info ? call.server.client_info(call.server, call.session, call.now_ms) : "";
+        call.server.log->log(LogLevel::kNotice, "MASTER MODE enabled (failover request from '" + client + "')");
+      }
+    }
+    if (repl.failover().running()) return call.error("NOMASTERLINK Can't SYNC while failing over");
+  }
   const bool psync = call.argv.size() >= 3;
   long long offset = 0;
   if (psync && !string_to_ll(call.argv[2], &offset)) return call.error(err::kNotInteger);

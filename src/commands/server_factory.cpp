@@ -26,6 +26,8 @@ std::unique_ptr<ServerState> make_server_state(config::Config cfg) {
       *state, replication.state(), [&replication](std::string_view bytes) { replication.proxy(bytes); }));
   replication.state().set_replica_side(&replica);
   state->set_replica(&replica);
+  replica.set_failover_listener([&replication](bool ok) { replication.failover().psync_done(ok); });
+  replica.set_promoted_listener([&replication] { replication.primary().disconnect_replicas(); });
   start_server_state(*state);
   state->snapshots().lastsave_s = state->facts.start_ms / 1000;
   return state;

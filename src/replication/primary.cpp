@@ -71,10 +71,7 @@ std::string Primary::sync(Session& s, bool psync, std::string_view replid, int64
     log(LogLevel::kNotice, "Replication backlog created, my new replication IDs are '" + state_.replid() +
                                "' and '" + state_.replid2() + "'");
   }
-  if (!attached_) {
-    server_.data.effects.attach(this);
-    attached_ = true;
-  }
+  attach();
   // A BGSAVE for links runs: a link that keeps the stream since its fork
   // lets this one share it.
   if (bgsave_for_links_) {
@@ -240,9 +237,23 @@ void Primary::feed(std::string_view bytes) {
     if (Session* s = server_.clients.find(id); s && !s->close_after_reply) s->deliver(bytes);
 }
 
+void Primary::attach() {
+  if (attached_) return;
+  server_.data.effects.attach(this);
+  attached_ = true;
+}
+
 void Primary::append(std::span<const EffectRecord> records) {
   // A replica's writes come from its primary, whose bytes it proxies.
-  if (state_.is_replica()) return;
+  if (state_.is_replica()) {
+    proxied_ = true;
+    return;
+  }
+  // Promoted: the stream's db is whatever our primary last selected.
+  if (proxied_) {
+    encoder_.reset();
+    proxied_ = false;
+  }
   std::string out;
   encoder_.encode(records, out);
   feed(out);
@@ -279,10 +290,10 @@ bool Primary::bulk_ready() const {
   return false;
 }
 
-void Primary::cron(int64_t now_ms) {
+void Primary::cron(int64_t now_ms, bool ping) {
   ++cron_ticks_;
   const config::Values& cfg = server_.config.values();
-  if (!links_.empty() && !state_.is_replica() &&
+  if (ping && !links_.empty() && !state_.is_replica() &&
       cron_ticks_ % static_cast<uint64_t>(cfg.repl_ping_replica_period) == 0)
     feed(kPing);
   std::vector<uint64_t> timed_out;
@@ -312,6 +323,11 @@ void Primary::drop(uint64_t session_id, const std::string& why) {
   if (Session* s = server_.clients.find(session_id)) log(LogLevel::kWarning, why + ": " + s->peer_address());
   if (it->rdb_fd >= 0) ::close(it->rdb_fd);
   links_.erase(it);
+}
+
+void Primary::disconnect_replicas() {
+  for (const Link& l : links_)
+    if (Session* s = session(l)) s->close_soon();
 }
 
 void Primary::forget(const Session& s) {

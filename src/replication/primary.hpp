@@ -95,10 +95,18 @@ class Primary final : public EffectSink, public BgsaveListener {
   bool bulk_ready() const;
   // About once a second while wants_cron(): PINGs, keep-alives of links
   // waiting for their snapshot, timeouts, a BGSAVE for links waiting.
-  void cron(int64_t now_ms);
+  // ping: the stream's PING is due now (a failover with a timeout holds it).
+  void cron(int64_t now_ms, bool ping = true);
   bool wants_cron() const { return state_.backlog_active() || !links_.empty(); }
   // s disconnected.
   void forget(const Session& s);
+  // Closes every replica's link (a promoted server's new id: they come
+  // back and continue by PSYNC, as from Redis's replicationUnsetMaster).
+  void disconnect_replicas();
+  // From now on this server's writes are encoded into the stream whenever
+  // it is not a replica (called when the backlog is created, whatever the
+  // role: a replica promoted later streams its writes from the first).
+  void attach();
 
   std::vector<ReplicaView> views(int64_t now_ms) const;
   size_t size() const { return links_.size(); }
@@ -153,6 +161,7 @@ class Primary final : public EffectSink, public BgsaveListener {
   bool attached_ = false;      // a sink of the effects since the backlog exists
   bool bgsave_for_links_ = false;  // the BGSAVE running was started for links
   bool getack_wanted_ = false;
+  bool proxied_ = false;       // bytes from our own primary went out since the encoder last wrote
   uint64_t cron_ticks_ = 0;
 };
 

@@ -41,7 +41,8 @@ void Replica::log(LogLevel level, const std::string& text) const {
   if (server_.log) server_.log->log(level, text);
 }
 
-void Replica::set_primary(const std::string& host, int64_t port, int64_t now_ms) {
+void Replica::set_primary(const std::string& host, int64_t port, int64_t now_ms, bool failover) {
+  failover_ = failover;
   // Clients blocked on keys of a primary: their writes will not come here
   // (Redis's disconnectAllBlockedClients; a client waiting for a pause to
   // end is no exception to it: it is not blocked on keys).
@@ -75,6 +76,7 @@ void Replica::set_primary(const std::string& host, int64_t port, int64_t now_ms)
 }
 
 void Replica::unset_primary() {
+  failover_ = false;
   if (state_ == LinkState::kNone) return;
   if (transport_ && state_ != LinkState::kConnect) transport_->close();
   if (state_ == LinkState::kConnected) applier_.drop();
@@ -93,6 +95,8 @@ void Replica::unset_primary() {
   // A new history starts here; the primary's stays valid as replid2 up to
   // the next byte, so its other replicas may continue from us.
   history_.shift_replid();
+  // Our replicas learn the new id by reconnecting (and continue by PSYNC).
+  if (promoted_listener_) promoted_listener_();
   server_.facts.replica = false;
   server_.facts.primary_link_up = false;
   // Keys that fell due while the primary owned their expiry go now.
@@ -123,6 +127,7 @@ void Replica::on_open(std::string peer, std::string local, int fd, int64_t now_m
                       : v.tls_replication && v.tls_port ? static_cast<int>(v.tls_port)
                                                         : server_.facts.listening_port;
   hs.announce_ip = v.replica_announce_ip;
+  hs.psync_failover = failover_;
   if (synced_ && !replid_.empty()) {
     hs.psync_replid = replid_;
     hs.psync_offset = applier_.offset() + 1;
@@ -170,6 +175,7 @@ void Replica::handshake_data(std::string_view bytes, int64_t now_ms) {
       case ReplicaHandshake::Outcome::kFullResync:
         log(LogLevel::kNotice, "Full resync from master: " + handshake_->replid() + ":" +
                                    std::to_string(handshake_->offset()));
+        failover_answered(true);
         replid_ = handshake_->replid();
         initial_offset_ = handshake_->offset();
         synced_ = false;  // the dataset is about to be replaced
@@ -178,6 +184,7 @@ void Replica::handshake_data(std::string_view bytes, int64_t now_ms) {
         return transfer_data(bytes, now_ms);
       case ReplicaHandshake::Outcome::kContinue:
         log(LogLevel::kNotice, "Successful partial resynchronization with master.");
+        failover_answered(true);
         if (handshake_->replid() != replid_)
           log(LogLevel::kWarning, "Master replication ID changed to " + handshake_->replid());
         replid_ = handshake_->replid();
@@ -186,10 +193,22 @@ void Replica::handshake_data(std::string_view bytes, int64_t now_ms) {
         go_online(now_ms);
         return stream_data(bytes, now_ms);
       case ReplicaHandshake::Outcome::kTryLater:
-      case ReplicaHandshake::Outcome::kFailed:
-        return drop(handshake_->error(), now_ms);
+      case ReplicaHandshake::Outcome::kFailed: {
+        // A refused PSYNC ... FAILOVER ends the failover (after the drop:
+        // the listener makes this server a primary again).
+        const bool refused = failover_ && handshake_->state() == ReplicaHandshake::State::kPsync;
+        drop(handshake_->error(), now_ms);
+        if (refused) failover_answered(false);
+        return;
+      }
     }
   }
+}
+
+void Replica::failover_answered(bool ok) {
+  if (!failover_) return;
+  failover_ = false;
+  if (failover_listener_) failover_listener_(ok);
 }
 
 void Replica::transfer_data(std::string_view bytes, int64_t now_ms) {

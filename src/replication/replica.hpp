@@ -88,7 +88,15 @@ class Replica final : public Service, public ReplicaSide {
 
   // REPLICAOF host port (and replicaof in the config at start): a link to
   // that primary is made now, or by the next cron without a transport.
-  void set_primary(const std::string& host, int64_t port, int64_t now_ms);
+  // failover: FAILOVER made this primary a replica of its target (failover.hpp):
+  // the handshake's PSYNC carries FAILOVER, and its answer goes to the
+  // failover listener.
+  void set_primary(const std::string& host, int64_t port, int64_t now_ms, bool failover = false);
+  // Told whether the target accepted our PSYNC ... FAILOVER (+CONTINUE or
+  // +FULLRESYNC) or refused it.
+  void set_failover_listener(std::function<void(bool)> listener) { failover_listener_ = std::move(listener); }
+  // Told when REPLICAOF NO ONE (or a failover) makes this server a primary.
+  void set_promoted_listener(std::function<void()> listener) { promoted_listener_ = std::move(listener); }
   // REPLICAOF NO ONE: the link is dropped, the data stays, writes are taken.
   void unset_primary();
 
@@ -139,6 +147,8 @@ class Replica final : public Service, public ReplicaSide {
   // session out of the client list, the link down.
   void reset_link();
   void handshake_data(std::string_view bytes, int64_t now_ms);
+  // The target's answer to PSYNC ... FAILOVER, to the listener (once).
+  void failover_answered(bool ok);
   void transfer_data(std::string_view bytes, int64_t now_ms);
   void stream_data(std::string_view bytes, int64_t now_ms);
   // The snapshot in payload_'s file starts to load (load_step goes on).
@@ -158,6 +168,9 @@ class Replica final : public Service, public ReplicaSide {
   ServerState& server_;
   ReplicationState& history_;
   std::function<void(std::string_view)> proxy_;
+  std::function<void(bool)> failover_listener_;
+  std::function<void()> promoted_listener_;
+  bool failover_ = false;      // our next PSYNC carries FAILOVER (set_primary)
   Transport* transport_ = nullptr;
   LinkState state_ = LinkState::kNone;
   std::string host_;

@@ -61,7 +61,10 @@ void ReplicaHandshake::advance() {
       return;
     case State::kCapa:
       state_ = State::kPsync;
-      send({"PSYNC", settings_.psync_replid, std::to_string(settings_.psync_offset)});
+      if (settings_.psync_failover)
+        send({"PSYNC", settings_.psync_replid, std::to_string(settings_.psync_offset), "FAILOVER"});
+      else
+        send({"PSYNC", settings_.psync_replid, std::to_string(settings_.psync_offset)});
       return;
     case State::kPsync:
     case State::kDone:

@@ -12,7 +12,7 @@
 //   kIp            REPLCONF ip-address <announce-ip>      anything (an error is logged)
 //                  (only when replica-announce-ip is set)
 //   kCapa          REPLCONF capa eof capa psync2          anything (an error is logged)
-//   kPsync         PSYNC <replid> <offset>                +FULLRESYNC <replid> <offset>
+//   kPsync         PSYNC <replid> <offset> [FAILOVER]     +FULLRESYNC <replid> <offset>
 //                  (PSYNC ? -1 the first time)            +CONTINUE [<new replid>]
 //                                                         -NOMASTERLINK, -LOADING: later
 //
@@ -35,6 +35,7 @@ struct HandshakeSettings {
   std::string announce_ip;        // replica-announce-ip; "" = no REPLCONF ip-address
   std::string psync_replid = "?";  // the replication id to continue, "?" = none
   int64_t psync_offset = -1;       // the first byte wanted; -1 with "?"
+  bool psync_failover = false;     // PSYNC <replid> <offset> FAILOVER (failover.hpp)
 };
 
 class ReplicaHandshake {

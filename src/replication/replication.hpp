@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/server_state.hpp"
+#include "replication/failover.hpp"
 #include "replication/primary.hpp"
 #include "replication/replication_state.hpp"
 
@@ -27,6 +28,9 @@ class Replication final : public Service, public StreamOffset {
   // The replicas this server feeds.
   replication::Primary& primary() { return primary_; }
   const replication::Primary& primary() const { return primary_; }
+  // FAILOVER's state (failover.hpp).
+  replication::Failover& failover() { return failover_; }
+  const replication::Failover& failover() const { return failover_; }
 
   // The loop's hooks: before it waits (GETACK), about once a second while
   // wants_cron(), and when a client disconnects.
@@ -58,6 +62,7 @@ class Replication final : public Service, public StreamOffset {
   ServerState& server_;
   replication::ReplicationState state_;
   replication::Primary primary_;
+  replication::Failover failover_;
 };
 
 }  // namespace lawnkv

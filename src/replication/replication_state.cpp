@@ -44,6 +44,7 @@ void ReplicationState::set_history(std::string replid, int64_t offset) {
 
 void ReplicationState::create_backlog(uint64_t size) {
   backlog_ = std::make_unique<Backlog>(size, offset_ + 1);
+  if (backlog_listener_) backlog_listener_();
 }
 
 void ReplicationState::feed(std::string_view bytes) {
@@ -53,7 +54,8 @@ void ReplicationState::feed(std::string_view bytes) {
 }
 
 std::string ReplicationState::info_fields(std::span<const ReplicaView> replicas, uint64_t backlog_size,
-                                          int64_t good_replicas, int64_t now_ms) const {
+                                          int64_t good_replicas, std::string_view failover_state,
+                                          int64_t now_ms) const {
   std::string out;
   const bool replica = is_replica();
   info_line(out, "role", replica ? "slave" : "master");
@@ -66,7 +68,7 @@ std::string ReplicationState::info_fields(std::span<const ReplicaView> replicas,
          "ip=" + r.ip + ",port=" + std::to_string(r.port) + ",state=" + std::string(r.state) +
              ",offset=" + std::to_string(r.ack_offset) + ",lag=" + std::to_string(r.lag_s));
   }
-  info_line(out, "master_failover_state", "no-failover");
+  info_line(out, "master_failover_state", failover_state);
   info_line(out, "master_replid", replid_);
   info_line(out, "master_replid2", replid2_);
   info_line(out, "master_repl_offset", offset_);

@@ -21,6 +21,7 @@
 // a replica, the server is a primary.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -91,6 +92,9 @@ class ReplicationState {
   bool backlog_active() const { return backlog_ != nullptr; }
   void create_backlog(uint64_t size);
   void free_backlog() { backlog_.reset(); }
+  // Told when a backlog is created (the primary's side then records this
+  // server's writes: a replica promoted later streams them to its own).
+  void set_backlog_listener(std::function<void()> listener) { backlog_listener_ = std::move(listener); }
   Backlog* backlog() { return backlog_.get(); }
   const Backlog* backlog() const { return backlog_.get(); }
   // Bytes of the replication stream, as sent to every replica: counted in
@@ -108,9 +112,10 @@ class ReplicationState {
   // INFO replication's lines (without its "# Replication" header), as Redis
   // 7.0 prints them: replicas are the connected ones, backlog_size the
   // configured repl-backlog-size, good_replicas min_slaves_good_slaves
-  // (-1: min-replicas-to-write is off, no line).
+  // (-1: min-replicas-to-write is off, no line), failover_state
+  // master_failover_state (failover.hpp).
   std::string info_fields(std::span<const ReplicaView> replicas, uint64_t backlog_size, int64_t good_replicas,
-                          int64_t now_ms) const;
+                          std::string_view failover_state, int64_t now_ms) const;
   // ROLE: for a primary, "master", its offset and each online replica's
   // [ip, port, ack offset]; for a replica, the hook's reply.
   void role_reply(resp::Writer& out, std::span<const ReplicaView> replicas) const;
@@ -121,6 +126,7 @@ class ReplicationState {
   int64_t offset_ = 0;
   int64_t second_offset_ = -1;
   std::unique_ptr<Backlog> backlog_;
+  std::function<void()> backlog_listener_;
   ReplicaSide* replica_side_ = nullptr;
 };
 

@@ -379,6 +379,40 @@ TEST_CASE("lawnkv replica of a lawnkv primary: sync, stream, the primary's expir
   same_data(p, r);
 }
 
+// What Sentinel's failover does: one replica is promoted (REPLICAOF NO ONE),
+// the other follows it and continues by a partial resync; the writes the
+// promoted server takes from then on, before and after its new replica
+// came, reach that replica (its own writes are encoded into its stream from
+// the first one, in db 0 though the old stream was in db 3), and WAIT counts
+// the replica only once it has them.
+TEST_CASE("a promoted lawnkv replica streams its own writes to the replica that followed it") {
+  TempDir d1, d2, d3;
+  ServerProcess primary = ServerProcess::lawnkv({"--dir", d1.path.string()});
+  Client p(primary.port());
+  fill(p);
+  const std::string primary_port = std::to_string(primary.port());
+  ServerProcess one = ServerProcess::lawnkv({"--dir", d2.path.string(), "--replicaof", "127.0.0.1", primary_port});
+  ServerProcess two = ServerProcess::lawnkv({"--dir", d3.path.string(), "--replicaof", "127.0.0.1", primary_port});
+  Client a(one.port()), b(two.port());
+  REQUIRE(within(kWait, [&] { return link_up(a) && caught_up(p, a) && link_up(b) && caught_up(p, b); }));
+  must(p, {"SELECT", "3"});
+  must(p, {"SET", "in_db3", "x"});  // the stream's db is 3 when the primary dies
+  REQUIRE(within(kWait, [&] { return caught_up(p, a) && caught_up(p, b); }));
+  primary.stop();
+
+  must(a, {"REPLICAOF", "NO", "ONE"});
+  must(a, {"SET", "before_follow", "1"});  // no replica yet: the backlog keeps it
+  must(b, {"REPLICAOF", "127.0.0.1", std::to_string(one.port())});
+  REQUIRE(within(kWait, [&] { return link_up(b) && caught_up(a, b); }));
+  CHECK(field(a, "stats", "sync_partial_ok") == "1");
+  CHECK(field(a, "stats", "sync_full") == "0");
+  must(a, {"SET", "after_follow", "2"});
+  CHECK(a.integer({"WAIT", "1", "5000"}) == 1);
+  CHECK(b.call({"GET", "before_follow"}).text == "1");
+  CHECK(b.call({"GET", "after_follow"}).text == "2");
+  same_data(a, b);
+}
+
 }  // namespace lawnkv::itest
 
 namespace lawnkv::itest {

@@ -71,6 +71,24 @@ TEST_CASE("replica handshake: replica-announce-ip sends REPLCONF ip-address afte
   CHECK(h.take_pending().find("PSYNC") != std::string::npos);
 }
 
+TEST_CASE("replica handshake: a primary's FAILOVER adds FAILOVER to its PSYNC") {
+  HandshakeSettings s;
+  s.psync_replid = std::string(40, 'e');
+  s.psync_offset = 77;
+  s.psync_failover = true;
+  ReplicaHandshake h(s);
+  h.start();
+  h.take_pending();
+  REQUIRE(h.on_line("+PONG") == Outcome::kWaiting);
+  h.take_pending();
+  REQUIRE(h.on_line("+OK") == Outcome::kWaiting);
+  h.take_pending();
+  REQUIRE(h.on_line("+OK") == Outcome::kWaiting);
+  CHECK(h.take_pending() == "*4\r\n$5\r\nPSYNC\r\n$40\r\n" + std::string(40, 'e') +
+                                "\r\n$2\r\n77\r\n$8\r\nFAILOVER\r\n");
+  CHECK(h.on_line("+CONTINUE " + std::string(40, 'f')) == Outcome::kContinue);
+}
+
 TEST_CASE("replica handshake: +CONTINUE, a new id, the refusals") {
   HandshakeSettings s;
   s.psync_replid = std::string(40, 'b');

@@ -86,6 +86,7 @@ def main():
     ap.add_argument("--primary", type=int, required=True)
     ap.add_argument("--primary-pid", type=int, required=True)
     ap.add_argument("--replicas", required=True)
+    ap.add_argument("--promotable", type=int, required=True, help="the replica without replica-priority 0")
     ap.add_argument("--restart", required=True)
     ap.add_argument("--restart-log", required=True)
     ap.add_argument("--restarted-pid-file", required=True)
@@ -159,8 +160,9 @@ def main():
         return finish(events)
 
     new_port = int(sentinel.discover_master(NAME)[1])
-    if new_port not in replica_ports:
-        fail("Sentinel's primary is now %d, not one of the replicas %r" % (new_port, replica_ports))
+    if new_port != a.promotable:
+        fail("Sentinel's primary is now %d, not %d (the other replica has replica-priority 0)" % (
+            new_port, a.promotable))
         return finish(events)
     other = [p for p in replica_ports if p != new_port][0]
     r = role(new_port)
@@ -172,17 +174,43 @@ def main():
     except TimeoutError as e:
         fail(str(e))
 
-    # Every acknowledged write is on the new primary.
+    # Every acknowledged write is on the new primary, and on the replica
+    # that followed it once that has caught up (WAIT counted on it).
     newp = client(new_port)
     keys = list(acked)
-    lost = []
-    for i in range(0, len(keys), 500):
-        chunk = keys[i:i + 500]
-        for k, v in zip(chunk, newp.mget(chunk)):
-            if v != acked[k]:
-                lost.append(k)
+
+    def missing(port):
+        out = []
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            out += [k for k, v in zip(chunk, client(port).mget(chunk)) if v != acked[k]]
+        return out
+
+    lost = missing(new_port)
     if lost:
         fail("%d acknowledged writes missing on the new primary, e.g. %r" % (len(lost), lost[:5]))
+    try:
+        wait_for("the other replica catches up with the new primary", 10, lambda: (
+            client(other).info("replication")["slave_repl_offset"]
+            == newp.info("replication")["master_repl_offset"]))
+    except TimeoutError as e:
+        fail(str(e))
+    on_other = missing(other)
+    if on_other:
+        fail("%d acknowledged writes missing on the replica that followed the new primary, e.g. %r" % (
+            len(on_other), on_other[:5]))
+
+    # Every sentinel has switched to the new primary and heard from it (its
+    # own PING answered, no down flag) before the old primary comes back.
+    def settled(sp):
+        m = client(sp).sentinel_master(NAME)
+        return (int(m["port"]) == new_port and m["flags"] == "master" and int(m["last-ok-ping-reply"]) < 1000
+                and int(m["num-slaves"]) >= 2)
+    try:
+        for sp in sentinel_ports:
+            wait_for("sentinel %d settles on the new primary" % sp, 10, lambda: settled(sp))
+    except TimeoutError as e:
+        fail(str(e))
 
     # The old primary comes back (empty: no persistence) and Sentinel makes
     # it a replica of the new one (after its 8 s grace for a server that
@@ -223,7 +251,8 @@ def main():
     else:
         fail("no +switch-master event seen")
     print("  writes: %d attempted, %d acknowledged, %d failed (connection/read-only), %d not acknowledged by "
-          "WAIT 1 100, %d acknowledged and lost" % (attempted, len(acked), errors, unacked, len(lost)))
+          "WAIT 1 100, %d acknowledged and lost (%d missing on the replica that followed)" % (
+              attempted, len(acked), errors, unacked, len(lost), len(on_other)))
     if first_error:
         print("  first client error after the kill: %s" % first_error)
     if rejoined_s is not None:
@@ -241,4 +270,10 @@ def finish(events):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except Exception as e:  # a reply the checks did not expect: say so in the FAIL form
+        import traceback
+        traceback.print_exc()
+        print("FAIL: %r" % (e,), flush=True)
+        sys.exit(1)

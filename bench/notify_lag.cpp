@@ -3,7 +3,7 @@
 //
 //   notify-lag --port P [--keys 10000] [--min-ms 100] [--max-ms 2000]
 //              [--background 0] [--wait-ms 60000] [--seed 1] [--out FILE]
-//              [--tracking 0|1]
+//              [--tracking 0|1] [--sub-port P2] [--event NAME] [--absolute 0|1]
 //
 // Against a server already started with notify-keyspace-events including
 // E and x (lawnkv or redis-server; bench/notify_lag.sh starts them):
@@ -21,6 +21,12 @@
 // keys' connection turns CLIENT TRACKING on with REDIRECT to it; step 3
 // also GETs each key (so it is tracked): each key's invalidation, pushed
 // when the server deletes it, stands for the event.
+// With --sub-port the subscriber listens on another server (a replica of
+// P: bench/replication_bench.sh), on the event --event names (a replica
+// hears the primary's DEL as `del`: notify-keyspace-events Eg). With
+// --absolute 1 every deadline is set by PXAT at start + uniform
+// [min-ms, max-ms], whenever the key is written: 1,000,000 keys due within
+// one second however long writing them takes.
 // Lag = receive time - deadline, in ms (fractional). A key exists while
 // now <= deadline (Redis's rule, in whole ms), so the earliest possible
 // event is at deadline + 1 ms: no server can show a lag under 1.0.
@@ -175,6 +181,9 @@ struct Options {
   unsigned seed = 1;
   std::string out;
   bool tracking = false;
+  int sub_port = 0;  // 0: --port
+  std::string event = "expired";
+  bool absolute = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -190,9 +199,13 @@ Options parse(int argc, char** argv) {
     else if (k == "--seed") o.seed = static_cast<unsigned>(std::stoul(v));
     else if (k == "--out") o.out = v;
     else if (k == "--tracking") o.tracking = v == "1";
+    else if (k == "--sub-port") o.sub_port = std::stoi(v);
+    else if (k == "--event") o.event = v;
+    else if (k == "--absolute") o.absolute = v == "1";
     else die("unknown option " + k);
   }
   if (o.port == 0) die("--port is required");
+  if (o.sub_port == 0) o.sub_port = o.port;
   return o;
 }
 
@@ -221,7 +234,7 @@ int main(int argc, char** argv) {
   }
 
   // The subscriber thread records (key, receive time) for every message.
-  Conn sub(o.port);
+  Conn sub(o.sub_port);
   if (o.tracking) {
     sub.append({"CLIENT", "ID"});
     sub.append({"HELLO", "3"});
@@ -232,7 +245,7 @@ int main(int argc, char** argv) {
     admin.flush();
     admin.reply();
   } else {
-    sub.append({"SUBSCRIBE", "__keyevent@0__:expired"});
+    sub.append({"SUBSCRIBE", "__keyevent@0__:" + o.event});
     sub.flush();
     sub.reply();
   }
@@ -255,11 +268,13 @@ int main(int argc, char** argv) {
   std::mt19937 rng(o.seed);
   std::uniform_int_distribution<int> ttl(o.min_ms, o.max_ms);
   std::unordered_map<std::string, long long> deadline;
+  const long long start_ms = static_cast<long long>(realtime_ms());
   for (int done = 0; done < o.keys;) {
     const int n = std::min<int>(static_cast<int>(kBatch), o.keys - done);
     for (int i = 0; i < n; ++i) {
       const std::string key = "k:" + std::to_string(done + i);
-      admin.append({"SET", key, "v", "PX", std::to_string(ttl(rng))});
+      if (o.absolute) admin.append({"SET", key, "v", "PXAT", std::to_string(start_ms + ttl(rng))});
+      else admin.append({"SET", key, "v", "PX", std::to_string(ttl(rng))});
       admin.append({"PEXPIRETIME", key});
       if (o.tracking) admin.append({"GET", key});
     }

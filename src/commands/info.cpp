@@ -188,9 +188,10 @@ void memory_section(const Call& call, std::string& out) {
 // as durability/append_only.hpp does.
 void persistence_section(const Call& call, std::string& out) {
   const Snapshots& snap = call.server.snapshots();
-  field(out, "loading", call.server.facts.loading ? 1 : 0);
-  for (std::string_view zero : {"async_loading", "current_cow_peak", "current_cow_size", "current_cow_size_age"})
-    field(out, zero, 0);
+  const bool async_loading = call.server.facts.loading && call.server.facts.async_loading;
+  field(out, "loading", call.server.facts.loading && !async_loading ? 1 : 0);
+  field(out, "async_loading", async_loading ? 1 : 0);
+  for (std::string_view zero : {"current_cow_peak", "current_cow_size", "current_cow_size_age"}) field(out, zero, 0);
   field(out, "current_fork_perc", "0.00");
   for (std::string_view zero : {"current_save_keys_processed", "current_save_keys_total"}) field(out, zero, 0);
   field(out, "rdb_changes_since_last_save", static_cast<int64_t>(snap.changes_since_save(call.server)));

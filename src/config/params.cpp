@@ -612,8 +612,11 @@ const Param kParams[] = {
      .doc = "Unused: no replication."},
     {.name = "repl-diskless-sync-max-replicas", .kind = kInteger, .used = false, .def = "0", .min = 0,
      .max = kIntMax, .doc = "Unused: no replication."},
-    {.name = "repl-diskless-load", .kind = kEnum, .used = false, .def = "disabled",
-     .choices = "disabled, on-empty-db, swapdb", .doc = "Unused: no replication."},
+    {.name = "repl-diskless-load", .kind = kEnum, .def = "disabled", .field = &Values::repl_diskless_load,
+     .choices = "disabled, on-empty-db, swapdb",
+     .doc = "A replica's full sync: the snapshot through a temp file (disabled), or parsed from memory without "
+            "one when the dataset is empty (on-empty-db) or always (swapdb: reads served from the old dataset "
+            "while the same history loads)."},
     {.name = "repl-disable-tcp-nodelay", .kind = kBool, .used = false, .def = "no",
      .doc = "Unused: no replication."},
     {.name = "repl-backlog-size", .kind = kMemory, .def = "1048576", .field = &Values::repl_backlog_size, .min = 1,

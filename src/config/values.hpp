@@ -72,6 +72,7 @@ struct Values {
   int64_t repl_backlog_size = 1024 * 1024;  // bytes of stream kept for partial resyncs
   int64_t repl_ping_replica_period = 10;    // seconds between the PINGs a primary sends its replicas
   int64_t repl_timeout = 60;                // seconds
+  std::string repl_diskless_load = "disabled";  // disabled | on-empty-db | swapdb
   int64_t key_load_delay = 0;               // us slept per key loaded (< 0: 1 us per -n keys); a test hook
   std::string enable_debug_command = "no";  // no | yes | local
   uint32_t notify_keyspace_events = 0;      // pubsub::EventClass bits

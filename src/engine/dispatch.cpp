@@ -66,6 +66,21 @@ bool writes(ServerState& server, const Session& session, const CommandSpec& spec
   return (pause_flags(server, session, spec, argv) & kWrite) != 0;
 }
 
+// Whether a command queued in session's transaction has flags for which
+// pred holds.
+template <typename Pred>
+bool any_queued(ServerState& server, const Session& session, Pred pred) {
+  std::vector<std::string_view> views;
+  for (const auto& q : session.queued) {
+    const CommandSpec* c = server.commands.find(q[0]);
+    if (c && !c->subcommands.empty() && q.size() >= 2) c = c->subcommand(to_lower(q[1]));
+    if (!c) continue;
+    views.assign(q.begin(), q.end());
+    if (pred(effective_flags(server, *c, views))) return true;
+  }
+  return false;
+}
+
 // Whether the call lacks flag (kStale: a replica with its link down refuses
 // it under replica-serve-stale-data no; kLoading: refused while a load
 // serves clients), or is EXEC with a queued command that lacks it (Redis's
@@ -73,16 +88,15 @@ bool writes(ServerState& server, const Session& session, const CommandSpec& spec
 bool lacks_flag(ServerState& server, const Session& session, const CommandSpec& spec,
                 std::span<const std::string_view> argv, uint32_t flag) {
   if (!(effective_flags(server, spec, argv) & flag)) return true;
-  if (!spec.has(kRunsQueue)) return false;
-  std::vector<std::string_view> views;
-  for (const auto& q : session.queued) {
-    const CommandSpec* c = server.commands.find(q[0]);
-    if (c && !c->subcommands.empty() && q.size() >= 2) c = c->subcommand(to_lower(q[1]));
-    if (!c) continue;
-    views.assign(q.begin(), q.end());
-    if (!(effective_flags(server, *c, views) & flag)) return true;
-  }
-  return false;
+  return spec.has(kRunsQueue) && any_queued(server, session, [flag](uint32_t f) { return !(f & flag); });
+}
+
+// Whether the call has flag, or is EXEC with a queued command that has it
+// (kNoAsyncLoading: Redis's is_deny_async_loading_command).
+bool has_flag(ServerState& server, const Session& session, const CommandSpec& spec,
+              std::span<const std::string_view> argv, uint32_t flag) {
+  if (effective_flags(server, spec, argv) & flag) return true;
+  return spec.has(kRunsQueue) && any_queued(server, session, [flag](uint32_t f) { return (f & flag) != 0; });
 }
 
 void queue(Session& session, const CommandSpec& spec, std::span<const std::string_view> argv) {
@@ -281,8 +295,12 @@ void dispatch_unmuted(ServerState& server, Session& session, resp::Writer& reply
   }
   // A load that serves clients meanwhile (a replica's full sync): only
   // commands flagged loading run (EXEC: when its queue has none without),
-  // as Redis's processCommand. Replays (detached) are no clients.
-  if (server.facts.loading && !session.detached && !session.master && lacks_flag(server, session, spec, argv, kLoading))
+  // as Redis's processCommand; while the old dataset serves (async
+  // loading), all but the no-async-loading ones. Replays (detached) are no
+  // clients.
+  if (server.facts.loading && !session.detached && !session.master &&
+      (server.facts.async_loading ? has_flag(server, session, spec, argv, kNoAsyncLoading)
+                                  : lacks_flag(server, session, spec, argv, kLoading)))
     return reject(err::kLoading);
   if (busy && !spec.has(kAllowBusy)) {
     // Redis checks no-multi before.

@@ -136,6 +136,9 @@ struct ServerFacts {
   std::string run_id;        // 40 hex chars, for INFO
   int listening_port = 0;
   bool loading = false;       // a file is being loaded into the dataset (nothing is evicted)
+  // With loading: the old dataset serves clients meanwhile (a replica's
+  // repl-diskless-load swapdb), only no-async-loading commands are refused.
+  bool async_loading = false;
   // A load that serves clients meanwhile (a replica's full sync): for INFO
   // persistence's loading_* lines.
   int64_t loading_start_s = 0;

@@ -15,6 +15,12 @@ std::string temp_file(const config::Values& v, int64_t now_ms) {
   return v.dir + "/temp-" + std::to_string(now_ms / 1000) + "." + std::to_string(::getpid()) + ".rdb";
 }
 
+bool dataset_empty(ServerState& s) {
+  for (int db = 0; db < s.data.keyspace.databases(); ++db)
+    if (s.data.keyspace.db(db).size() > 0) return false;
+  return true;
+}
+
 }  // namespace
 
 Replica::Replica(ServerState& server, ReplicationState& history, std::function<void(std::string_view)> proxy)
@@ -172,16 +178,20 @@ void Replica::handshake_data(std::string_view bytes, int64_t now_ms) {
         if (!handshake_->warning().empty()) log(LogLevel::kNotice, handshake_->warning());
         if (std::string req = handshake_->take_pending(); !req.empty()) transport_->send(req);
         break;
-      case ReplicaHandshake::Outcome::kFullResync:
+      case ReplicaHandshake::Outcome::kFullResync: {
         log(LogLevel::kNotice, "Full resync from master: " + handshake_->replid() + ":" +
                                    std::to_string(handshake_->offset()));
         failover_answered(true);
+        const std::string& mode = server_.config.values().repl_diskless_load;
+        const bool in_memory = mode == "swapdb" || (mode == "on-empty-db" && dataset_empty(server_));
+        async_load_ = mode == "swapdb" && synced_ && handshake_->replid() == replid_;
         replid_ = handshake_->replid();
         initial_offset_ = handshake_->offset();
         synced_ = false;  // the dataset is about to be replaced
-        payload_ = std::make_unique<SyncPayload>(temp_file(server_.config.values(), now_ms));
+        payload_ = std::make_unique<SyncPayload>(in_memory ? "" : temp_file(server_.config.values(), now_ms));
         state_ = LinkState::kTransfer;
         return transfer_data(bytes, now_ms);
+      }
       case ReplicaHandshake::Outcome::kContinue:
         log(LogLevel::kNotice, "Successful partial resynchronization with master.");
         failover_answered(true);
@@ -231,9 +241,16 @@ void Replica::start_load(std::string_view after, int64_t now_ms) {
   log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Loading DB in memory");
   // A diskless primary sends the stream once our first ACK says we loaded.
   ack_after_load_ = payload_->diskless();
+  load_ = std::make_unique<SnapshotLoad>(server_);
+  if (payload_->in_memory()) {
+    load_->begin_in_memory(payload_->take_data(), now_ms, async_load_);
+    payload_.reset();
+    after_load_.assign(after);
+    load_step(now_ms);
+    return;
+  }
   const std::string temp = payload_->path();
   payload_.reset();
-  load_ = std::make_unique<SnapshotLoad>(server_);
   if (std::string error = load_->begin(temp, now_ms); !error.empty()) {
     load_.reset();
     log(LogLevel::kWarning, error);
@@ -329,7 +346,7 @@ void Replica::on_closed(std::string_view why, int64_t now_ms) {
     applier_.drop();
     down_since_ms_ = now_ms;
   }
-  if (state_ == LinkState::kTransfer && payload_) {
+  if (state_ == LinkState::kTransfer && payload_ && !payload_->in_memory()) {
     ::unlink(payload_->path().c_str());
   }
   reset_link();

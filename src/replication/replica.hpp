@@ -36,8 +36,13 @@
 // of continues it; another answers +FULLRESYNC. Promoted, it shifts its id
 // (replid2 = the primary's, valid up to the next byte).
 //
-// Not yet: diskless load (repl-diskless-load), +CONTINUE's new id as
-// replid2.
+// repl-diskless-load on-empty-db (when the dataset is empty) or swapdb
+// keeps the snapshot in memory instead of the temp file (nothing written to
+// dir); with swapdb, when the primary's id is the one we already follow,
+// the old dataset serves reads while the new one loads (async_loading), as
+// Redis 7.0.
+//
+// Not yet: +CONTINUE's new id as replid2.
 
 #include <cstdint>
 #include <functional>
@@ -180,6 +185,7 @@ class Replica final : public Service, public ReplicaSide {
   std::unique_ptr<SnapshotLoad> load_;
   std::string after_load_;     // the stream received while the snapshot loads
   bool ack_after_load_ = false;  // a diskless primary waits for our ACK
+  bool async_load_ = false;      // repl-diskless-load swapdb of the history we follow
   std::string line_;           // handshake: a reply line so far
   std::string replid_;         // the primary's history we hold
   int64_t initial_offset_ = -1;  // +FULLRESYNC's offset

@@ -16,6 +16,7 @@ SnapshotLoad::~SnapshotLoad() {
 
 void SnapshotLoad::finish_loading() {
   server_.facts.loading = false;
+  server_.facts.async_loading = false;
   server_.facts.loading_total_bytes = 0;
   server_.facts.loading_loaded_bytes = 0;
 }
@@ -23,14 +24,23 @@ void SnapshotLoad::finish_loading() {
 std::string SnapshotLoad::begin(const std::string& temp, int64_t now_ms) {
   std::string data;
   if (std::string error = server_.snapshots().take_master_file(server_, temp, &data); !error.empty()) return error;
+  start(std::move(data), now_ms, false);
+  return {};
+}
+
+void SnapshotLoad::begin_in_memory(std::string data, int64_t now_ms, bool async) {
+  start(std::move(data), now_ms, async);
+}
+
+void SnapshotLoad::start(std::string data, int64_t now_ms, bool async) {
   ServerFacts& f = server_.facts;
   f.loading = true;
+  f.async_loading = async;
   f.loading_start_s = now_ms / 1000;
   f.loading_total_bytes = data.size();
   f.loading_loaded_bytes = 0;
   // At now_ms 0 no key is dropped as expired: the primary's DELs remove them.
   load_ = std::make_unique<persistence::RdbLoad>(std::move(data), fresh_, server_.snapshots().load_options(server_, 0));
-  return {};
 }
 
 SnapshotLoad::Status SnapshotLoad::step() {

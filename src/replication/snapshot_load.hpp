@@ -42,6 +42,11 @@ class SnapshotLoad {
   // The snapshot received into temp becomes dir/dbfilename and starts to
   // load. Returns "" or why it cannot.
   std::string begin(const std::string& temp, int64_t now_ms);
+  // repl-diskless-load: the snapshot received into memory loads (no file
+  // is written). With async the old dataset serves clients meanwhile
+  // (ServerFacts::async_loading: only no-async-loading commands are
+  // refused), as Redis's swapdb load of the history it already follows.
+  void begin_in_memory(std::string data, int64_t now_ms, bool async);
   // One step. kDone: the dataset is the snapshot's; kFailed: error() says
   // why, the dataset is unchanged.
   Status step();
@@ -49,6 +54,7 @@ class SnapshotLoad {
   const persistence::LoadResult& result() const { return load_->result(); }
 
  private:
+  void start(std::string data, int64_t now_ms, bool async);
   void finish_loading();
 
   ServerState& server_;

@@ -65,16 +65,22 @@ SyncPayload::Status SyncPayload::header(std::string_view line) {
     if (!string_to_ll(line.substr(1), &n) || n < 0) return fail("Bad payload size from MASTER: " + std::string(line));
     size_ = n;
   }
+  in_body_ = true;
+  if (in_memory()) return Status::kMore;
   file_ = std::fopen(path_.c_str(), "wb");
   if (file_ == nullptr)
     return fail("Opening the temp file needed for MASTER <-> REPLICA synchronization: " +
                 std::string(std::strerror(errno)));
-  in_body_ = true;
   return Status::kMore;
 }
 
 SyncPayload::Status SyncPayload::write(std::string_view bytes) {
   if (bytes.empty()) return Status::kMore;
+  if (in_memory()) {
+    data_.append(bytes);
+    received_ += bytes.size();
+    return Status::kMore;
+  }
   if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
     return fail("Write error or short write writing to the DB dump file needed for MASTER <-> REPLICA "
                 "synchronization: " + std::string(std::strerror(errno)));
@@ -83,6 +89,11 @@ SyncPayload::Status SyncPayload::write(std::string_view bytes) {
 }
 
 SyncPayload::Status SyncPayload::finish() {
+  if (in_memory()) {
+    // The mark is no part of the snapshot.
+    if (!mark_.empty()) data_.resize(data_.size() - kMarkLen);
+    return Status::kDone;
+  }
   if (std::fflush(file_) != 0) return fail("Failed trying to flush the temp DB: " + std::string(std::strerror(errno)));
   // The mark is no part of the snapshot.
   if (!mark_.empty() && ::ftruncate(fileno(file_), static_cast<off_t>(received_ - kMarkLen)) != 0)

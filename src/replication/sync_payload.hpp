@@ -12,7 +12,9 @@
 //   -<error>                   the primary gave up
 //
 // feed() takes the bytes read; what follows the payload (the replication
-// stream, disk form) is left to the caller. Pure but for the file it writes.
+// stream, disk form) is left to the caller. Pure but for the file it writes;
+// with no path (repl-diskless-load) the payload is kept in memory instead,
+// no file written, and take_data() hands it over.
 
 #include <cstdint>
 #include <cstdio>
@@ -26,7 +28,7 @@ class SyncPayload {
   static constexpr size_t kMarkLen = 40;
   enum class Status { kMore, kDone, kFailed };
 
-  // Writes the payload to path (created or truncated).
+  // Writes the payload to path (created or truncated); "" keeps it in memory.
   explicit SyncPayload(std::string path) : path_(std::move(path)) {}
   ~SyncPayload();
   SyncPayload(const SyncPayload&) = delete;
@@ -42,6 +44,9 @@ class SyncPayload {
   int64_t size() const { return size_; }
   uint64_t received() const { return received_; }
   bool diskless() const { return !mark_.empty(); }
+  bool in_memory() const { return path_.empty(); }
+  // In memory, after kDone: the snapshot (the mark removed).
+  std::string take_data() { return std::move(data_); }
 
  private:
   Status header(std::string_view line);
@@ -56,6 +61,7 @@ class SyncPayload {
   int64_t size_ = -1;        // $<len>; -1 with the mark
   std::string mark_;         // $EOF:<mark>
   std::string tail_;         // the last kMarkLen bytes written (mark form)
+  std::string data_;         // in memory: the body so far
   uint64_t received_ = 0;    // body bytes so far
   std::string error_;
 };

@@ -1,5 +1,6 @@
 #include "commands/client_list.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "core/error_format.hpp"
@@ -42,8 +43,11 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   line += " qbuf=" + std::to_string(s.query_buffer_bytes());
   line += " qbuf-free=" + std::to_string(s.query_buffer_free());
   line += " argv-mem=0 multi-mem=0";
-  line += " rbs=" + std::to_string(s.query_buffer_bytes() + s.query_buffer_free());
-  line += " rbp=" + std::to_string(s.query_buffer_bytes());
+  // Redis's reply buffer: its size and peak (engine/reply_buffer_figures.hpp).
+  const int64_t visit_ms = 1000 / std::max<int64_t>(1, server.config.values().hz);
+  const ReplyBufferFigures& rb = s.reply_buffer;
+  line += " rbs=" + std::to_string(rb.size(now_ms, visit_ms));
+  line += " rbp=" + std::to_string(rb.peak(now_ms, visit_ms));
   line += " obl=" + std::to_string(s.output_buffer_bytes());
   line += " oll=0 omem=" + std::to_string(s.output_buffer_bytes());
   line += " tot-mem=" + std::to_string(s.memory_bytes());
@@ -55,7 +59,6 @@ std::string client_line(const ServerState& server, const Session& s, int64_t now
   // Redis 7.2's (CLIENT SETINFO).
   line += " lib-name=" + s.lib_name;
   line += " lib-ver=" + s.lib_ver;
-  (void)server;
   return line;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/reply_buffer_figures.hpp"
 #include "engine/tracking_state.hpp"
 #include "pubsub/subscriber.hpp"
 #include "store/watch.hpp"
@@ -40,6 +41,9 @@ class Session : public pubsub::Subscriber {
   const acl::User* user = nullptr;
   int64_t created_ms = 0;       // for CLIENT LIST age
   int64_t last_interaction_ms = 0;
+  // CLIENT LIST rbs and rbp, as Redis's fixed reply buffer would show them
+  // (a connection feeds it what it writes).
+  ReplyBufferFigures reply_buffer;
   const CommandSpec* last_command = nullptr;  // CLIENT LIST cmd= (nullptr: NULL)
   bool close_after_reply = false;  // QUIT, CLIENT KILL, protocol errors
   bool no_evict = false;           // CLIENT NO-EVICT: maxmemory-clients never disconnects it

@@ -47,6 +47,7 @@ Connection::~Connection() = default;
 void Connection::start() {
   ServerState& st = server_.state();
   created_ms = last_interaction_ms = st.clock.now_ms();
+  reply_buffer.start(created_ms);
   // Redis's authRequired: the default user needs no password and is on.
   user = &st.acl.default_user();
   authenticated = user->nopass() && user->enabled();
@@ -256,6 +257,7 @@ void Connection::flush() {
   // What goes on the wire: the replies, or (TLS) their ciphertext and any
   // handshake records pending, sealed only when no write is in flight (the
   // records leave in order, and replies that wait count as out_).
+  const size_t replies = write_in_flight_ ? 0 : out_.size();
   std::string& wire = write_in_flight_ ? out_ : tls_ ? tls_->seal(out_) : out_;
   if (!write_in_flight_ && !wire.empty()) {
     uv_buf_t b = uv_buf_init(wire.data(), static_cast<unsigned>(wire.size()));
@@ -267,6 +269,7 @@ void Connection::flush() {
     }
     const size_t written = n > 0 ? static_cast<size_t>(n) : 0;
     server_.state().facts.stats.total_net_output_bytes += written;
+    note_reply_bytes(replies, written == wire.size());
     if (written > 0) last_interaction_ms = server_.state().clock.now_ms();
     if (written == wire.size()) {
       wire.clear();
@@ -305,11 +308,17 @@ void Connection::on_write(uv_write_t* req, int status) {
     return;
   }
   c->server_.state().facts.stats.total_net_output_bytes += c->writing_.size() - c->writing_offset_;
+  c->reply_buffer.sent();
   c->last_interaction_ms = c->server_.state().clock.now_ms();
   c->writing_.clear();
   c->writing_offset_ = 0;
   if (c->writing_.capacity() > kKeepOutputBytes) c->writing_.shrink_to_fit();
   c->flush();
+}
+
+void Connection::note_reply_bytes(size_t bytes, bool all_sent) {
+  const ServerState& st = server_.state();
+  reply_buffer.add(st.clock.now_ms(), 1000 / std::max<int64_t>(1, st.config.values().hz), bytes, all_sent);
 }
 
 void Connection::deliver(std::string_view frame) {

@@ -236,7 +236,9 @@ void Connection::flush_threaded() {
   uint8_t job = 0;
   if (!io_->write_posted && !out_.empty()) {
     // out_ becomes the thread's writing_; replies made meanwhile collect in
-    // the (swapped-in, empty) out_.
+    // the (swapped-in, empty) out_. (CLIENT LIST's reply buffer figures
+    // count it as sent: the thread's write is not waited for.)
+    note_reply_bytes(out_.size(), true);
     writing_.swap(out_);
     out_.clear();
     writing_offset_ = 0;

@@ -1,4 +1,6 @@
-// Query buffers as Redis 7.0 keeps them and CLIENT LIST reports them
+// Query and reply buffers as Redis 7.0 keeps them and CLIENT LIST reports
+// them. Reply buffer (rbs: its size; rbp: its peak since the clients cron last
+// reset it): engine/reply_buffer_figures.hpp. Query buffer
 // (qbuf: bytes not yet parsed into arguments; qbuf-free: the room left):
 // a pending big request shows its real size, and the clients cron releases
 // the buffer of a client idle for more than 2 s (clientsCronResizeQueryBuffer),
@@ -104,6 +106,45 @@ TEST_CASE("idle connections hold no query buffer once the cron has seen them") {
     return idle - before < kClients * 4'000LL;
   }));
   MESSAGE("used_memory: before " << before << ", " << kClients << " clients " << connected << ", idle " << idle);
+}
+
+// redis-server 7.0.15 shrinks an idle client's 16 KiB reply buffer to 1 KiB
+// within two visits of its cron (its first visit resets the peak), and shows
+// rbs=1024 rbp=0 from then on.
+TEST_CASE("CLIENT LIST's reply buffer: an idle client's shrinks to 1 KiB, as redis-server's does") {
+  for (bool redis : {false, true}) {
+    CAPTURE(redis);
+    auto server = redis ? ServerProcess::redis() : ServerProcess::lawnkv();
+    Client admin(server.port());
+    RawClient idle(server.port());
+    const std::string id = id_of(idle);
+    CHECK(test::poll_until(SteadyClock::now() + 10s, [&] {
+      return client_field(admin, id, "rbs") == "1024" && client_field(admin, id, "rbp") == "0";
+    }));
+  }
+}
+
+// The rest on lawnkv's clock, moved by DEBUG ADVANCE-TIME (redis-server
+// gives the same figures after real sleeps of the same lengths): a reply that
+// fills the buffer sets the peak to its size, and the next visit doubles it;
+// 5 s later the peak is reset and the buffer shrinks back.
+TEST_CASE("CLIENT LIST's reply buffer: a reply that fills it doubles it; the peak resets every 5 s") {
+  ServerProcess server = ServerProcess::lawnkv();
+  Client admin(server.port());
+  RawClient c(server.port());
+  const std::string id = id_of(c);
+  REQUIRE(admin.call(Argv{"DEBUG", "ADVANCE-TIME", "1000"}) == status("OK"));
+  CHECK(client_field(admin, id, "rbs") == "1024");
+  CHECK(client_field(admin, id, "rbp") == "0");
+  REQUIRE(admin.call(Argv{"SET", "big", std::string(20'000, 'x')}) == status("OK"));
+  CHECK(c.call({"GET", "big"}).size() == 20'010);  // "$20000\r\n", the value, "\r\n"
+  CHECK(client_field(admin, id, "rbp") == "1024");
+  REQUIRE(admin.call(Argv{"DEBUG", "ADVANCE-TIME", "300"}) == status("OK"));
+  CHECK(client_field(admin, id, "rbs") == "2048");
+  CHECK(client_field(admin, id, "rbp") == "1024");
+  REQUIRE(admin.call(Argv{"DEBUG", "ADVANCE-TIME", "6000"}) == status("OK"));
+  CHECK(client_field(admin, id, "rbs") == "1024");
+  CHECK(client_field(admin, id, "rbp") == "0");
 }
 
 }  // namespace lawnkv::itest

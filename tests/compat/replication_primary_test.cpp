@@ -184,6 +184,19 @@ void write_more(RawClient& c) {
   must(c, {"SWAPDB", "2", "3"});
 }
 
+// The snapshot a SYNC or PSYNC link reads after the keepalive newlines that
+// may come first: `$<len>\r\n<len bytes>`.
+std::string read_snapshot(RawClient& link) {
+  std::string byte;
+  while ((byte = link.read_exactly(1)) == "\n") {
+  }
+  REQUIRE(byte == "$");
+  std::string len;
+  while ((byte = link.read_exactly(1)) != "\r") len += byte;
+  REQUIRE(link.read_exactly(1) == "\n");
+  return link.read_exactly(std::stoul(len));
+}
+
 }  // namespace
 
 TEST_CASE("compat: replication: a redis-server 7.0.15 replica of a lawnkv primary (full and partial resync, the stream, WAIT)") {
@@ -267,14 +280,7 @@ TEST_CASE("compat: replication: a SYNC client reads lawnkv's snapshot, then the 
   must(c, {"SET", "before", "1"});
   RawClient link(lawnkv.port());
   link.send("SYNC\r\n");
-  std::string byte;
-  while ((byte = link.read_exactly(1)) == "\n") {
-  }
-  REQUIRE(byte == "$");
-  std::string len;
-  while ((byte = link.read_exactly(1)) != "\r") len += byte;
-  REQUIRE(link.read_exactly(1) == "\n");
-  const std::string rdb = link.read_exactly(std::stoul(len));
+  const std::string rdb = read_snapshot(link);
   CHECK(rdb.rfind("REDIS0010", 0) == 0);
   CHECK(rdb.find("before") != std::string::npos);
   CHECK(info_field(c, "replication", "slave0").find("state=online") != std::string::npos);
@@ -329,14 +335,7 @@ TEST_CASE("compat: replication: a snapshot read slowly over several cron ticks a
   // the replica reads nothing.
   std::this_thread::sleep_for(std::chrono::milliseconds(2200));
   CHECK(info_field(c, "replication", "slave0").find("state=send_bulk") != std::string::npos);
-  std::string byte;
-  while ((byte = link.read_exactly(1)) == "\n") {
-  }
-  REQUIRE(byte == "$");
-  std::string len;
-  while ((byte = link.read_exactly(1)) != "\r") len += byte;
-  REQUIRE(link.read_exactly(1) == "\n");
-  const std::string rdb = link.read_exactly(std::stoul(len));
+  const std::string rdb = read_snapshot(link);
   std::ifstream file(dir.path / "dump.rdb", std::ios::binary);
   const std::string saved{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
   CHECK(rdb.size() > 10u << 20);

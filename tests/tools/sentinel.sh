@@ -35,10 +35,25 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# started PID WHAT: polls PING on $port (10 s at most) until the process
+# PID answers; records it in pids and ports. Fails if it keeps running
+# without answering; returns 1 if it exited (the port was taken: retry).
+started() {
+  local pid=$1 what=$2
+  for _ in $(seq 1 200); do
+    kill -0 "$pid" 2>/dev/null || break
+    [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && { pids+=("$pid"); ports+=("$port"); return 0; }
+    sleep 0.05
+  done
+  kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "$what did not answer PING on port $port"; }
+  wait "$pid" 2>/dev/null || true
+  return 1
+}
+
 # start_node name [directive value ...]: a data server from its own config
 # file on a free port (the config file is what CONFIG REWRITE rewrites).
 start_node() {
-  local name=$1 pid i
+  local name=$1 i
   shift
   local directives=("$@")
   mkdir -p "$tmp/$name"
@@ -54,21 +69,14 @@ start_node() {
     } >"$tmp/$name.conf"
     log="$log_dir/tools-sentinel-$name-$port.log"
     "$server" "$tmp/$name.conf" >"$log" 2>&1 &
-    pid=$!
-    for _ in $(seq 1 200); do
-      kill -0 "$pid" 2>/dev/null || break
-      [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && { pids+=("$pid"); ports+=("$port"); return 0; }
-      sleep 0.05
-    done
-    kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "$server did not answer PING on port $port"; }
-    wait "$pid" 2>/dev/null || true
+    started $! "$server" && return 0
   done
   fail "$server did not start (see $log)"
 }
 
 # start_sentinel name primary_port: a sentinel on a free port.
 start_sentinel() {
-  local name=$1 primary=$2 pid
+  local name=$1 primary=$2
   for _ in 1 2 3 4 5; do
     port=$(free_port)
     cat >"$tmp/$name.conf" <<CONF
@@ -82,14 +90,7 @@ sentinel parallel-syncs m 1
 CONF
     log="$log_dir/tools-sentinel-$name-$port.log"
     "$sentinel_server" "$tmp/$name.conf" --sentinel >"$log" 2>&1 &
-    pid=$!
-    for _ in $(seq 1 200); do
-      kill -0 "$pid" 2>/dev/null || break
-      [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && { pids+=("$pid"); ports+=("$port"); return 0; }
-      sleep 0.05
-    done
-    kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "sentinel did not answer PING on port $port"; }
-    wait "$pid" 2>/dev/null || true
+    started $! sentinel && return 0
   done
   fail "sentinel did not start (see $log)"
 }

@@ -13,25 +13,40 @@ server=${1:?usage: $0 SERVER}
 log_dir=$(dirname "$server")/test-logs
 mkdir -p "$log_dir"
 
-port=
-for _ in $(seq 1 50); do
-  p=$((20000 + RANDOM % 40000))
-  (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
-  port=$p
-  break
-done
-[ -n "$port" ] || { echo "no free port" >&2; exit 1; }
-log=$log_dir/load-$port.log
-"$server" --port "$port" --bind 127.0.0.1 --save "" >"$log" 2>&1 &
-pid=$!
-stop() { kill -TERM "$pid" 2>/dev/null || true; }
+# A port no one listens on may still be taken (an outgoing connection's
+# local port): a server that exits during start-up is started again on
+# another port, five times at most.
+free_port() {
+  local p
+  for _ in $(seq 1 50); do
+    p=$((20000 + RANDOM % 40000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
+    echo "$p"
+    return 0
+  done
+  echo "no free port" >&2
+  exit 1
+}
+pid=
+stop() { [ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || true; }
 trap stop EXIT
-for _ in $(seq 1 200); do
-  [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.05
+up=no
+for _ in 1 2 3 4 5; do
+  port=$(free_port)
+  log=$log_dir/load-$port.log
+  "$server" --port "$port" --bind 127.0.0.1 --save "" >"$log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 200); do
+    [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && { up=yes; break; }
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  [ "$up" = yes ] && break
+  kill -0 "$pid" 2>/dev/null && break
+  echo "server exited during start-up on port $port; another port"
+  cat "$log"
 done
-[ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] || { echo "server did not start"; cat "$log"; exit 1; }
+[ "$up" = yes ] || { echo "server did not start"; cat "$log"; exit 1; }
 
 status=0
 bench() {

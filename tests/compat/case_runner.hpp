@@ -30,6 +30,10 @@
 //                               protocol errors); they must produce one reply
 //   @closes QUIT                after the reply the server must close the
 //                               connection; the next command opens a new one
+//   @slow PFSELFTEST            a command that works for a while (a self-test):
+//                               its reply may take up to the long timeout, not
+//                               the usual one (a sanitizer build under load is
+//                               many times slower than redis-server)
 //
 // Before each file (and each RESP3 rerun) both servers get FLUSHALL; every
 // file starts on fresh connections. A file that changes server state other

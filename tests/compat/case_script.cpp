@@ -58,6 +58,8 @@ CaseScript load_case_script(const std::filesystem::path& path) {
         step.raw = true;
       } else if (word == "@closes") {
         step.closes = true;
+      } else if (word == "@slow") {
+        step.slow = true;
       } else {
         syntax_error(path, number, "unknown directive " + word);
       }

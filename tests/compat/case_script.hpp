@@ -25,6 +25,7 @@ struct Step {
   Compare compare = Compare::kExact;
   bool raw = false;                // @raw: send argv[0] as is, not as a multibulk
   bool closes = false;             // @closes: the server must close after replying
+  bool slow = false;               // @slow: seconds of work; the long reply timeout
 };
 
 struct CaseScript {

@@ -37,6 +37,7 @@ RawClient& SideSession::client() {
 std::string SideSession::execute(const Step& step) {
   try {
     RawClient& c = client();
+    c.set_timeout(step.slow ? kSlowReplyTimeout : kReplyTimeout);
     if (step.compare == Compare::kScan) return run_scan(c, step);
     c.send(step.raw ? step.argv[0] : encode_command(step.argv));
     std::string reply = c.read_reply();
@@ -58,7 +59,8 @@ std::string SideSession::execute(const Step& step) {
     return "<connection closed>";
   } catch (const Timeout&) {
     clients_.erase(current_);
-    return "<no reply within " + std::to_string(kReplyTimeout.count()) + " ms>";
+    const auto waited = step.slow ? kSlowReplyTimeout : kReplyTimeout;
+    return "<no reply within " + std::to_string(waited.count()) + " ms>";
   } catch (const RespError& e) {
     clients_.erase(current_);
     return std::string("<not RESP: ") + e.what() + ">";

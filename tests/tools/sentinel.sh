@@ -12,6 +12,14 @@
 # primary, and the old primary, restarted, rejoins as a replica of the new
 # one. It prints the failover figures. LAWNKV_SERVER=redis-server runs the
 # same test with redis-server in lawnkv's places.
+# Authentication as operators run it: the data servers require a password
+# of their clients (requirepass; the driver logs in with it), Sentinel logs
+# in as an ACL user with the rules Redis's Sentinel docs give it (sentinel
+# auth-user/auth-pass), and replicas as a user that may only replicate
+# (masteruser/masterauth, on every server: each may become a replica). At
+# the end no server's ACL LOG holds an entry: nothing Sentinel or a replica
+# sent was refused. (tests/tools/sentinel_clients.sh covers requirepass
+# with sentinel auth-pass alone.)
 # down-after-milliseconds is 2000, not less: Sentinel PINGs a server it
 # starts watching (the new primary, after +switch-master) at most once a
 # second, and at 1000 a reply held up on a loaded machine makes it
@@ -42,7 +50,10 @@ started() {
   local pid=$1 what=$2
   for _ in $(seq 1 200); do
     kill -0 "$pid" 2>/dev/null || break
-    [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && { pids+=("$pid"); ports+=("$port"); return 0; }
+    # PONG, or NOAUTH from a data server with requirepass: it answers
+    case "$(redis-cli -p "$port" ping 2>/dev/null)" in
+      PONG | NOAUTH*) pids+=("$pid"); ports+=("$port"); return 0 ;;
+    esac
     sleep 0.05
   done
   kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "$what did not answer PING on port $port"; }
@@ -87,6 +98,8 @@ sentinel monitor m 127.0.0.1 $primary 2
 sentinel down-after-milliseconds m 2000
 sentinel failover-timeout m 3000
 sentinel parallel-syncs m 1
+sentinel auth-user m sentinel-user
+sentinel auth-pass m $sentinel_pass
 CONF
     log="$log_dir/tools-sentinel-$name-$port.log"
     "$sentinel_server" "$tmp/$name.conf" --sentinel >"$log" 2>&1 &
@@ -95,12 +108,17 @@ CONF
   fail "sentinel did not start (see $log)"
 }
 
-start_node primary
+client_pass=clientpw sentinel_pass=sentinelpw replica_pass=replicapw
+auth=(requirepass "$client_pass"
+  user "sentinel-user on >$sentinel_pass allchannels +multi +slaveof +ping +exec +subscribe +config|rewrite +role +publish +info +client|setname +client|kill +script|kill"
+  user "replica-user on >$replica_pass +psync +replconf +ping"
+  masteruser replica-user masterauth "$replica_pass")
+start_node primary "${auth[@]}"
 primary_port=$port primary_pid=${pids[-1]}
 # replica1 may never be promoted (replica-priority 0, read by Sentinel from
 # INFO); replica2 gives its address itself (REPLCONF ip-address).
-start_node replica1 replicaof "127.0.0.1 $primary_port" replica-priority 0
-start_node replica2 replicaof "127.0.0.1 $primary_port" replica-announce-ip 127.0.0.1
+start_node replica1 "${auth[@]}" replicaof "127.0.0.1 $primary_port" replica-priority 0
+start_node replica2 "${auth[@]}" replicaof "127.0.0.1 $primary_port" replica-announce-ip 127.0.0.1
 start_sentinel sentinel1 "$primary_port"
 start_sentinel sentinel2 "$primary_port"
 start_sentinel sentinel3 "$primary_port"
@@ -112,7 +130,8 @@ echo "$(basename "$server"): primary $primary_port (pid $primary_pid), replicas 
 timeout 90 "$python" tests/tools/clients/sentinel_failover.py \
   --sentinels "${ports[3]},${ports[4]},${ports[5]}" --primary "$primary_port" --primary-pid "$primary_pid" \
   --replicas "${ports[1]},${ports[2]}" --promotable "${ports[2]}" --restart "$server $tmp/primary.conf" \
-  --restart-log "$log_dir/tools-sentinel-primary-restarted-$primary_port.log" --restarted-pid-file "$restarted" ||
+  --restart-log "$log_dir/tools-sentinel-primary-restarted-$primary_port.log" --restarted-pid-file "$restarted" \
+  --password "$client_pass" ||
   fail "Sentinel failover (see the FAIL lines above; logs in $log_dir/tools-sentinel-*)"
 
 # Sentinel's CONFIG REWRITE reached the config files: the promoted replica
@@ -126,5 +145,12 @@ for n in 1 2; do
     grep -qi "^replicaof 127.0.0.1 $new_primary\$" "$conf" ||
       fail "the other replica's config does not follow $new_primary:\n$(cat "$conf")"
   fi
+done
+
+# Nothing Sentinel or a replica sent any server was refused by its ACL (a
+# refused command or a failed AUTH leaves an entry).
+for p in "${ports[@]:0:3}"; do
+  entries=$(redis-cli -p "$p" --user default --pass "$client_pass" --no-auth-warning acl log)
+  [ -z "$entries" ] || fail "the ACL LOG of the server on port $p:\n$entries"
 done
 echo "sentinel: all checks passed"

@@ -10,6 +10,8 @@ writes are acknowledged again. Checked, each within a bounded time:
 - the killed primary, restarted with its command line, is turned into a
   replica of the new primary by Sentinel and catches up;
 - no INFO, ROLE or SENTINEL reply the checks read is missing a field.
+With --password the data servers require it (requirepass): the client
+and the checks log in as their default user.
 Prints the figures: the client's outage (from the kill to the first
 acknowledged write on the new primary), Sentinel's own failover time
 (+odown to +switch-master, from its pub/sub events), writes attempted,
@@ -52,12 +54,21 @@ def wait_for(what, deadline_s, probe, interval=0.05):
     raise TimeoutError("%s: not within %.0f s (last: %r)" % (what, deadline_s, last))
 
 
+PASSWORD = None  # the data servers' requirepass (--password); sentinels have none
+
+
 def client(port):
+    """A connection to a sentinel."""
     return redis.Redis(host="127.0.0.1", port=port, socket_timeout=2, decode_responses=True)
 
 
+def data(port):
+    """A connection to a data server, as its default user."""
+    return redis.Redis(host="127.0.0.1", port=port, socket_timeout=2, decode_responses=True, password=PASSWORD)
+
+
 def role(port):
-    return client(port).execute_command("ROLE")
+    return data(port).execute_command("ROLE")
 
 
 class Events(threading.Thread):
@@ -90,7 +101,10 @@ def main():
     ap.add_argument("--restart", required=True)
     ap.add_argument("--restart-log", required=True)
     ap.add_argument("--restarted-pid-file", required=True)
+    ap.add_argument("--password", help="the data servers' requirepass")
     a = ap.parse_args()
+    global PASSWORD
+    PASSWORD = a.password
     sentinel_ports = [int(p) for p in a.sentinels.split(",")]
     replica_ports = [int(p) for p in a.replicas.split(",")]
 
@@ -110,7 +124,7 @@ def main():
     for e in events:
         e.start()
     sentinel = Sentinel([("127.0.0.1", p) for p in sentinel_ports], socket_timeout=0.5)
-    master = sentinel.master_for(NAME, socket_timeout=0.5, decode_responses=True)
+    master = sentinel.master_for(NAME, socket_timeout=0.5, decode_responses=True, password=PASSWORD)
 
     acked = {}      # key -> value, acknowledged by a replica (WAIT >= 1)
     attempted = errors = unacked = 0
@@ -176,14 +190,14 @@ def main():
 
     # Every acknowledged write is on the new primary, and on the replica
     # that followed it once that has caught up (WAIT counted on it).
-    newp = client(new_port)
+    newp = data(new_port)
     keys = list(acked)
 
     def missing(port):
         out = []
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
-            out += [k for k, v in zip(chunk, client(port).mget(chunk)) if v != acked[k]]
+            out += [k for k, v in zip(chunk, data(port).mget(chunk)) if v != acked[k]]
         return out
 
     lost = missing(new_port)
@@ -191,7 +205,7 @@ def main():
         fail("%d acknowledged writes missing on the new primary, e.g. %r" % (len(lost), lost[:5]))
     try:
         wait_for("the other replica catches up with the new primary", 10, lambda: (
-            client(other).info("replication")["slave_repl_offset"]
+            data(other).info("replication")["slave_repl_offset"]
             == newp.info("replication")["master_repl_offset"]))
     except TimeoutError as e:
         fail(str(e))
@@ -225,7 +239,7 @@ def main():
             role(a.primary)[0] == "slave" and int(role(a.primary)[2]) == new_port
             and role(a.primary)[3] == "connected"), interval=0.2)
         rejoined_s = time.monotonic() - restarted_at
-        old = client(a.primary)
+        old = data(a.primary)
         wait_for("the old primary holds the acknowledged writes", 10, lambda: (
             old.dbsize() >= len(acked) and all(v == acked[k] for k, v in zip(keys[-100:], old.mget(keys[-100:])))))
         # And Sentinel lists it among the new primary's replicas.

@@ -26,12 +26,11 @@
 # subjectively down at once; a second failover then follows the first.
 cd "$(dirname "$0")/../.."
 source tests/tools/lib/server.bash
+source tests/tools/lib/sentinel.bash
 
 python=/usr/bin/python3
-sentinel_server=/usr/bin/redis-server
 "$python" -c 'import redis.sentinel' 2>/dev/null ||
   fail "$python cannot import redis.sentinel: install python3-redis (scripts/install-deps.sh test)"
-[ -x "$sentinel_server" ] || fail "redis-server is not installed (scripts/install-deps.sh test)"
 
 export LAWNKV_REFERENCE=$reference
 tmp=$(mktemp -d)
@@ -42,71 +41,6 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-# started PID WHAT: polls PING on $port (10 s at most) until the process
-# PID answers; records it in pids and ports. Fails if it keeps running
-# without answering; returns 1 if it exited (the port was taken: retry).
-started() {
-  local pid=$1 what=$2
-  for _ in $(seq 1 200); do
-    kill -0 "$pid" 2>/dev/null || break
-    # PONG, or NOAUTH from a data server with requirepass: it answers
-    case "$(redis-cli -p "$port" ping 2>/dev/null)" in
-      PONG | NOAUTH*) pids+=("$pid"); ports+=("$port"); return 0 ;;
-    esac
-    sleep 0.05
-  done
-  kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "$what did not answer PING on port $port"; }
-  wait "$pid" 2>/dev/null || true
-  return 1
-}
-
-# start_node name [directive value ...]: a data server from its own config
-# file on a free port (the config file is what CONFIG REWRITE rewrites).
-start_node() {
-  local name=$1 i
-  shift
-  local directives=("$@")
-  mkdir -p "$tmp/$name"
-  for _ in 1 2 3 4 5; do
-    port=$(free_port)
-    {
-      echo "port $port"
-      echo "bind 127.0.0.1"
-      echo "dir $tmp/$name"
-      echo 'save ""'
-      [ "$reference" = 1 ] && echo "appendonly no" && echo "repl-diskless-sync-delay 0"
-      for ((i = 0; i + 1 < ${#directives[@]}; i += 2)); do echo "${directives[i]} ${directives[i + 1]}"; done
-    } >"$tmp/$name.conf"
-    log="$log_dir/tools-sentinel-$name-$port.log"
-    "$server" "$tmp/$name.conf" >"$log" 2>&1 &
-    started $! "$server" && return 0
-  done
-  fail "$server did not start (see $log)"
-}
-
-# start_sentinel name primary_port: a sentinel on a free port.
-start_sentinel() {
-  local name=$1 primary=$2
-  for _ in 1 2 3 4 5; do
-    port=$(free_port)
-    cat >"$tmp/$name.conf" <<CONF
-port $port
-bind 127.0.0.1
-dir $tmp
-sentinel monitor m 127.0.0.1 $primary 2
-sentinel down-after-milliseconds m 2000
-sentinel failover-timeout m 3000
-sentinel parallel-syncs m 1
-sentinel auth-user m sentinel-user
-sentinel auth-pass m $sentinel_pass
-CONF
-    log="$log_dir/tools-sentinel-$name-$port.log"
-    "$sentinel_server" "$tmp/$name.conf" --sentinel >"$log" 2>&1 &
-    started $! sentinel && return 0
-  done
-  fail "sentinel did not start (see $log)"
-}
 
 client_pass=clientpw sentinel_pass=sentinelpw replica_pass=replicapw
 auth=(requirepass "$client_pass"
@@ -119,9 +53,10 @@ primary_port=$port primary_pid=${pids[-1]}
 # INFO); replica2 gives its address itself (REPLCONF ip-address).
 start_node replica1 "${auth[@]}" replicaof "127.0.0.1 $primary_port" replica-priority 0
 start_node replica2 "${auth[@]}" replicaof "127.0.0.1 $primary_port" replica-announce-ip 127.0.0.1
-start_sentinel sentinel1 "$primary_port"
-start_sentinel sentinel2 "$primary_port"
-start_sentinel sentinel3 "$primary_port"
+# Quorum 2 of the three.
+sentinel_conf=("sentinel down-after-milliseconds m 2000" "sentinel failover-timeout m 3000"
+  "sentinel parallel-syncs m 1" "sentinel auth-user m sentinel-user" "sentinel auth-pass m $sentinel_pass")
+for n in 1 2 3; do start_sentinel "sentinel$n" "$primary_port" 2 "${sentinel_conf[@]}"; done
 echo "$(basename "$server"): primary $primary_port (pid $primary_pid), replicas ${ports[1]} ${ports[2]}," \
   "sentinels ${ports[3]} ${ports[4]} ${ports[5]}"
 

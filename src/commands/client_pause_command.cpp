@@ -39,14 +39,13 @@ void client_pause_command(Call& call) {
   const int64_t end = ms > std::numeric_limits<int64_t>::max() - call.now_ms ? std::numeric_limits<int64_t>::max()
                                                                              : call.now_ms + ms;
   // Redis: a timeout of 0 leaves the end at 0, long past.
-  pause_clients(call.server, type, ms > 0 ? end : 0);
-  clients_paused(call.server, call.now_ms);
+  pause_clients(call.server, ClientPause::Purpose::kClientCommand, type, ms > 0 ? end : 0, call.now_ms);
   call.reply.simple("OK");
 }
 
 /* CLIENT UNPAUSE */
 void client_unpause_command(Call& call) {
-  unpause_clients(call.server);
+  unpause_clients(call.server, ClientPause::Purpose::kClientCommand, call.now_ms);
   call.reply.simple("OK");
 }
 

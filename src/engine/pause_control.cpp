@@ -12,14 +12,15 @@
 
 namespace lawnkv {
 
-void pause_clients(ServerState& server, ClientPause::Type type, int64_t end_ms) {
-  server.pause.pause(type, end_ms);
+void pause_clients(ServerState& server, ClientPause::Purpose purpose, ClientPause::Type type, int64_t end_ms,
+                   int64_t now_ms) {
+  server.pause.pause(purpose, type, end_ms, now_ms);
   server.data.keyspace.set_keep_expired(server.pause.on());
 }
 
-void unpause_clients(ServerState& server) {
-  server.pause.unpause();
-  server.data.keyspace.set_keep_expired(false);
+void unpause_clients(ServerState& server, ClientPause::Purpose purpose, int64_t now_ms) {
+  server.pause.unpause(purpose, now_ms);
+  server.data.keyspace.set_keep_expired(server.pause.on());
 }
 
 bool clients_paused(ServerState& server, int64_t now_ms) {

@@ -31,7 +31,8 @@ std::string Failover::start(const Request& request, int64_t now_ms) {
   force_ = request.force;
   end_ms_ = request.timeout_ms ? now_ms + request.timeout_ms : 0;
   state_ = State::kWaitingForSync;
-  pause_clients(server_, ClientPause::Type::kWrite, std::numeric_limits<int64_t>::max());
+  pause_clients(server_, ClientPause::Purpose::kFailover, ClientPause::Type::kWrite,
+                std::numeric_limits<int64_t>::max(), now_ms);
   return {};
 }
 
@@ -98,7 +99,7 @@ void Failover::clear() {
   port_ = 0;
   force_ = false;
   end_ms_ = 0;
-  unpause_clients(server_);
+  unpause_clients(server_, ClientPause::Purpose::kFailover, server_.clock.now_ms());
 }
 
 std::string_view Failover::state_name() const {

@@ -5,7 +5,9 @@
 //   FAILOVER sent to a primary or with another replid, and, with the
 //   replica stopped (SIGSTOP) so that the failover waits: the state in
 //   INFO, FAILOVER again, REPLICAOF and PSYNC refused, a write paused until
-//   FAILOVER ABORT, a TIMEOUT without FORCE that gives up by itself;
+//   FAILOVER ABORT, a TIMEOUT without FORCE that gives up by itself; the
+//   pause's purposes: CLIENT UNPAUSE leaves a FAILOVER's pause on, and a
+//   FAILOVER that ends leaves a CLIENT PAUSE on;
 // - the failover itself, both ways: a lawnkv primary hands over to a
 //   redis-server replica, and a redis-server primary to a lawnkv replica
 //   (which takes PSYNC ... FAILOVER); the roles swap, the data is the same,
@@ -100,6 +102,35 @@ std::vector<std::string> failover_replies(ServerProcess& primary, ServerProcess&
   const bool gave_up = within([&] { return info_field(c, "master_failover_state") == "no-failover"; });
   out.push_back(gave_up ? "gave up" : "still waiting");
   run({"SET", "k", "after"});
+
+  // Pause purposes (Redis 7.0 keeps CLIENT PAUSE's and FAILOVER's apart):
+  // CLIENT UNPAUSE does not end a FAILOVER's pause...
+  auto waits = [&] {  // the writer's command waits (INFO's blocked_clients)
+    const bool held = within([&] {
+      return parse_reply(other.call({"INFO", "clients"})).text.find("\r\nblocked_clients:1\r\n") !=
+             std::string::npos;
+    });
+    out.push_back(held ? "held" : "not held");
+  };
+  run({"FAILOVER", "TIMEOUT", "60000"});
+  writer.send("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nw2\r\n");
+  waits();
+  run({"CLIENT", "UNPAUSE"});
+  out.push_back(other.call({"GET", "k"}));
+  waits();
+  run({"FAILOVER", "ABORT"});
+  out.push_back(writer.read_reply());
+  // ...and a FAILOVER that ends does not lift a CLIENT PAUSE.
+  run({"CLIENT", "PAUSE", "60000", "WRITE"});
+  run({"FAILOVER", "TIMEOUT", "60000"});
+  out.push_back("state=" + info_field(c, "master_failover_state"));
+  run({"FAILOVER", "ABORT"});
+  writer.send("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nw3\r\n");
+  waits();
+  out.push_back(other.call({"GET", "k"}));
+  run({"CLIENT", "UNPAUSE"});
+  out.push_back(writer.read_reply());
+  out.push_back(other.call({"GET", "k"}));
   replica.signal(SIGCONT);
   return out;
 }
@@ -157,6 +188,19 @@ TEST_CASE("compat: FAILOVER's replies from a lawnkv and a redis-server primary w
   CHECK(ours[18] == "state=waiting-for-sync");
   CHECK(ours[22] == "$2\r\nv0\r\n");  // the paused write has not run
   CHECK(ours[25] == "$1\r\nw\r\n");   // it ran after FAILOVER ABORT
+  // Pause purposes: the write waits through CLIENT UNPAUSE, runs on FAILOVER
+  // ABORT; then waits through a FAILOVER ABORT, runs on CLIENT UNPAUSE.
+  const size_t p = 30;
+  CHECK(ours[p] == "+OK\r\n");
+  CHECK(ours[p + 1] == "held");
+  CHECK(ours[p + 3] == "$5\r\nafter\r\n");
+  CHECK(ours[p + 4] == "held");
+  CHECK(ours[p + 6] == "+OK\r\n");
+  CHECK(ours[p + 9] == "state=waiting-for-sync");
+  CHECK(ours[p + 11] == "held");
+  CHECK(ours[p + 12] == "$2\r\nw2\r\n");
+  CHECK(ours[p + 14] == "+OK\r\n");
+  CHECK(ours[p + 15] == "$2\r\nw3\r\n");
 }
 
 TEST_CASE("compat: FAILOVER hands a lawnkv primary's role to a redis-server replica, and back") {

@@ -195,8 +195,13 @@ void Replica::handshake_data(std::string_view bytes, int64_t now_ms) {
       case ReplicaHandshake::Outcome::kContinue:
         log(LogLevel::kNotice, "Successful partial resynchronization with master.");
         failover_answered(true);
-        if (handshake_->replid() != replid_)
+        if (handshake_->replid() != replid_) {
           log(LogLevel::kWarning, "Master replication ID changed to " + handshake_->replid());
+          // Redis: the id we had stays ours as replid2 up to the next byte;
+          // our replicas learn the new one by reconnecting.
+          history_.shift_replid_to(handshake_->replid());
+          if (promoted_listener_) promoted_listener_();
+        }
         replid_ = handshake_->replid();
         ++partial_syncs_;
         adopt_history(applier_.offset(), false);

@@ -100,7 +100,9 @@ class Replica final : public Service, public ReplicaSide {
   // Told whether the target accepted our PSYNC ... FAILOVER (+CONTINUE or
   // +FULLRESYNC) or refused it.
   void set_failover_listener(std::function<void(bool)> listener) { failover_listener_ = std::move(listener); }
-  // Told when REPLICAOF NO ONE (or a failover) makes this server a primary.
+  // Told when this server's replication id changes under its replicas,
+  // which must reconnect to learn it: REPLICAOF NO ONE (or a failover)
+  // makes it a primary, or its primary continues under a new id.
   void set_promoted_listener(std::function<void()> listener) { promoted_listener_ = std::move(listener); }
   // REPLICAOF NO ONE: the link is dropped, the data stays, writes are taken.
   void unset_primary();

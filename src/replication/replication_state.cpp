@@ -29,12 +29,14 @@ void ReplicationState::clear_replid2() {
   second_offset_ = -1;
 }
 
-void ReplicationState::shift_replid() {
+void ReplicationState::shift_replid() { shift_replid_to(random_replid()); }
+
+void ReplicationState::shift_replid_to(std::string replid) {
   replid2_ = replid_;
   // A replica of the old history that has processed everything we have
   // asks for offset + 1: that is still the old history.
   second_offset_ = offset_ + 1;
-  change_replid();
+  replid_ = std::move(replid);
 }
 
 void ReplicationState::set_history(std::string replid, int64_t offset) {

@@ -83,6 +83,10 @@ class ReplicationState {
   // one, valid up to the next byte, and a new one starts, so the former
   // primary's other replicas may continue from us.
   void shift_replid();
+  // The same with the id given: our primary continues our history under
+  // its own new id (+CONTINUE <id>, a replica following its promoted
+  // sibling), and the id we had stays valid as replid2.
+  void shift_replid_to(std::string replid);
   // A replica takes its primary's history (+FULLRESYNC id offset, or the
   // id a +CONTINUE names).
   void set_history(std::string replid, int64_t offset);

@@ -386,19 +386,26 @@ TEST_CASE("lawnkv replica of a lawnkv primary: sync, stream, the primary's expir
 // came, reach that replica (its own writes are encoded into its stream from
 // the first one, in db 0 though the old stream was in db 3), and WAIT counts
 // the replica only once it has them.
+// The replica that follows its promoted sibling continues by +CONTINUE
+// <new id> and, as Redis's replica does, keeps the id it had as replid2 up
+// to its next byte (second_repl_offset, the same as its sibling's) and
+// drops its own replica, which reconnects, continues too and learns the id.
 TEST_CASE("a promoted lawnkv replica streams its own writes to the replica that followed it") {
-  TempDir d1, d2, d3;
+  TempDir d1, d2, d3, d4;
   ServerProcess primary = ServerProcess::lawnkv({"--dir", d1.path.string()});
   Client p(primary.port());
   fill(p);
   const std::string primary_port = std::to_string(primary.port());
   ServerProcess one = ServerProcess::lawnkv({"--dir", d2.path.string(), "--replicaof", "127.0.0.1", primary_port});
   ServerProcess two = ServerProcess::lawnkv({"--dir", d3.path.string(), "--replicaof", "127.0.0.1", primary_port});
-  Client a(one.port()), b(two.port());
+  ServerProcess sub = ServerProcess::lawnkv(
+      {"--dir", d4.path.string(), "--replicaof", "127.0.0.1", std::to_string(two.port())});
+  Client a(one.port()), b(two.port()), c(sub.port());
   REQUIRE(within(kWait, [&] { return link_up(a) && caught_up(p, a) && link_up(b) && caught_up(p, b); }));
   must(p, {"SELECT", "3"});
   must(p, {"SET", "in_db3", "x"});  // the stream's db is 3 when the primary dies
-  REQUIRE(within(kWait, [&] { return caught_up(p, a) && caught_up(p, b); }));
+  REQUIRE(within(kWait, [&] { return caught_up(p, a) && caught_up(p, b) && link_up(c) && caught_up(b, c); }));
+  const std::string old_id = field(p, "replication", "master_replid");
   primary.stop();
 
   must(a, {"REPLICAOF", "NO", "ONE"});
@@ -412,6 +419,16 @@ TEST_CASE("a promoted lawnkv replica streams its own writes to the replica that 
   CHECK(b.call({"GET", "before_follow"}).text == "1");
   CHECK(b.call({"GET", "after_follow"}).text == "2");
   same_data(a, b);
+
+  const std::string new_id = field(a, "replication", "master_replid");
+  CHECK(new_id != old_id);
+  CHECK(field(b, "replication", "master_replid") == new_id);
+  CHECK(field(b, "replication", "master_replid2") == old_id);
+  CHECK(field(b, "replication", "second_repl_offset") == field(a, "replication", "second_repl_offset"));
+  CHECK(within(kWait, [&] { return link_up(c) && field(c, "replication", "master_replid") == new_id; }));
+  CHECK(within(kWait, [&] { return caught_up(b, c); }));
+  CHECK(field(b, "stats", "sync_partial_ok") == "1");
+  CHECK(c.call({"GET", "after_follow"}).text == "2");
 }
 
 }  // namespace lawnkv::itest

@@ -12,7 +12,7 @@
 // client that did not move would still write there, and fail the check
 // (ioredis without failoverDetector moves only after ~11 s).
 import { createRequire } from 'node:module';
-import { step, eq, ok, withTimeout, finish, sleep } from './check.mjs';
+import { step, eq, withTimeout, finish, sleep } from './check.mjs';
 
 const require = createRequire(`${process.env.NODE_CLIENTS_DIR}/`);
 const Redis = require('ioredis');

@@ -389,7 +389,8 @@ TEST_CASE("lawnkv replica of a lawnkv primary: sync, stream, the primary's expir
 // The replica that follows its promoted sibling continues by +CONTINUE
 // <new id> and, as Redis's replica does, keeps the id it had as replid2 up
 // to its next byte (second_repl_offset, the same as its sibling's) and
-// drops its own replica, which reconnects, continues too and learns the id.
+// drops its own replica, which reconnects, continues too and learns the id
+// (redis-server replicas in these roles show the same ids and offsets).
 TEST_CASE("a promoted lawnkv replica streams its own writes to the replica that followed it") {
   TempDir d1, d2, d3, d4;
   ServerProcess primary = ServerProcess::lawnkv({"--dir", d1.path.string()});
@@ -428,6 +429,8 @@ TEST_CASE("a promoted lawnkv replica streams its own writes to the replica that 
   CHECK(within(kWait, [&] { return link_up(c) && field(c, "replication", "master_replid") == new_id; }));
   CHECK(within(kWait, [&] { return caught_up(b, c); }));
   CHECK(field(b, "stats", "sync_partial_ok") == "1");
+  CHECK(field(c, "replication", "master_replid2") == old_id);  // the same step, one link down
+  CHECK(field(c, "replication", "second_repl_offset") == field(a, "replication", "second_repl_offset"));
   CHECK(c.call({"GET", "after_follow"}).text == "2");
 }
 

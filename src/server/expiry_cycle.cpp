@@ -78,23 +78,29 @@ void ExpiryCycle::run() {
   const store::ReapLimit limit{kChunk, &clock, start_ns + state_.config.values().expiry_budget_us * 1000};
   int64_t now_ns = start_ns;
   size_t reaped_total = 0;
-  // The cycle is one pass: each hash's reaped fields are reported once.
-  const store::Keyspace::ReapPass pass(state_.data.keyspace);
   store::Keyspace& keyspace = state_.data.keyspace;
-  for (;;) {
-    const int64_t now_ms = state_.clock.now_ms();
-    const size_t reaped = keyspace.reap(now_ms, limit);
-    reaped_total += reaped;
-    now_ns = Clock::steady_ns();
-    // Done when the chunk was not full and the index has nothing left to
-    // move either: a cascade cut short by its bound yields less than a chunk
-    // and leaves next_deadline() < now, and is carried on here, within the
-    // budget, rather than one loop iteration (and wake-up) per chunk.
-    if (reaped < kChunk && keyspace.next_deadline() >= now_ms) break;
-    if (now_ns >= limit.stop_ns) {
-      backlog_ = true;
-      ++stats.expired_time_cap_reached_count;
-      break;
+  {
+    // The cycle's deletions reach the append-only file and the replicas in
+    // one write each, as the cycle ends (engine/effects.hpp); the prepare
+    // phase that follows sends them.
+    const Effects::Batch batch(state_.data.effects);
+    // The cycle is one pass: each hash's reaped fields are reported once.
+    const store::Keyspace::ReapPass pass(keyspace);
+    for (;;) {
+      const int64_t now_ms = state_.clock.now_ms();
+      const size_t reaped = keyspace.reap(now_ms, limit);
+      reaped_total += reaped;
+      now_ns = Clock::steady_ns();
+      // Done when the chunk was not full and the index has nothing left to
+      // move either: a cascade cut short by its bound yields less than a chunk
+      // and leaves next_deadline() < now, and is carried on here, within the
+      // budget, rather than one loop iteration (and wake-up) per chunk.
+      if (reaped < kChunk && keyspace.next_deadline() >= now_ms) break;
+      if (now_ns >= limit.stop_ns) {
+        backlog_ = true;
+        ++stats.expired_time_cap_reached_count;
+        break;
+      }
     }
   }
   if (reaped_total > 0) ++stats.expire_cycles;

@@ -3,8 +3,9 @@
 // already, due in the next ms, mid-millisecond rounding, and deadlines so far
 // away that (deadline + 1) * 1000 overflows int64 (PXAT 1e16 .. kNever - 1).
 // And the cycle itself on a real loop: replies waiting to be sent go before
-// each cycle reaps, and a cycle past latency-monitor-threshold is Redis's
-// `expire-cycle` latency event.
+// each cycle reaps, a cycle's deletions reach the effects' sinks (the
+// append-only file, the replicas) in one call, and a cycle past
+// latency-monitor-threshold is Redis's `expire-cycle` latency event.
 
 #include <doctest/doctest.h>
 
@@ -135,6 +136,32 @@ TEST_CASE("ExpiryCycle: every cycle sends what waits to be sent before it reaps 
     CHECK(keys_at_flush[i] < keys_at_flush[i - 1]);  // every cycle reaped, after its flush
     CHECK(keys_at_flush[i - 1] - keys_at_flush[i] <= 128);
   }
+}
+
+// Counts the calls a sink gets and the records in them.
+struct CountingSink : EffectSink {
+  size_t appends = 0;
+  std::vector<size_t> each_calls;
+  void append(std::span<const EffectRecord>) override { ++appends; }
+  void append_each(std::span<const EffectRecord> records) override { each_calls.push_back(records.size()); }
+};
+
+TEST_CASE("ExpiryCycle: a cycle's deletions reach each sink in one call, before the cycle ends") {
+  // One encoding and one write to the file and to each replica per cycle,
+  // not per key; and before the loop's prepare phase sends the replies.
+  test::CommandServer server;
+  server.state.config.mutable_values().expiry_budget_us = 10'000'000;  // one cycle reaps them all
+  add_due_keys(server, 300);
+  CountingSink sink;
+  server.state.data.effects.attach(&sink);
+  size_t flushes = 0;
+  CycleLoop loop(server.state, [&] { ++flushes; });
+  loop.run_until_empty(server.state, 100);
+  CHECK(server.state.data.keyspace.total_keys() == 0);
+  CHECK(flushes == 1);
+  CHECK(sink.appends == 0);
+  CHECK(sink.each_calls == std::vector<size_t>{300});
+  server.state.data.effects.detach(&sink);
 }
 
 TEST_CASE("ExpiryCycle: a cycle past latency-monitor-threshold is the expire-cycle latency event") {

@@ -16,6 +16,9 @@ namespace {
 class Frame {
  public:
   Frame(std::initializer_list<std::string_view> parts) {
+    size_t size = 16;
+    for (std::string_view part : parts) size += part.size() + 16;
+    resp2_.reserve(size);
     resp::Writer w(resp2_, 2);
     w.array(parts.size());
     for (std::string_view part : parts) w.bulk(part);
@@ -143,10 +146,16 @@ size_t Hub::deliver_direct(const Table& table, std::string_view kind, std::strin
                            std::string_view message) {
   auto it = table.find(channel);
   if (it == table.end()) return 0;
-  // A copy: a delivery may close its subscriber, which erases it (and maybe
-  // the channel) from the table.
-  const std::vector<Subscriber*> targets = it->second;
   Frame frame{kind, channel, message};
+  // A copy: a delivery may close its subscriber, which erases it (and maybe
+  // the channel) from the table. One subscriber (a keyspace event's usual
+  // listener) needs no vector.
+  if (it->second.size() == 1) {
+    Subscriber* s = it->second.front();
+    s->deliver(frame.for_protocol(s->protocol_version()));
+    return 1;
+  }
+  const std::vector<Subscriber*> targets = it->second;
   for (Subscriber* s : targets) s->deliver(frame.for_protocol(s->protocol_version()));
   return targets.size();
 }

@@ -102,6 +102,9 @@ class Effects final : public store::ExpiryListener {
     }
     Batch(const Batch&) = delete;
     Batch& operator=(const Batch&) = delete;
+    // The records held so far go now (between the cycle's chunks, so the
+    // replicas start on them while it goes on); the Batch goes on.
+    void flush() { e_.flush_batch(); }
 
    private:
     Effects& e_;

@@ -30,8 +30,9 @@ std::optional<uint64_t> timer_delay_us(int64_t now_us, int64_t deadline_ms) {
   return std::min<uint64_t>(us_until_due(deadline_ms, now_us), kMaxTimerDelayUs);
 }
 
-ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first)
-    : state_(state), flush_first_(std::move(flush_first)) {
+ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first,
+                         std::function<void()> between_chunks)
+    : state_(state), flush_first_(std::move(flush_first)), between_chunks_(std::move(between_chunks)) {
   timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   if (timer_fd_ < 0) {
     std::perror("lawnkv: cannot create the expiry timer (timerfd_create)");
@@ -81,9 +82,9 @@ void ExpiryCycle::run() {
   store::Keyspace& keyspace = state_.data.keyspace;
   {
     // The cycle's deletions reach the append-only file and the replicas in
-    // one write each, as the cycle ends (engine/effects.hpp); the prepare
-    // phase that follows sends them.
-    const Effects::Batch batch(state_.data.effects);
+    // one write each per chunk (engine/effects.hpp); the last chunk's go as
+    // the cycle ends, and the prepare phase that follows sends them.
+    Effects::Batch batch(state_.data.effects);
     // The cycle is one pass: each hash's reaped fields are reported once.
     const store::Keyspace::ReapPass pass(keyspace);
     for (;;) {
@@ -100,6 +101,10 @@ void ExpiryCycle::run() {
         backlog_ = true;
         ++stats.expired_time_cap_reached_count;
         break;
+      }
+      if (between_chunks_ && reaped > 0) {
+        batch.flush();
+        between_chunks_();
       }
     }
   }

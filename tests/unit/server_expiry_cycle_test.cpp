@@ -164,6 +164,39 @@ TEST_CASE("ExpiryCycle: a cycle's deletions reach each sink in one call, before 
   server.state.data.effects.detach(&sink);
 }
 
+TEST_CASE("ExpiryCycle: between chunks, the chunk's deletions are handed over before the server sends them") {
+  // The replicas start on a chunk while the next is reaped.
+  test::CommandServer server;
+  server.state.config.mutable_values().expiry_budget_us = 10'000'000;
+  add_due_keys(server, 300);
+  CountingSink sink;
+  server.state.data.effects.attach(&sink);
+  std::vector<size_t> handed_at_send;  // records the sink had at each between_chunks
+  uv_loop_t uv;
+  uv_loop_init(&uv);
+  {
+    ExpiryCycle cycle(&uv, server.state, nullptr, [&] {
+      size_t n = 0;
+      for (size_t c : sink.each_calls) n += c;
+      handed_at_send.push_back(n);
+    });
+    uv_prepare_t prepare;
+    uv_prepare_init(&uv, &prepare);
+    prepare.data = &cycle;
+    uv_prepare_start(&prepare, [](uv_prepare_t* h) { static_cast<ExpiryCycle*>(h->data)->arm(); });
+    for (int i = 0; i < 100 && server.state.data.keyspace.total_keys() > 0; ++i) uv_run(&uv, UV_RUN_NOWAIT);
+    cycle.close();
+    uv_close(reinterpret_cast<uv_handle_t*>(&prepare), nullptr);
+    uv_run(&uv, UV_RUN_DEFAULT);
+  }
+  CHECK(uv_loop_close(&uv) == 0);
+  CHECK(server.state.data.keyspace.total_keys() == 0);
+  // Chunks of 128: sent after the first two, the last one's at the cycle's end.
+  CHECK(sink.each_calls == std::vector<size_t>{128, 128, 44});
+  CHECK(handed_at_send == std::vector<size_t>{128, 256});
+  server.state.data.effects.detach(&sink);
+}
+
 TEST_CASE("ExpiryCycle: a cycle past latency-monitor-threshold is the expire-cycle latency event") {
   test::CommandServer server;
   server.state.config.mutable_values().latency_monitor_threshold = 1;

@@ -15,9 +15,22 @@
 #            redis-benchmark -P 16 -t set run, divided by its writes, with
 #            0, 1 and 2 replicas attached.
 #
-#   bench/replication_bench.sh [expiry] [keepup] [cpu]     (default: all)
+#   expiry-primary  the same flood with a replica attached, the subscriber
+#            on the primary's own `expired` events: whether feeding the
+#            replica holds the primary's expiry back.
+#
+#   bench/replication_bench.sh [expiry] [expiry-primary] [keepup] [cpu]
+#   (default: expiry keepup cpu)
 # Environment: LAWNKV_SERVER (build/lawnkv-server), REDIS_SERVER
 # (redis-server), EXPIRY_KEYS (1000000), KEEPUP_N (2000000), CPU_N (1000000).
+# PAIRS (lawnkv redis): which pairs run.
+# RT=1 (the default) runs the measured processes under SCHED_FIFO and
+# pinned, so that other work on the machine (compilers) does not decide the
+# figures: the primary `taskset -c 0 chrt -f 50`, its replicas
+# `taskset -c 1 chrt -f 50`, notify-lag `chrt -f 51` (it preempts the
+# server it shares a core with, to stamp each event as it comes) on core 0
+# with the primary, or on core 1 with the replica when it listens to the
+# primary. RT=0: no pinning, the scheduler's defaults.
 # Results: bench/results/replication.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +41,12 @@ EXPIRY_KEYS=${EXPIRY_KEYS:-1000000}
 KEEPUP_N=${KEEPUP_N:-2000000}
 CPU_N=${CPU_N:-1000000}
 PARTS=${*:-expiry keepup cpu}
+RT=${RT:-1}
+# The prefix that pins and prioritises a process on core $1 at FIFO
+# priority $2 (nothing with RT=0).
+rt() { [ "$RT" = 1 ] && echo "taskset -c $1 chrt -f $2" || true; }
+PRIMARY_RT=$(rt 0 50)
+REPLICA_RT=$(rt 1 50)
 WORK=$(mktemp -d)
 PIDS=()
 stop_all() {
@@ -44,10 +63,10 @@ if [ ! -x "$TOOL" ] || [ bench/notify_lag.cpp -nt "$TOOL" ]; then
 fi
 
 field() { redis-cli -p "$1" info "$2" | tr -d '\r' | awk -F: -v f="$3" '$1 == f { print $2 }'; }
-start() {  # binary port [args...]: starts it, waits for PING
+start() {  # binary port [args...]: starts it (under $PREFIX), waits for PING
   local bin=$1 port=$2; shift 2
   mkdir -p "$WORK/$port"
-  "$bin" --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK/$port" "$@" \
+  ${PREFIX:-} "$bin" --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK/$port" "$@" \
     > "$WORK/$port.log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 1 500); do redis-cli -p "$port" ping > /dev/null 2>&1 && return 0; sleep 0.01; done
@@ -60,13 +79,26 @@ wait_link() {  # replica port
 }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-expiry() {  # name binary
-  start "$2" 7811
-  start "$2" 7812 --replicaof 127.0.0.1 7811 --notify-keyspace-events Eg
+start_pair() {  # binary [primary args...]: a primary on 7811, a replica on 7812 (with its `del` events)
+  local bin=$1; shift
+  PREFIX=$PRIMARY_RT start "$bin" 7811 "$@"
+  PREFIX=$REPLICA_RT start "$bin" 7812 --replicaof 127.0.0.1 7811 --notify-keyspace-events Eg
   wait_link 7812
-  local out; out=$("$TOOL" --port 7811 --sub-port 7812 --event del --keys "$EXPIRY_KEYS" --absolute 1 \
+}
+
+expiry() {  # name binary
+  start_pair "$2"
+  local out; out=$($(rt 0 51) "$TOOL" --port 7811 --sub-port 7812 --event del --keys "$EXPIRY_KEYS" --absolute 1 \
     --min-ms 30000 --max-ms 31000 --wait-ms 60000 --out "$WORK/expiry-$1.lags")
-  echo "expiry $1: $out"
+  echo "expiry $1, $EXPIRY_KEYS keys (replica's del): $out"
+  stop_all
+}
+
+expiry_primary() {  # name binary
+  start_pair "$2" --notify-keyspace-events Ex
+  local out; out=$($(rt 1 51) "$TOOL" --port 7811 --sub-port 7811 --event expired --keys "$EXPIRY_KEYS" --absolute 1 \
+    --min-ms 30000 --max-ms 31000 --wait-ms 60000 --out "$WORK/expiry-primary-$1.lags")
+  echo "expiry-primary $1, $EXPIRY_KEYS keys (primary's expired, a replica attached): $out"
   stop_all
 }
 
@@ -101,9 +133,9 @@ keepup() {  # name binary
 }
 
 cpu() {  # name binary replicas
-  start "$2" 7811
+  PREFIX=$PRIMARY_RT start "$2" 7811
   for i in $(seq 1 "$3"); do
-    start "$2" $((7811 + i)) --replicaof 127.0.0.1 7811
+    PREFIX=$REPLICA_RT start "$2" $((7811 + i)) --replicaof 127.0.0.1 7811
     wait_link $((7811 + i))
   done
   local pid; pid=$(pid_of 7811)
@@ -116,11 +148,21 @@ cpu() {  # name binary replicas
   stop_all
 }
 
+# PAIRS="lawnkv" (or "redis") runs one kind only.
+PAIRS=${PAIRS:-lawnkv redis}
+each() {  # part [args]: the part for each pair of PAIRS
+  local part=$1; shift
+  for pair in $PAIRS; do
+    if [ "$pair" = lawnkv ]; then "$part" lawnkv "$LAWNKV" "$@"; else "$part" redis "$REDIS" "$@"; fi
+  done
+}
+
 for part in $PARTS; do
   case $part in
-    expiry) expiry lawnkv "$LAWNKV"; expiry redis "$REDIS" ;;
-    keepup) keepup lawnkv "$LAWNKV"; keepup redis "$REDIS" ;;
-    cpu) for r in 0 1 2; do cpu lawnkv "$LAWNKV" "$r"; cpu redis "$REDIS" "$r"; done ;;
+    expiry) each expiry ;;
+    expiry-primary) each expiry_primary ;;
+    keepup) each keepup ;;
+    cpu) for r in 0 1 2; do each cpu "$r"; done ;;
     *) echo "unknown part $part" >&2; exit 2 ;;
   esac
 done

@@ -291,6 +291,13 @@ void AppendOnly::append(std::span<const EffectRecord> records) {
   writer_->append(out);
 }
 
+void AppendOnly::append_each(std::span<const EffectRecord> records) {
+  if (!writer_) return;
+  std::string out;
+  encoder_.encode_each(records, out);
+  writer_->append(out);
+}
+
 void AppendOnly::flush() {
   if (writer_) writer_->flush();
 }

@@ -70,6 +70,7 @@ class AppendOnly final : public EffectSink, public Service {
 
   // EffectSink.
   void append(std::span<const EffectRecord> records) override;
+  void append_each(std::span<const EffectRecord> records) override;
 
   // The loop, before replies go out: writes what was appended (and syncs
   // under always).

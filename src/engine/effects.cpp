@@ -18,11 +18,16 @@ void Effects::attach(EffectSink* sink) {
 
 void Effects::detach(EffectSink* sink) {
   std::erase(sinks_, sink);
-  if (sinks_.empty()) pending_.clear();
+  if (sinks_.empty()) {
+    pending_.clear();
+    batched_.clear();
+  }
 }
 
 void Effects::begin() {
-  if (!sinks_.empty()) frames_.emplace_back();
+  if (sinks_.empty()) return;
+  flush_batch();
+  frames_.emplace_back();
 }
 
 void Effects::end(int db, std::span<const std::string_view> argv, bool record_own) {
@@ -60,6 +65,10 @@ void Effects::add(int db, std::initializer_list<std::string_view> argv) {
 
 void Effects::add(int db, std::vector<std::string> argv) {
   if (sinks_.empty()) return;
+  if (batching_ && frames_.empty()) {
+    batched_.push_back({db, std::move(argv)});
+    return;
+  }
   pending_.push_back({db, std::move(argv)});
   flush_if_outside();
 }
@@ -68,6 +77,12 @@ void Effects::flush_if_outside() {
   if (!frames_.empty() || pending_.empty()) return;
   for (EffectSink* sink : sinks_) sink->append(pending_);
   pending_.clear();
+}
+
+void Effects::flush_batch() {
+  if (batched_.empty()) return;
+  for (EffectSink* sink : sinks_) sink->append_each(batched_);
+  batched_.clear();
 }
 
 void Effects::key_expired(int db, std::string_view key) {

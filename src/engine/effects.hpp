@@ -20,6 +20,13 @@
 //
 // Records go to every attached sink: the append-only file, and next the
 // replication stream. Without a sink nothing is kept: a command pays a test.
+//
+// An expiry cycle deletes up to thousands of keys outside any command; under
+// a Batch their records are held and reach each sink once, when the Batch
+// ends (append_each: commands of their own, no transaction), so a sink
+// encodes and writes once per cycle instead of once per key. Nothing else
+// runs meanwhile, so no other write comes between them; should a command
+// begin inside a Batch, what was held goes first.
 
 #include <cstdint>
 #include <initializer_list>
@@ -43,6 +50,11 @@ class EffectSink {
   virtual ~EffectSink() = default;
   // The records of one command (or expiry, or eviction), in order.
   virtual void append(std::span<const EffectRecord> records) = 0;
+  // Records that are not one command's, each a command of its own (an
+  // expiry cycle's deletions, in order).
+  virtual void append_each(std::span<const EffectRecord> records) {
+    for (const EffectRecord& r : records) append({&r, 1});
+  }
 };
 
 class Effects final : public store::ExpiryListener {
@@ -79,6 +91,25 @@ class Effects final : public store::ExpiryListener {
     if (n < pending_.size()) pending_.resize(n);
   }
 
+  // Records added outside commands while a Batch lives go to the sinks
+  // together when it ends (one expiry cycle).
+  class Batch {
+   public:
+    explicit Batch(Effects& e) : e_(e) { e_.batching_ = true; }
+    ~Batch() {
+      e_.batching_ = false;
+      e_.flush_batch();
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+    // The records held so far go now (between the cycle's chunks, so the
+    // replicas start on them while it goes on); the Batch goes on.
+    void flush() { e_.flush_batch(); }
+
+   private:
+    Effects& e_;
+  };
+
   // store::ExpiryListener: DEL / HDEL records, then the next listener.
   void key_expired(int db, std::string_view key) override;
   void parts_expired(int db, std::string_view key, std::span<const std::string> parts,
@@ -90,11 +121,15 @@ class Effects final : public store::ExpiryListener {
     bool dropped = false;
   };
   void flush_if_outside();
+  // The records a Batch held, to every sink.
+  void flush_batch();
 
   std::vector<EffectSink*> sinks_;
   store::ExpiryListener* next_ = nullptr;
   std::vector<EffectRecord> pending_;
   std::vector<Frame> frames_;
+  bool batching_ = false;
+  std::vector<EffectRecord> batched_;  // held by a Batch
 };
 
 }  // namespace lawnkv

@@ -1,11 +1,12 @@
 #include "pubsub/hub.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <initializer_list>
 #include <utility>
 
 #include "core/glob.hpp"
-#include "resp/writer.hpp"
+#include "core/numbers.hpp"
 
 namespace lawnkv::pubsub {
 
@@ -15,10 +16,21 @@ namespace {
 // ('*' array in RESP2, '>' push in RESP3), so it is written once.
 class Frame {
  public:
+  // Written at once into a buffer of its size: one of these per keyspace
+  // event, so it is worth the few lines over resp::Writer.
   Frame(std::initializer_list<std::string_view> parts) {
-    resp::Writer w(resp2_, 2);
-    w.array(parts.size());
-    for (std::string_view part : parts) w.bulk(part);
+    size_t size = 4;
+    for (std::string_view part : parts) size += part.size() + 5 + digits(part.size());
+    resp2_.resize(size);
+    char* p = resp2_.data();
+    p = header(p, '*', parts.size());
+    for (std::string_view part : parts) {
+      p = header(p, '$', part.size());
+      std::memcpy(p, part.data(), part.size());
+      p += part.size();
+      *p++ = '\r';
+      *p++ = '\n';
+    }
   }
   std::string_view for_protocol(int protocol) {
     if (protocol == 2) return resp2_;
@@ -30,6 +42,23 @@ class Frame {
   }
 
  private:
+  static size_t digits(size_t n) {
+    size_t d = 1;
+    while (n >= 10) {
+      n /= 10;
+      ++d;
+    }
+    return d;
+  }
+  // "<type><n>\r\n" at p; returns the end.
+  static char* header(char* p, char type, size_t n) {
+    *p++ = type;
+    p += ll_to_chars(p, static_cast<long long>(n));
+    *p++ = '\r';
+    *p++ = '\n';
+    return p;
+  }
+
   std::string resp2_, resp3_;
 };
 
@@ -143,10 +172,16 @@ size_t Hub::deliver_direct(const Table& table, std::string_view kind, std::strin
                            std::string_view message) {
   auto it = table.find(channel);
   if (it == table.end()) return 0;
-  // A copy: a delivery may close its subscriber, which erases it (and maybe
-  // the channel) from the table.
-  const std::vector<Subscriber*> targets = it->second;
   Frame frame{kind, channel, message};
+  // A copy: a delivery may close its subscriber, which erases it (and maybe
+  // the channel) from the table. One subscriber (a keyspace event's usual
+  // listener) needs no vector.
+  if (it->second.size() == 1) {
+    Subscriber* s = it->second.front();
+    s->deliver(frame.for_protocol(s->protocol_version()));
+    return 1;
+  }
+  const std::vector<Subscriber*> targets = it->second;
   for (Subscriber* s : targets) s->deliver(frame.for_protocol(s->protocol_version()));
   return targets.size();
 }

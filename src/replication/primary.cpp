@@ -225,14 +225,16 @@ void Primary::feed(std::string_view bytes) {
     if (b->size() != want) b->resize(want);
   }
   state_.feed(bytes);
-  std::vector<uint64_t> online;
+  std::vector<uint64_t>& online = online_;
+  online.clear();
   for (Link& l : links_) {
     if (l.state == LinkState::kWaitBgsaveEnd || l.state == LinkState::kSendBulk) l.kept.append(bytes);
     if (l.state == LinkState::kOnline) online.push_back(l.session_id);
   }
   // Delivering may close a client (its output limit), which forgets its
-  // link. A link being closed (CLIENT KILL) gets nothing more: the replica
-  // must ask for these bytes again, as from Redis, which frees it at once.
+  // link (never feeds again meanwhile). A link being closed (CLIENT KILL)
+  // gets nothing more: the replica must ask for these bytes again, as from
+  // Redis, which frees it at once.
   for (uint64_t id : online)
     if (Session* s = server_.clients.find(id); s && !s->close_after_reply) s->deliver(bytes);
 }
@@ -243,20 +245,43 @@ void Primary::attach() {
   attached_ = true;
 }
 
-void Primary::append(std::span<const EffectRecord> records) {
+void Primary::keep_buffer(std::string out) {
+  // A large write's buffer is not held on to.
+  if (out.capacity() <= kKeptBuffer) encoded_ = std::move(out);
+}
+
+bool Primary::encodes() {
   // A replica's writes come from its primary, whose bytes it proxies.
   if (state_.is_replica()) {
     proxied_ = true;
-    return;
+    return false;
   }
   // Promoted: the stream's db is whatever our primary last selected.
   if (proxied_) {
     encoder_.reset();
     proxied_ = false;
   }
-  std::string out;
+  return true;
+}
+
+void Primary::append(std::span<const EffectRecord> records) {
+  if (!encodes()) return;
+  // The buffer is lent out while feed runs, should a delivery come back here.
+  std::string out = std::move(encoded_);
+  out.clear();
   encoder_.encode(records, out);
   feed(out);
+  keep_buffer(std::move(out));
+}
+
+void Primary::append_each(std::span<const EffectRecord> records) {
+  if (!encodes()) return;
+  // The buffer is lent out while feed runs, should a delivery come back here.
+  std::string out = std::move(encoded_);
+  out.clear();
+  encoder_.encode_each(records, out);
+  feed(out);
+  keep_buffer(std::move(out));
 }
 
 void Primary::ack(Session& s, int64_t offset, int64_t now_ms) {

@@ -116,6 +116,9 @@ class Primary final : public EffectSink, public BgsaveListener {
 
   // EffectSink.
   void append(std::span<const EffectRecord> records) override;
+  // An expiry cycle's deletions: one encoding, one feed (single-key DELs
+  // joined, engine/effect_encoder.hpp).
+  void append_each(std::span<const EffectRecord> records) override;
   // BgsaveListener.
   void bgsave_done(bool ok) override;
 
@@ -140,6 +143,12 @@ class Primary final : public EffectSink, public BgsaveListener {
   // Bytes of the stream: counted, kept in the backlog, sent or kept for
   // every link.
   void feed(std::string_view bytes);
+  // Whether this server's own writes are encoded into the stream now (not
+  // while it is a replica, whose stream is its primary's bytes).
+  bool encodes();
+  // append's buffer back, for its capacity, up to kKeptBuffer bytes.
+  static constexpr size_t kKeptBuffer = 64 * 1024;
+  void keep_buffer(std::string out);
   bool try_partial(Session& s, std::string_view replid, int64_t offset, int64_t now_ms);
   // send_bulk: each link's next chunks of the snapshot, while its output
   // is short; at the end the stream kept since the fork, and online.
@@ -158,6 +167,8 @@ class Primary final : public EffectSink, public BgsaveListener {
   EffectEncoder encoder_;
   std::map<uint64_t, Handshake> handshakes_;  // by session id
   std::vector<Link> links_;                   // in the order they synced
+  std::vector<uint64_t> online_;              // feed's list of the links to send to
+  std::string encoded_;                       // append's buffer, kept for its capacity
   bool attached_ = false;      // a sink of the effects since the backlog exists
   bool bgsave_for_links_ = false;  // the BGSAVE running was started for links
   bool getack_wanted_ = false;

@@ -30,8 +30,9 @@ std::optional<uint64_t> timer_delay_us(int64_t now_us, int64_t deadline_ms) {
   return std::min<uint64_t>(us_until_due(deadline_ms, now_us), kMaxTimerDelayUs);
 }
 
-ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first)
-    : state_(state), flush_first_(std::move(flush_first)) {
+ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first,
+                         std::function<void()> between_chunks)
+    : state_(state), flush_first_(std::move(flush_first)), between_chunks_(std::move(between_chunks)) {
   timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   if (timer_fd_ < 0) {
     std::perror("lawnkv: cannot create the expiry timer (timerfd_create)");
@@ -78,23 +79,33 @@ void ExpiryCycle::run() {
   const store::ReapLimit limit{kChunk, &clock, start_ns + state_.config.values().expiry_budget_us * 1000};
   int64_t now_ns = start_ns;
   size_t reaped_total = 0;
-  // The cycle is one pass: each hash's reaped fields are reported once.
-  const store::Keyspace::ReapPass pass(state_.data.keyspace);
   store::Keyspace& keyspace = state_.data.keyspace;
-  for (;;) {
-    const int64_t now_ms = state_.clock.now_ms();
-    const size_t reaped = keyspace.reap(now_ms, limit);
-    reaped_total += reaped;
-    now_ns = Clock::steady_ns();
-    // Done when the chunk was not full and the index has nothing left to
-    // move either: a cascade cut short by its bound yields less than a chunk
-    // and leaves next_deadline() < now, and is carried on here, within the
-    // budget, rather than one loop iteration (and wake-up) per chunk.
-    if (reaped < kChunk && keyspace.next_deadline() >= now_ms) break;
-    if (now_ns >= limit.stop_ns) {
-      backlog_ = true;
-      ++stats.expired_time_cap_reached_count;
-      break;
+  {
+    // The cycle's deletions reach the append-only file and the replicas in
+    // one write each per chunk (engine/effects.hpp); the last chunk's go as
+    // the cycle ends, and the prepare phase that follows sends them.
+    Effects::Batch batch(state_.data.effects);
+    // The cycle is one pass: each hash's reaped fields are reported once.
+    const store::Keyspace::ReapPass pass(keyspace);
+    for (;;) {
+      const int64_t now_ms = state_.clock.now_ms();
+      const size_t reaped = keyspace.reap(now_ms, limit);
+      reaped_total += reaped;
+      now_ns = Clock::steady_ns();
+      // Done when the chunk was not full and the index has nothing left to
+      // move either: a cascade cut short by its bound yields less than a chunk
+      // and leaves next_deadline() < now, and is carried on here, within the
+      // budget, rather than one loop iteration (and wake-up) per chunk.
+      if (reaped < kChunk && keyspace.next_deadline() >= now_ms) break;
+      if (now_ns >= limit.stop_ns) {
+        backlog_ = true;
+        ++stats.expired_time_cap_reached_count;
+        break;
+      }
+      if (between_chunks_ && reaped > 0) {
+        batch.flush();
+        between_chunks_();
+      }
     }
   }
   if (reaped_total > 0) ++stats.expire_cycles;

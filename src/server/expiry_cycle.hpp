@@ -62,7 +62,11 @@ class ExpiryCycle {
  public:
   // flush_first: called at the start of every cycle, before any key is
   // reaped (the server sends the replies and records waiting to go).
-  ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first);
+  // between_chunks: called after each chunk of a cycle that goes on, once
+  // the chunk's deletions are in the replicas' outputs (the server sends
+  // those), so the replicas apply a chunk while the next one is reaped.
+  ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first,
+              std::function<void()> between_chunks = nullptr);
   ~ExpiryCycle();
   // Sets the wake-up for the next deadline, or keeps polling non-blocking
   // while a backlog remains. Called before every poll.
@@ -91,6 +95,7 @@ class ExpiryCycle {
 
   ServerState& state_;
   std::function<void()> flush_first_;
+  std::function<void()> between_chunks_;
   int timer_fd_ = -1;
   uv_poll_t timer_;
   uv_idle_t idle_;

@@ -73,7 +73,7 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   state_.snapshots().set_logger(&log_);
   state_.aof().set_logger(&log_);
   state_.log = &log_;
-  expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_, [this] { flush_iteration(); });
+  expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_, [this] { flush_iteration(); }, [this] { flush_replicas(); });
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
   aging_cron_ = std::make_unique<AgingCron>(&loop_, state_);
   replica_link_ = std::make_unique<ReplicaLink>(&loop_, state_, tls_);
@@ -419,6 +419,19 @@ void Server::flush_pending() {
   if (io_threads_ && !io_threads_->stopped()) {
     publish_io_limits();
     io_threads_->kick();
+  }
+}
+
+void Server::flush_replicas() {
+  // By index: a flush may queue more (a closed link's), which may move the list.
+  for (size_t i = 0; i < flush_list_.size(); ++i) {
+    Connection* conn = flush_list_[i];
+    // A replica whose reading waits for its output to drain would run its
+    // requests once it drains: it waits for the prepare phase.
+    if (conn == nullptr || !conn->replica || conn->processing() || !conn->reading_ || conn->threaded()) continue;
+    flush_list_[i] = nullptr;
+    conn->queued_for_flush_ = false;
+    conn->flush();
   }
 }
 

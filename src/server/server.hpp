@@ -147,6 +147,10 @@ class Server final : public ServerHost, public BusyLoop {
   // the replies (flush_pending). In the prepare phase, and before each
   // expiry cycle.
   void flush_iteration();
+  // The replicas' outputs queued for a flush, sent now (between an expiry
+  // cycle's chunks); no other connection's, nor anything that runs a
+  // command.
+  void flush_replicas();
   void shut_down();
   // Called at the start of each iteration's prepare phase: the iteration
   // that ended here (prepare to prepare, less the time blocked in poll)

@@ -229,9 +229,14 @@ TEST_CASE("compat: replication: a redis-server 7.0.15 replica of a lawnkv primar
     must(r, {"SELECT", "0"});
     CHECK(call(r, {"PEXPIRETIME", "num"}).text == "4102444800000");
 
-    // A key expiring on the primary: its DEL reaches the replica, which
-    // holds the key (DBSIZE counts it) until then.
-    must(p, {"SET", "soon", "v", "PX", "50"});
+    // Keys expiring on the primary: their DEL (one for the three, due in
+    // the same millisecond) reaches the replica, which holds the keys
+    // (DBSIZE counts them) until then.
+    const Reply time = call(p, {"TIME"});
+    REQUIRE(time.elements.size() == 2);
+    const std::string due =
+        std::to_string(std::stoll(time.elements[0].text) * 1000 + std::stoll(time.elements[1].text) / 1000 + 200);
+    for (const char* k : {"soon", "soon2", "soon3"}) must(p, {"SET", k, "v", "PXAT", due});
     caught_up(p, r);
     const std::string before = call(r, {"DBSIZE"}).text;
     const bool gone = poll_until(steady_clock::now() + kWait, [&] { return call(r, {"DBSIZE"}).text != before; });
@@ -310,6 +315,28 @@ TEST_CASE("compat: replication: a SYNC client reads lawnkv's snapshot, then the 
                                         "SET soon v PXAT"});
   // The key expires on lawnkv (30 ms on): its DEL follows.
   CHECK(next() == "DEL soon");
+  // Keys due in one millisecond go in one expiry cycle: one DEL for them
+  // all (engine/effect_encoder.hpp's encode_each), after the write before
+  // them and before the write after them.
+  const Reply time = call(c, {"TIME"});
+  REQUIRE(time.elements.size() == 2);
+  const std::string due =
+      std::to_string(std::stoll(time.elements[0].text) * 1000 + std::stoll(time.elements[1].text) / 1000 + 200);
+  for (const char* k : {"e1", "e2", "e3"}) must(c, {"SET", k, "v", "PXAT", due});
+  must(c, {"SET", "before_expiry", "1"});
+  for (int i = 0; i < 4; ++i) next();
+  std::string joined = next();
+  must(c, {"SET", "after_expiry", "1"});
+  CHECK(joined.starts_with("DEL "));
+  std::vector<std::string> keys;
+  for (size_t at = 4; at < joined.size();) {
+    const size_t space = std::min(joined.find(' ', at), joined.size());
+    keys.push_back(joined.substr(at, space - at));
+    at = space + 1;
+  }
+  std::sort(keys.begin(), keys.end());
+  CHECK(keys == std::vector<std::string>{"e1", "e2", "e3"});
+  CHECK(next() == "SET after_expiry 1");
   CHECK(std::stoll(info_field(c, "replication", "master_repl_offset")) - start == bytes);
 }
 

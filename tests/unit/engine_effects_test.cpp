@@ -31,8 +31,13 @@ namespace {
 // Keeps records as "db: ARG ARG ..." lines, a transaction's between "[" and "]".
 struct RecordingSink : EffectSink {
   std::vector<std::vector<EffectRecord>> batches;
+  std::vector<size_t> each_calls;  // the sizes append_each was called with
   void append(std::span<const EffectRecord> records) override {
     batches.emplace_back(records.begin(), records.end());
+  }
+  void append_each(std::span<const EffectRecord> records) override {
+    each_calls.push_back(records.size());
+    for (const EffectRecord& r : records) batches.push_back({r});
   }
   std::vector<std::string> take() {
     std::vector<std::string> out;
@@ -117,6 +122,36 @@ TEST_CASE("effects: expiry and eviction record deletions; a lazy one goes before
   s.now += 11;
   s.run({"append", "c", "x"});
   CHECK(s.sink.take() == Lines{"[", "0: DEL c", "0: append c x", "]"});
+}
+
+TEST_CASE("effects: a Batch hands the deletions made outside commands over at its end, each its own command") {
+  EffectServer s;
+  for (const char* k : {"a", "b", "c"}) s.run({"set", k, "1", "PX", "10"});
+  s.sink.take();
+  s.now += 11;
+  {
+    const Effects::Batch batch(s.state.data.effects);
+    CHECK(s.reap() == 3);
+    CHECK(s.sink.batches.empty());  // held
+  }
+  CHECK(s.sink.each_calls == std::vector<size_t>{3});
+  Lines got = s.sink.take();
+  std::sort(got.begin(), got.end());
+  CHECK(got == Lines{"0: DEL a", "0: DEL b", "0: DEL c"});
+  // A command inside a Batch: what was held goes first, then the command's
+  // own records as usual.
+  s.sink.each_calls.clear();
+  s.run({"set", "d", "1", "PX", "10"});
+  s.sink.take();
+  s.now += 11;
+  {
+    const Effects::Batch batch(s.state.data.effects);
+    CHECK(s.reap() == 1);
+    s.run({"set", "x", "1"});
+    CHECK(s.sink.each_calls == std::vector<size_t>{1});
+  }
+  CHECK(s.sink.each_calls == std::vector<size_t>{1});
+  CHECK(s.sink.take() == Lines{"0: DEL d", "0: SET x 1"});
 }
 
 TEST_CASE("effects: MULTI/EXEC records its writes as one transaction, in its db") {

@@ -3,8 +3,9 @@
 // already, due in the next ms, mid-millisecond rounding, and deadlines so far
 // away that (deadline + 1) * 1000 overflows int64 (PXAT 1e16 .. kNever - 1).
 // And the cycle itself on a real loop: replies waiting to be sent go before
-// each cycle reaps, and a cycle past latency-monitor-threshold is Redis's
-// `expire-cycle` latency event.
+// each cycle reaps, a cycle's deletions reach the effects' sinks (the
+// append-only file, the replicas) in one call, and a cycle past
+// latency-monitor-threshold is Redis's `expire-cycle` latency event.
 
 #include <doctest/doctest.h>
 
@@ -135,6 +136,65 @@ TEST_CASE("ExpiryCycle: every cycle sends what waits to be sent before it reaps 
     CHECK(keys_at_flush[i] < keys_at_flush[i - 1]);  // every cycle reaped, after its flush
     CHECK(keys_at_flush[i - 1] - keys_at_flush[i] <= 128);
   }
+}
+
+// Counts the calls a sink gets and the records in them.
+struct CountingSink : EffectSink {
+  size_t appends = 0;
+  std::vector<size_t> each_calls;
+  void append(std::span<const EffectRecord>) override { ++appends; }
+  void append_each(std::span<const EffectRecord> records) override { each_calls.push_back(records.size()); }
+};
+
+TEST_CASE("ExpiryCycle: a cycle's deletions reach each sink in one call, before the cycle ends") {
+  // One encoding and one write to the file and to each replica per cycle,
+  // not per key; and before the loop's prepare phase sends the replies.
+  test::CommandServer server;
+  server.state.config.mutable_values().expiry_budget_us = 10'000'000;  // one cycle reaps them all
+  add_due_keys(server, 300);
+  CountingSink sink;
+  server.state.data.effects.attach(&sink);
+  size_t flushes = 0;
+  CycleLoop loop(server.state, [&] { ++flushes; });
+  loop.run_until_empty(server.state, 100);
+  CHECK(server.state.data.keyspace.total_keys() == 0);
+  CHECK(flushes == 1);
+  CHECK(sink.appends == 0);
+  CHECK(sink.each_calls == std::vector<size_t>{300});
+  server.state.data.effects.detach(&sink);
+}
+
+TEST_CASE("ExpiryCycle: between chunks, the chunk's deletions are handed over before the server sends them") {
+  // The replicas start on a chunk while the next is reaped.
+  test::CommandServer server;
+  server.state.config.mutable_values().expiry_budget_us = 10'000'000;
+  add_due_keys(server, 300);
+  CountingSink sink;
+  server.state.data.effects.attach(&sink);
+  std::vector<size_t> handed_at_send;  // records the sink had at each between_chunks
+  uv_loop_t uv;
+  uv_loop_init(&uv);
+  {
+    ExpiryCycle cycle(&uv, server.state, nullptr, [&] {
+      size_t n = 0;
+      for (size_t c : sink.each_calls) n += c;
+      handed_at_send.push_back(n);
+    });
+    uv_prepare_t prepare;
+    uv_prepare_init(&uv, &prepare);
+    prepare.data = &cycle;
+    uv_prepare_start(&prepare, [](uv_prepare_t* h) { static_cast<ExpiryCycle*>(h->data)->arm(); });
+    for (int i = 0; i < 100 && server.state.data.keyspace.total_keys() > 0; ++i) uv_run(&uv, UV_RUN_NOWAIT);
+    cycle.close();
+    uv_close(reinterpret_cast<uv_handle_t*>(&prepare), nullptr);
+    uv_run(&uv, UV_RUN_DEFAULT);
+  }
+  CHECK(uv_loop_close(&uv) == 0);
+  CHECK(server.state.data.keyspace.total_keys() == 0);
+  // Chunks of 128: sent after the first two, the last one's at the cycle's end.
+  CHECK(sink.each_calls == std::vector<size_t>{128, 128, 44});
+  CHECK(handed_at_send == std::vector<size_t>{128, 256});
+  server.state.data.effects.detach(&sink);
 }
 
 TEST_CASE("ExpiryCycle: a cycle past latency-monitor-threshold is the expire-cycle latency event") {

@@ -30,8 +30,8 @@ std::optional<uint64_t> timer_delay_us(int64_t now_us, int64_t deadline_ms) {
   return std::min<uint64_t>(us_until_due(deadline_ms, now_us), kMaxTimerDelayUs);
 }
 
-ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first)
-    : state_(state), flush_first_(std::move(flush_first)) {
+ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state, LoopTrace& trace, std::function<void()> flush_first)
+    : state_(state), trace_(trace), flush_first_(std::move(flush_first)) {
   timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   if (timer_fd_ < 0) {
     std::perror("lawnkv: cannot create the expiry timer (timerfd_create)");
@@ -68,6 +68,7 @@ void ExpiryCycle::on_idle(uv_idle_t* h) { static_cast<ExpiryCycle*>(h->data)->ru
 void ExpiryCycle::run() {
   backlog_ = false;
   if (!reaps() || clients_paused(state_, state_.clock.now_ms())) return;
+  const LoopTrace::Span span(trace_, LoopTrace::kExpiry);
   if (flush_first_) flush_first_();
   store::KeyspaceStats& stats = state_.data.keyspace.stats();
   const int64_t start_cpu_ns = Clock::thread_cpu_ns();
@@ -83,7 +84,15 @@ void ExpiryCycle::run() {
   store::Keyspace& keyspace = state_.data.keyspace;
   for (;;) {
     const int64_t now_ms = state_.clock.now_ms();
+    const uint64_t chunk_start = trace_.on() ? LoopTrace::now_ns() : 0;
+    const int64_t lag_before = chunk_start != 0 ? stats.lag.max() : 0;
     const size_t reaped = keyspace.reap(now_ms, limit);
+    if (chunk_start != 0) {
+      const uint64_t chunk_end = LoopTrace::now_ns();
+      if (chunk_end - chunk_start > kTracedChunkNs) trace_.record(LoopTrace::kChunk, chunk_start, chunk_end);
+      if (const int64_t lag = stats.lag.max(); lag > lag_before && lag > 2)
+        trace_.record(LoopTrace::kLate, chunk_end - static_cast<uint64_t>(lag) * 1'000'000, chunk_end);
+    }
     reaped_total += reaped;
     now_ns = Clock::steady_ns();
     // Done when the chunk was not full and the index has nothing left to

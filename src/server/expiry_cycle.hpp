@@ -39,6 +39,7 @@
 #include <optional>
 
 #include "engine/context.hpp"
+#include "server/loop_trace.hpp"
 
 namespace lawnkv::server {
 
@@ -62,7 +63,7 @@ class ExpiryCycle {
  public:
   // flush_first: called at the start of every cycle, before any key is
   // reaped (the server sends the replies and records waiting to go).
-  ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first);
+  ExpiryCycle(uv_loop_t* loop, ServerState& state, LoopTrace& trace, std::function<void()> flush_first);
   ~ExpiryCycle();
   // Sets the wake-up for the next deadline, or keeps polling non-blocking
   // while a backlog remains. Called before every poll.
@@ -88,8 +89,11 @@ class ExpiryCycle {
 
   // Keys one chunk reaps at most; a chunk also stops at the budget's end.
   static constexpr size_t kChunk = 128;
+  // A reap call longer than this is recorded in the loop trace.
+  static constexpr uint64_t kTracedChunkNs = 100'000;
 
   ServerState& state_;
+  LoopTrace& trace_;
   std::function<void()> flush_first_;
   int timer_fd_ = -1;
   uv_poll_t timer_;

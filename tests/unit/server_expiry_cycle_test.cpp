@@ -88,11 +88,12 @@ TEST_CASE("timer_delay_us: a deadline too far to wait for gets the longest timer
 struct CycleLoop {
   uv_loop_t loop;
   uv_prepare_t prepare;
+  LoopTrace trace;
   std::unique_ptr<ExpiryCycle> cycle;
 
   CycleLoop(ServerState& state, std::function<void()> flush_first) {
     uv_loop_init(&loop);
-    cycle = std::make_unique<ExpiryCycle>(&loop, state, std::move(flush_first));
+    cycle = std::make_unique<ExpiryCycle>(&loop, state, trace, std::move(flush_first));
     uv_prepare_init(&loop, &prepare);
     prepare.data = cycle.get();
     uv_prepare_start(&prepare, [](uv_prepare_t* h) { static_cast<ExpiryCycle*>(h->data)->arm(); });

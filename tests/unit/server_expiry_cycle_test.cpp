@@ -154,5 +154,39 @@ TEST_CASE("ExpiryCycle: a cycle past latency-monitor-threshold is the expire-cyc
   CHECK(server.state.facts.stats.expire_cycle.wall_us >= 1000);
 }
 
+TEST_CASE("ExpiryCycle: a cycle that caught up sorts the wheel's next slot ahead of time") {
+  // 5,000 keys in the wheel's next level-2 slot (4,096 ms), nothing at level
+  // 1, one key due now. The cycle reaps the due key, then stages the slot
+  // (one step of 512 timers at least) on top of what the drain's bound left
+  // (512): without the staging step at least 4,488 timers would remain to be
+  // moved, all at once when the slot is entered.
+  test::CommandServer server;
+  Clock& clock = server.state.clock;
+  // The server clock 1,000 ms into a level-3 span (2^18 ms): the next
+  // level-2 slot is in the same span, so its keys sit at level 2.
+  constexpr int64_t kSpan = int64_t{1} << 18;
+  REQUIRE(clock.advance_ms(((1000 - clock.now_ms() % kSpan) + kSpan) % kSpan));
+  store::Keyspace& keyspace = server.state.data.keyspace;
+  // The wheel's cursor to now: a key long past (the fixture's command clock
+  // is years behind the server's), reaped.
+  add_due_keys(server, 1);
+  REQUIRE(keyspace.reap(clock.now_ms(), 10) == 1);
+  const int64_t now = clock.now_ms();
+  const int64_t next_slot = now - now % 4096 + 4096;
+  constexpr int kFar = 5000;
+  for (int i = 0; i < kFar; ++i)
+    REQUIRE(server.run({"SET", "f" + std::to_string(i), "v", "PXAT", std::to_string(next_slot + 100 + i % 1000)}) ==
+            "+OK\r\n");
+  REQUIRE(server.run({"SET", "due", "v", "PXAT", std::to_string(now + 1)}) == "+OK\r\n");
+  REQUIRE(clock.advance_ms(5));
+  {
+    CycleLoop loop(server.state, nullptr);
+    for (int i = 0; i < 100 && keyspace.total_keys() > kFar; ++i) uv_run(&loop.loop, UV_RUN_NOWAIT);
+  }
+  REQUIRE(keyspace.total_keys() == kFar);
+  const size_t left = keyspace.stage_ahead(SIZE_MAX);
+  CHECK(left <= kFar - 1024);
+}
+
 }  // namespace
 }  // namespace lawnkv::server

@@ -23,6 +23,8 @@
 // whole cycle (and a client that sent it while the previous cycle ran, behind
 // two budgets). So each cycle first calls flush_first, which sends what is
 // waiting to be sent; a client then waits behind at most the cycle under way.
+// The flush is part of the cycle's budget (a slow write leaves less time for
+// reaping), so that cycle is one budget long, plus one key's overshoot.
 // A cycle that caught up (no key left due) spends up to a quarter of its
 // budget more (within the budget) sorting the wheel's next slot ahead of time
 // (expiry::Wheel's staging; the reaper's drains stage only what their bound

@@ -135,7 +135,9 @@ def main(argv):
         uncovered = (t1 - t0) - covered(sorted((s, e) for s, e, *_ in top + wait), t0, t1)
         # A phase counts by the loop thread's CPU time in it where measured:
         # wall time it did not run is the machine's.
-        longest_phase = max([own(e) for e in top if e[2] != "io"] + [own(e) for e in nested], default=0)
+        # A reap call ("chunk") has no CPU time of its own: its cycle's counts.
+        longest_phase = max([own(e) for e in top if e[2] != "io"] +
+                            [own(e) for e in nested if e[3] is not None], default=0)
         busy_cpu = sum(own(e) * overlap(e[0], e[1], t0, t1) / max(1, e[1] - e[0]) for e in top)
         is_lawnkv = longest_phase > PHASE_NS or busy_cpu > BUSY_NS
         lawnkv += is_lawnkv

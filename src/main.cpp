@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "commands/server_factory.hpp"
+#include "core/allocator.hpp"
 #include "core/log.hpp"
 #include "engine/server_state.hpp"
 #include "server/server.hpp"
@@ -52,6 +53,8 @@ int main(int argc, char** argv) {
   // terminal, must not end the server.
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGHUP, SIG_IGN);
+  // jemalloc's purges on the background thread only (core/allocator.hpp).
+  lawnkv::allocator::start();
   // As redis-server: SORT ... ALPHA collates by the environment's locale.
   std::setlocale(LC_COLLATE, "");
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -5,6 +5,7 @@
 //                [--lead-ms 3000] [--poll-ms 2] [--probe-us 1000]
 //                [--timeout-ms 60000] [--tail-ms 200] [--seed 1] [--series FILE]
 //                [--hashes H [--events 1]] [--value-bytes 16]
+//                [--slow-file FILE [--slow-us 1500]] [--level2-at-ms N]
 //
 // With --hashes, the --keys items are hash fields instead of keys (Redis
 // 7.4's field TTLs): field i is "f:%014d" in hash "h:%06d" (i mod H), loaded
@@ -53,8 +54,18 @@
 //   step_*         lawnkv's INFO expiry fields *_max_us after the drain: the
 //                  longest loop iteration, expiry cycle and memory-release step
 //                  in the loop thread's CPU time and in wall time (absent for
-//                  redis-server)
+//                  redis-server), and the expired_lag_* fields
 // --series FILE gets "ms_since_first_deadline keys_remaining" per poll.
+// --level2-at-ms N delays the flood (up to 4,096 ms more lead) so that N ms
+// after the first deadline a multiple of 4,096 ms falls: where lawnkv's
+// wheel enters a level-2 slot, which holds the rest of the flood
+// (expiry/wheel.hpp). Otherwise where that happens, if at all, depends on
+// the time of the run.
+// --slow-file FILE gets "sent_ns received_ns latency_us ms_from_last_deadline"
+// (CLOCK_MONOTONIC) for every probe of the window above (idle reference
+// included) slower than --slow-us: bench/server/loop_trace_match.py lines
+// them up with the server's loop trace (server/loop_trace.hpp). Its first
+// line, "# last_deadline_mono_ns N", places the last deadline on that clock.
 
 #include <hiredis/hiredis.h>
 #include <time.h>
@@ -90,6 +101,9 @@ struct Options {
   long hashes = 0;  // > 0: items are fields of this many hashes
   bool events = false;
   long value_bytes = 16;
+  std::string slow_file;
+  long slow_us = 1500;
+  long level2_at_ms = -1;
 };
 
 // Wall clock in milliseconds (fractional): the clock PXAT deadlines live on.
@@ -259,6 +273,7 @@ std::vector<double> event_lags(const Options& o, const std::vector<int64_t>& dea
 struct Probe {
   double sent_wall_ms;
   double latency_us;
+  int64_t sent_ns;  // CLOCK_MONOTONIC
 };
 
 // GET of a missing key every period_us until stop; records each round trip.
@@ -274,7 +289,7 @@ void probe_loop(const Options& o, std::atomic<bool>& ready, std::atomic<bool>& s
     const int64_t t1 = mono_ns();
     if (!r) die("probe: connection error");
     freeReplyObject(r);
-    out.push_back({sent, static_cast<double>(t1 - t0) / 1e3});
+    out.push_back({sent, static_cast<double>(t1 - t0) / 1e3, t0});
     next = std::max(next + o.probe_us * 1000, t1);
     timespec ts{static_cast<time_t>(next / 1'000'000'000), static_cast<long>(next % 1'000'000'000)};
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
@@ -316,6 +331,9 @@ Options parse(int argc, char** argv) {
     else if (a == "--hashes") o.hashes = std::atol(v);
     else if (a == "--events") o.events = std::atoi(v) != 0;
     else if (a == "--value-bytes") o.value_bytes = std::atol(v);
+    else if (a == "--slow-file") o.slow_file = v;
+    else if (a == "--slow-us") o.slow_us = std::atol(v);
+    else if (a == "--level2-at-ms") o.level2_at_ms = std::atol(v);
     else die("unknown option " + std::string(a));
   }
   if (o.port <= 0 || o.keys <= 0 || o.spread_ms <= 0) die("need --port, and positive --keys and --spread-ms");
@@ -344,6 +362,10 @@ int main(int argc, char** argv) {
     command_ok(c, "FLUSHALL");
     const double t0 = wall_ms();
     base = static_cast<int64_t>(t0) + o.lead_ms;
+    if (o.level2_at_ms >= 0) {
+      const int64_t at = base + *std::min_element(offsets.begin(), offsets.end()) + o.level2_at_ms;
+      base += (4096 - at % 4096) % 4096;
+    }
     for (size_t i = 0; i < offsets.size(); ++i) deadlines[i] = base + offsets[i];
     load(c, o, deadlines);
     const double t1 = wall_ms();
@@ -455,12 +477,29 @@ int main(int argc, char** argv) {
         if (eol == std::string::npos) eol = text.size();
         const std::string line = text.substr(at, eol - at);
         const size_t colon = line.find(':');
-        if (colon != std::string::npos && line.find("_max_us") != std::string::npos)
+        if (colon != std::string::npos &&
+            (line.find("_max_us") != std::string::npos || line.rfind("expired_lag", 0) == 0))
           std::printf("step_%s=%s\n", line.substr(0, colon).c_str(), line.substr(colon + 1).c_str());
         at = eol + 2;
       }
     }
     freeReplyObject(info);
+  }
+
+  if (!o.slow_file.empty()) {
+    FILE* f = std::fopen(o.slow_file.c_str(), "w");
+    if (!f) die("cannot write " + o.slow_file);
+    // The last deadline on CLOCK_MONOTONIC, for the trace's timeline.
+    const double mono_at = static_cast<double>(mono_ns()) - (wall_ms() - static_cast<double>(last_deadline)) * 1e6;
+    std::fprintf(f, "# last_deadline_mono_ns %.0f\n", mono_at);
+    for (const Probe& p : probes) {
+      if (p.latency_us <= static_cast<double>(o.slow_us)) continue;
+      if (p.sent_wall_ms < static_cast<double>(first_deadline) - 300 || p.sent_wall_ms > window_end) continue;
+      std::fprintf(f, "%lld %lld %.0f %+.1f\n", static_cast<long long>(p.sent_ns),
+                   static_cast<long long>(p.sent_ns + static_cast<int64_t>(p.latency_us * 1e3)), p.latency_us,
+                   p.sent_wall_ms - static_cast<double>(last_deadline));
+    }
+    std::fclose(f);
   }
 
   if (!o.series.empty()) {

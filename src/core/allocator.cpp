@@ -21,7 +21,10 @@
 // jemalloc reads its options from this symbol (declared by jemalloc.h) when
 // it starts, before main: with the background thread, dirty pages are
 // purged on their decay schedule even while the loop allocates nothing.
-const char* malloc_conf = "background_thread:true";
+// oversize_threshold:0: no eager purge of large extents in the arenas made
+// after start-up, and no huge arena (whose frees purge at once); arena 0,
+// made before the option is read, is set by start().
+const char* malloc_conf = "background_thread:true,oversize_threshold:0";
 #endif
 
 namespace lawnkv::allocator {
@@ -29,6 +32,10 @@ namespace lawnkv::allocator {
 #ifdef LAWNKV_NO_JEMALLOC
 
 std::string_view name() { return "libc"; }
+
+void start() {}
+
+uint64_t eager_purge_threshold() { return 0; }
 
 uint64_t allocated_bytes() {
   // Under a sanitizer, malloc is the sanitizer's and mallinfo2 sees none of
@@ -56,6 +63,33 @@ void purge() {
 }
 
 #else
+
+namespace {
+
+std::string arena_threshold_key(unsigned arena) { return "arena." + std::to_string(arena) + ".oversize_threshold"; }
+
+}  // namespace
+
+void start() {
+  // Past jemalloc's largest size class: never reached.
+  size_t never = size_t{1} << 62;
+  unsigned arenas = 0;
+  size_t len = sizeof(arenas);
+  if (mallctl("arenas.narenas", &arenas, &len, nullptr, 0) != 0) return;
+  // Arenas not made yet answer EFAULT; they start with the option's value.
+  for (unsigned i = 0; i < arenas; ++i)
+    mallctl(arena_threshold_key(i).c_str(), nullptr, nullptr, &never, sizeof(never));
+}
+
+uint64_t eager_purge_threshold() {
+  unsigned arena = 0;
+  size_t len = sizeof(arena);
+  if (mallctl("thread.arena", &arena, &len, nullptr, 0) != 0) return 0;
+  size_t threshold = 0;
+  len = sizeof(threshold);
+  if (mallctl(arena_threshold_key(arena).c_str(), &threshold, &len, nullptr, 0) != 0) return 0;
+  return threshold;
+}
 
 std::string_view name() {
   static const std::string kName = [] {

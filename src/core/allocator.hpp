@@ -21,6 +21,22 @@
 
 namespace lawnkv::allocator {
 
+// Keeps jemalloc's purges off the thread that frees. jemalloc 5.3 purges a
+// freed extent at once, on the freeing thread, when merged with its free
+// neighbours it reaches the arena's oversize_threshold (8 MiB), whatever
+// background_thread says. Mass expiry frees values by the million on the
+// loop thread: their slabs empty and merge, and the free() of one value then
+// runs madvise(MADV_DONTNEED) over many MB, a millisecond or more inside a
+// time-bounded reap (bench/results/expiry-stall.md). start() raises every arena's threshold past
+// any size (malloc_conf's oversize_threshold:0 covers the arenas made later,
+// but arena 0, the loop thread's, exists before the option is read), so
+// those pages go back on the background thread's decay schedule (10 s), as
+// other freed pages do. Called once by main before the server is built;
+// nothing with libc's malloc.
+void start();
+// The calling thread's arena's threshold for that eager purge, in bytes
+// (tests; 0 with libc's malloc).
+uint64_t eager_purge_threshold();
 // "jemalloc-5.3.0" (or "libc"), for INFO mem_allocator.
 std::string_view name();
 // Bytes handed out to the program: jemalloc's stats.allocated, plus the live

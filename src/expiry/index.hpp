@@ -184,6 +184,13 @@ class Index {
     return yielded;
   }
 
+  // Spends up to moves_left (decremented) sorting the next wheel slot ahead
+  // of its time, as drain() spends what its bound leaves: a caller with time
+  // to spare (the expiry cycle, caught up) keeps a slot that holds many
+  // timers from being cascaded at once when it is entered. Each move is one
+  // timer, O(1); nothing moves when nothing is left to sort.
+  void stage(size_t& moves_left) { wheel_.stage(moves_left); }
+
   // The earliest deadline of any scheduled timer, exactly (kNever if empty):
   // a queue's head stands in the wheel as its proxy. Cost: see Wheel::earliest.
   int64_t earliest() const { return wheel_.earliest(); }

@@ -4,7 +4,7 @@
 
 namespace lawnkv::server {
 
-AgingCron::AgingCron(uv_loop_t* loop, ServerState& state) : state_(state) {
+AgingCron::AgingCron(uv_loop_t* loop, ServerState& state, LoopTrace& trace) : state_(state), trace_(trace) {
   uv_timer_init(loop, &timer_);
   uv_idle_init(loop, &idle_);
   timer_.data = this;
@@ -47,6 +47,7 @@ void AgingCron::on_timer(uv_timer_t* t) { static_cast<AgingCron*>(t->data)->step
 void AgingCron::on_idle(uv_idle_t* h) { static_cast<AgingCron*>(h->data)->step(); }
 
 void AgingCron::step() {
+  const LoopTrace::Span span(trace_, LoopTrace::kAging);
   if (state_.child_running()) return stop();
   if (!state_.data.aging.step(state_.data.keyspace, state_.clock.now_ms()))
     uv_idle_stop(&idle_);

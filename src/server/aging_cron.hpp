@@ -17,12 +17,13 @@
 #include <cstdint>
 
 #include "engine/context.hpp"
+#include "server/loop_trace.hpp"
 
 namespace lawnkv::server {
 
 class AgingCron {
  public:
-  AgingCron(uv_loop_t* loop, ServerState& state);
+  AgingCron(uv_loop_t* loop, ServerState& state, LoopTrace& trace);
   // Sets the wake-up for the next pass, or keeps the steps of the pass
   // under way coming. Called before every poll.
   void arm();
@@ -39,6 +40,7 @@ class AgingCron {
   void stop();
 
   ServerState& state_;
+  LoopTrace& trace_;
   uv_timer_t timer_;
   uv_idle_t idle_;
   uint64_t armed_at_ = 0;  // libuv loop time (ms) the timer fires at, while active

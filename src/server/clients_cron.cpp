@@ -35,6 +35,7 @@ void ClientsCron::close() { uv_close(reinterpret_cast<uv_handle_t*>(&timer_), nu
 void ClientsCron::on_timer(uv_timer_t* t) { static_cast<ClientsCron*>(t->data)->run(); }
 
 void ClientsCron::run() {
+  const LoopTrace::Span span(server_.loop_trace(), LoopTrace::kCron);
   ServerState& st = server_.state();
   const auto& cfg = st.config.values();
   visit_clients(st.clock.now_ms(), cfg.timeout, cfg.hz);

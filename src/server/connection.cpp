@@ -116,6 +116,7 @@ void Connection::on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t*) {
 }
 
 void Connection::handle_read(ssize_t nread) {
+  const LoopTrace::Span span(server_.loop_trace(), LoopTrace::kRead);
   ++server_.state().facts.stats.total_reads_processed;  // as Redis, the read that finds EOF too
   if (nread < 0) {
     close();

@@ -30,9 +30,9 @@ std::optional<uint64_t> timer_delay_us(int64_t now_us, int64_t deadline_ms) {
   return std::min<uint64_t>(us_until_due(deadline_ms, now_us), kMaxTimerDelayUs);
 }
 
-ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state, std::function<void()> flush_first,
+ExpiryCycle::ExpiryCycle(uv_loop_t* loop, ServerState& state, LoopTrace& trace, std::function<void()> flush_first,
                          std::function<void()> between_chunks)
-    : state_(state), flush_first_(std::move(flush_first)), between_chunks_(std::move(between_chunks)) {
+    : state_(state), trace_(trace), flush_first_(std::move(flush_first)), between_chunks_(std::move(between_chunks)) {
   timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   if (timer_fd_ < 0) {
     std::perror("lawnkv: cannot create the expiry timer (timerfd_create)");
@@ -69,10 +69,13 @@ void ExpiryCycle::on_idle(uv_idle_t* h) { static_cast<ExpiryCycle*>(h->data)->ru
 void ExpiryCycle::run() {
   backlog_ = false;
   if (!reaps() || clients_paused(state_, state_.clock.now_ms())) return;
-  if (flush_first_) flush_first_();
+  const LoopTrace::Span span(trace_, LoopTrace::kExpiry);
   store::KeyspaceStats& stats = state_.data.keyspace.stats();
   const int64_t start_cpu_ns = Clock::thread_cpu_ns();
+  // The budget counts the flush too: a client waits behind one budget, not
+  // a flush and a budget.
   const int64_t start_ns = Clock::steady_ns();
+  if (flush_first_) flush_first_();
   // Each chunk stops at the budget's end too, however many of its keys
   // are left (store/reap_limit.hpp).
   const store::SteadyReapClock clock;
@@ -89,7 +92,15 @@ void ExpiryCycle::run() {
     const store::Keyspace::ReapPass pass(keyspace);
     for (;;) {
       const int64_t now_ms = state_.clock.now_ms();
+      const uint64_t chunk_start = trace_.on() ? LoopTrace::now_ns() : 0;
+      const int64_t lag_before = chunk_start != 0 ? stats.lag.max() : 0;
       const size_t reaped = keyspace.reap(now_ms, limit);
+      if (chunk_start != 0) {
+        const uint64_t chunk_end = LoopTrace::now_ns();
+        if (chunk_end - chunk_start > kTracedChunkNs) trace_.record(LoopTrace::kChunk, chunk_start, chunk_end);
+        if (const int64_t lag = stats.lag.max(); lag > lag_before && lag > 2)
+          trace_.record(LoopTrace::kLate, chunk_end - static_cast<uint64_t>(lag) * 1'000'000, chunk_end);
+      }
       reaped_total += reaped;
       now_ns = Clock::steady_ns();
       // Done when the chunk was not full and the index has nothing left to
@@ -106,6 +117,23 @@ void ExpiryCycle::run() {
         batch.flush();
         between_chunks_();
       }
+    }
+  }
+  // Caught up: up to a quarter of the budget more (within the budget) sorts
+  // the wheel's next slot ahead of time, a step of kStageMoves at a time (one
+  // at least), so that entering a slot that holds many keys (a level-2 slot:
+  // 4,096 ms of a flood) costs no burst of cascading, during which its keys
+  // would be late.
+  if (!backlog_) {
+    const int64_t budget_ns = state_.config.values().expiry_budget_us * 1000;
+    const int64_t stage_stop = std::min(now_ns + budget_ns / kStageShareOfBudget, start_ns + budget_ns);
+    const uint64_t stage_start = trace_.on() ? LoopTrace::now_ns() : 0;
+    while (keyspace.stage_ahead(kStageMoves) == kStageMoves && (now_ns = Clock::steady_ns()) < stage_stop) {
+    }
+    now_ns = Clock::steady_ns();
+    if (stage_start != 0) {
+      const uint64_t stage_end = LoopTrace::now_ns();
+      if (stage_end - stage_start > kTracedChunkNs) trace_.record(LoopTrace::kChunk, stage_start, stage_end);
     }
   }
   if (reaped_total > 0) ++stats.expire_cycles;

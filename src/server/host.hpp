@@ -14,6 +14,7 @@
 #include "core/log.hpp"
 #include "engine/server_state.hpp"
 #include "resp/parser.hpp"
+#include "server/loop_trace.hpp"
 
 namespace lawnkv::server {
 
@@ -76,6 +77,8 @@ class ServerHost {
   // Disconnects clients while clients_memory() is at or over
   // maxmemory-clients (client_eviction.hpp).
   virtual void evict_clients() = 0;
+  // The bench-only trace of the loop's phases (loop_trace.hpp).
+  LoopTrace& loop_trace() { return loop_trace_; }
 
  protected:
   ServerState& state_;
@@ -85,6 +88,7 @@ class ServerHost {
   IoLimits io_limits_;
   int64_t io_batch_ms_ = 0;
   int64_t flush_ms_ = 0;
+  LoopTrace loop_trace_;
 };
 
 }  // namespace lawnkv::server

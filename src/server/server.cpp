@@ -55,6 +55,8 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   loop_.data = this;
   uv_prepare_init(&loop_, &prepare_);
   prepare_.data = this;
+  uv_check_init(&loop_, &check_);
+  check_.data = this;
   uv_idle_init(&loop_, &evict_idle_);
   evict_idle_.data = this;
   uv_idle_init(&loop_, &release_idle_);
@@ -73,9 +75,10 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   state_.snapshots().set_logger(&log_);
   state_.aof().set_logger(&log_);
   state_.log = &log_;
-  expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_, [this] { flush_iteration(); }, [this] { flush_replicas(); });
+  expiry_ = std::make_unique<ExpiryCycle>(&loop_, state_, loop_trace_, [this] { flush_iteration(); },
+                                          [this] { flush_replicas(); });
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
-  aging_cron_ = std::make_unique<AgingCron>(&loop_, state_);
+  aging_cron_ = std::make_unique<AgingCron>(&loop_, state_, loop_trace_);
   replica_link_ = std::make_unique<ReplicaLink>(&loop_, state_, tls_);
   state_.busy_loop = this;
 }
@@ -238,6 +241,10 @@ int Server::run() {
   }
   if (!listen()) return 1;
   uv_prepare_start(&prepare_, on_prepare);
+  if (loop_trace_.on()) {
+    uv_check_start(&check_, on_check);
+    uv_unref(reinterpret_cast<uv_handle_t*>(&check_));
+  }
   uv_signal_start(&sigterm_, on_signal, SIGTERM);
   uv_signal_start(&sigint_, on_signal, SIGINT);
   uv_signal_start(&sigchld_, on_child, SIGCHLD);
@@ -249,6 +256,7 @@ int Server::run() {
   if (!listeners_.empty()) log_.log(LogLevel::kNotice, "Ready to accept connections tcp");
   if (!tls_listeners_.empty()) log_.log(LogLevel::kNotice, "Ready to accept connections tls");
   uv_run(&loop_, UV_RUN_DEFAULT);
+  loop_trace_.write();
   log_.log(LogLevel::kWarning, "lawnkv is now ready to exit, bye bye...");
   return 0;
 }
@@ -539,6 +547,7 @@ void Server::exit_while_busy() {
 void Server::on_prepare(uv_prepare_t* h) {
   auto* self = static_cast<Server*>(h->data);
   ServerState& st = self->state_;
+  const LoopTrace::Span span(self->loop_trace_, LoopTrace::kPrepare);
   self->meter_iteration();
   // CLIENT PAUSE: past its end it ends here, and the clients that waited run
   // their command, in the order they began to wait. While it lasts nothing
@@ -570,10 +579,25 @@ void Server::on_prepare(uv_prepare_t* h) {
     if (st.replication().wants_cron() && !uv_is_active(reinterpret_cast<uv_handle_t*>(&self->repl_timer_)))
       uv_timer_start(&self->repl_timer_, on_repl_timer, kReplTickMs, kReplTickMs);
   }
+  if (self->loop_trace_.on()) {
+    self->trace_prepare_end_ns_ = LoopTrace::now_ns();
+    self->trace_idle_ns_ = uv_metrics_idle_time(&self->loop_);
+  }
+}
+
+void Server::on_check(uv_check_t* h) {
+  auto* self = static_cast<Server*>(h->data);
+  if (self->trace_prepare_end_ns_ == 0) return;
+  const uint64_t now = LoopTrace::now_ns();
+  const uint64_t wait = uv_metrics_idle_time(&self->loop_) - self->trace_idle_ns_;
+  const uint64_t polled = std::min(self->trace_prepare_end_ns_ + wait, now);
+  self->loop_trace_.record(LoopTrace::kWait, self->trace_prepare_end_ns_, polled);
+  self->loop_trace_.record(LoopTrace::kIo, polled, now);
 }
 
 void Server::on_repl_timer(uv_timer_t* h) {
   auto* self = static_cast<Server*>(h->data);
+  const LoopTrace::Span span(self->loop_trace_, LoopTrace::kCron);
   self->state_.replication().cron(self->state_.clock.now_ms());
   if (!self->state_.replication().wants_cron()) uv_timer_stop(h);
 }
@@ -586,11 +610,13 @@ void Server::on_child(uv_signal_t* h, int) {
 
 void Server::on_snapshot_timer(uv_timer_t* h) {
   auto* self = static_cast<Server*>(h->data);
+  const LoopTrace::Span span(self->loop_trace_, LoopTrace::kCron);
   self->state_.snapshots().cron(self->state_);
   self->state_.aof().cron(self->state_);
 }
 
 void Server::flush_iteration() {
+  const LoopTrace::Span span(loop_trace_, LoopTrace::kFlush);
   // BCAST invalidations of the keys this iteration changed (tracking.hpp).
   state_.data.tracking.broadcast();
   // The iteration's writes reach the append-only file before its replies
@@ -620,6 +646,7 @@ void Server::meter_iteration() {
 
 void Server::on_release_idle(uv_idle_t* h) {
   auto* self = static_cast<Server*>(h->data);
+  const LoopTrace::Span span(self->loop_trace_, LoopTrace::kRelease);
   const int64_t cpu = Clock::thread_cpu_ns();
   const uint64_t wall = uv_hrtime();
   arena::release_step();
@@ -631,6 +658,7 @@ void Server::on_release_idle(uv_idle_t* h) {
 
 void Server::on_evict_idle(uv_idle_t* h) {
   auto* self = static_cast<Server*>(h->data);
+  const LoopTrace::Span span(self->loop_trace_, LoopTrace::kEvict);
   ServerState& st = self->state_;
   st.data.evict(st.config.values());
   if (!st.data.eviction.pending()) uv_idle_stop(h);

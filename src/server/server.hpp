@@ -95,6 +95,7 @@ class Server final : public ServerHost, public BusyLoop {
   static void on_connection(uv_stream_t* listener, int status);
   static void on_tls_connection(uv_stream_t* listener, int status);
   static void on_prepare(uv_prepare_t* h);
+  static void on_check(uv_check_t* h);
   // io-threads > 1: a message of an I/O thread.
   void on_io_message(const IoMessage& m);
   // Before a batch of them runs: reads the clock for the batch
@@ -167,6 +168,11 @@ class Server final : public ServerHost, public BusyLoop {
   Listeners tls_listeners_;
   TlsContext tls_;
   uv_prepare_t prepare_;
+  // Started only while the loop trace is on: poll's wait and its callbacks
+  // are recorded when they end (on_check).
+  uv_check_t check_;
+  uint64_t trace_prepare_end_ns_ = 0;
+  uint64_t trace_idle_ns_ = 0;
   uv_idle_t evict_idle_;  // active while an eviction is pending: poll does not block
   // Active while the arena has emptied chunks to give back, or freed big
   // arrays wait to be unmapped (core/page_allocator.hpp): one step of each

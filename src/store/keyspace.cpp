@@ -312,6 +312,16 @@ size_t Keyspace::reap(int64_t now_ms, const ReapLimit& limit) {
   return done;
 }
 
+size_t Keyspace::stage_ahead(size_t moves) {
+  size_t moved = 0;
+  for (auto& d : dbs_) {
+    if (moved >= moves) break;
+    if (d->next_deadline() == expiry::kNever) continue;
+    moved += d->stage_ahead(moves - moved);
+  }
+  return moved;
+}
+
 size_t Keyspace::drop_due(int64_t now_ms) {
   ExpiryListener* listener = listener_;
   const KeyspaceStats stats = stats_;

@@ -120,6 +120,13 @@ class Db {
   // nullptr if no key has a TTL.
   EntryPtr take_nearest_deadline();
   size_t index_memory_bytes() const { return index_.memory_bytes(); }
+  // Sorts timers of the expiry index's next wheel slot ahead of time
+  // (expiry::Index::stage), up to moves of them; returns how many moved.
+  size_t stage_ahead(size_t moves) {
+    const size_t before = moves;
+    index_.stage(moves);
+    return before - moves;
+  }
 
  private:
   friend class Keyspace;
@@ -216,6 +223,10 @@ class Keyspace {
   // The same within limit's keys and time (store/reap_limit.hpp): fewer than
   // limit.keys also when its time ran out.
   size_t reap(int64_t now_ms, const ReapLimit& limit);
+  // Spends up to moves sorting each db's next wheel slot ahead of time
+  // (Db::stage_ahead), earliest db first; returns how many moved (0: none
+  // is left to sort).
+  size_t stage_ahead(size_t moves);
   // One pass of active expiry over several reap calls (the expiry cycle's
   // chunks): the listener hears of each hash's fields once, at the end.
   class ReapPass {

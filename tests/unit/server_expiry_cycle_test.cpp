@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "command_fixture.hpp"
+#include "core/clock.hpp"
 #include "store/reap_limit.hpp"
 #include "expiry/timer.hpp"
 #include "server/expiry_cycle.hpp"
@@ -89,11 +90,12 @@ TEST_CASE("timer_delay_us: a deadline too far to wait for gets the longest timer
 struct CycleLoop {
   uv_loop_t loop;
   uv_prepare_t prepare;
+  LoopTrace trace;
   std::unique_ptr<ExpiryCycle> cycle;
 
   CycleLoop(ServerState& state, std::function<void()> flush_first) {
     uv_loop_init(&loop);
-    cycle = std::make_unique<ExpiryCycle>(&loop, state, std::move(flush_first));
+    cycle = std::make_unique<ExpiryCycle>(&loop, state, trace, std::move(flush_first));
     uv_prepare_init(&loop, &prepare);
     prepare.data = cycle.get();
     uv_prepare_start(&prepare, [](uv_prepare_t* h) { static_cast<ExpiryCycle*>(h->data)->arm(); });
@@ -174,8 +176,9 @@ TEST_CASE("ExpiryCycle: between chunks, the chunk's deletions are handed over be
   std::vector<size_t> handed_at_send;  // records the sink had at each between_chunks
   uv_loop_t uv;
   uv_loop_init(&uv);
+  LoopTrace trace;
   {
-    ExpiryCycle cycle(&uv, server.state, nullptr, [&] {
+    ExpiryCycle cycle(&uv, server.state, trace, nullptr, [&] {
       size_t n = 0;
       for (size_t c : sink.each_calls) n += c;
       handed_at_send.push_back(n);
@@ -197,6 +200,27 @@ TEST_CASE("ExpiryCycle: between chunks, the chunk's deletions are handed over be
   server.state.data.effects.detach(&sink);
 }
 
+TEST_CASE("ExpiryCycle: the flush before a cycle counts in its budget") {
+  // A flush that takes the whole 1 ms budget (here a spin on the clock the
+  // budget is read on) leaves the cycle one chunk's first clock read: a few
+  // keys, never a budget's worth of reaping on top of the flush.
+  test::CommandServer server;
+  add_due_keys(server, 50'000);
+  std::vector<size_t> reaped_by_cycle;
+  size_t keys_at_flush = 0;
+  CycleLoop loop(server.state, [&] {
+    const size_t now = server.state.data.keyspace.total_keys();
+    if (keys_at_flush != 0) reaped_by_cycle.push_back(keys_at_flush - now);
+    keys_at_flush = now;
+    const int64_t until = Clock::steady_ns() + 1'500'000;
+    while (Clock::steady_ns() < until) {
+    }
+  });
+  for (int i = 0; i < 100 && reaped_by_cycle.size() < 3; ++i) uv_run(&loop.loop, UV_RUN_NOWAIT);
+  REQUIRE(reaped_by_cycle.size() == 3);
+  for (size_t n : reaped_by_cycle) CHECK(n <= store::ReapLimit::kKeysPerClockRead);
+}
+
 TEST_CASE("ExpiryCycle: a cycle past latency-monitor-threshold is the expire-cycle latency event") {
   test::CommandServer server;
   server.state.config.mutable_values().latency_monitor_threshold = 1;
@@ -211,6 +235,40 @@ TEST_CASE("ExpiryCycle: a cycle past latency-monitor-threshold is the expire-cyc
   CHECK(s->max_ms >= 1);
   // The cycle's own maxima (INFO expiry): it ran for at least its budget.
   CHECK(server.state.facts.stats.expire_cycle.wall_us >= 1000);
+}
+
+TEST_CASE("ExpiryCycle: a cycle that caught up sorts the wheel's next slot ahead of time") {
+  // 5,000 keys in the wheel's next level-2 slot (4,096 ms), nothing at level
+  // 1, one key due now. The cycle reaps the due key, then stages the slot
+  // (one step of 512 timers at least) on top of what the drain's bound left
+  // (512): without the staging step at least 4,488 timers would remain to be
+  // moved, all at once when the slot is entered.
+  test::CommandServer server;
+  Clock& clock = server.state.clock;
+  // The server clock 1,000 ms into a level-3 span (2^18 ms): the next
+  // level-2 slot is in the same span, so its keys sit at level 2.
+  constexpr int64_t kSpan = int64_t{1} << 18;
+  REQUIRE(clock.advance_ms(((1000 - clock.now_ms() % kSpan) + kSpan) % kSpan));
+  store::Keyspace& keyspace = server.state.data.keyspace;
+  // The wheel's cursor to now: a key long past (the fixture's command clock
+  // is years behind the server's), reaped.
+  add_due_keys(server, 1);
+  REQUIRE(keyspace.reap(clock.now_ms(), 10) == 1);
+  const int64_t now = clock.now_ms();
+  const int64_t next_slot = now - now % 4096 + 4096;
+  constexpr int kFar = 5000;
+  for (int i = 0; i < kFar; ++i)
+    REQUIRE(server.run({"SET", "f" + std::to_string(i), "v", "PXAT", std::to_string(next_slot + 100 + i % 1000)}) ==
+            "+OK\r\n");
+  REQUIRE(server.run({"SET", "due", "v", "PXAT", std::to_string(now + 1)}) == "+OK\r\n");
+  REQUIRE(clock.advance_ms(5));
+  {
+    CycleLoop loop(server.state, nullptr);
+    for (int i = 0; i < 100 && keyspace.total_keys() > kFar; ++i) uv_run(&loop.loop, UV_RUN_NOWAIT);
+  }
+  REQUIRE(keyspace.total_keys() == kFar);
+  const size_t left = keyspace.stage_ahead(SIZE_MAX);
+  CHECK(left <= kFar - 1024);
 }
 
 }  // namespace

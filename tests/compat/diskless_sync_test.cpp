@@ -1,0 +1,221 @@
+// lawnkv as the primary with repl-diskless-sync yes (Redis 7.0's diskless
+// full sync): the snapshot goes from a child through a pipe to the
+// replicas' sockets as `$EOF:<mark>\r\n<RDB><mark>`. A redis-server 7.0.15
+// replica and a lawnkv replica gathered into one child
+// (repl-diskless-sync-max-replicas) load it and take the stream; a replica
+// without capa eof gets the `$<len>` form; a replica that goes mid-transfer
+// leaves the other one's transfer alone.
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+
+#include "../support/poll_until.hpp"
+#include "../support/raw_client.hpp"
+#include "../support/resp_reply.hpp"
+#include "../support/server_process.hpp"
+#include "../support/temp_dir.hpp"
+
+namespace lawnkv::test {
+
+namespace {
+
+using std::chrono::steady_clock;
+constexpr auto kWait = std::chrono::seconds(10);
+
+Reply call(RawClient& c, std::initializer_list<std::string_view> argv) { return parse_reply(c.call(argv)); }
+
+void must(RawClient& c, std::initializer_list<std::string_view> argv) {
+  const Reply r = call(c, argv);
+  REQUIRE_MESSAGE(r.type != '-', r.text);
+}
+
+std::string info_field(RawClient& c, std::string_view section, std::string_view name) {
+  const std::string text = call(c, {"INFO", section}).text;
+  const std::string key = "\r\n" + std::string(name) + ":";
+  size_t at = text.find(key);
+  if (at == std::string::npos) return {};
+  at += key.size();
+  return text.substr(at, text.find("\r\n", at) - at);
+}
+
+// The replica's link is up and it processed every byte the primary sent.
+bool caught_up(RawClient& primary, RawClient& replica) {
+  return info_field(replica, "replication", "master_link_status") == "up" &&
+         info_field(primary, "replication", "master_repl_offset") ==
+             info_field(replica, "replication", "slave_repl_offset");
+}
+
+std::string fingerprint(RawClient& c) {
+  return call(c, {"DBSIZE"}).text + " " + call(c, {"GET", "k:17"}).text + " " + call(c, {"HGET", "h", "f"}).text +
+         " " + call(c, {"PEXPIRETIME", "ttl"}).text + " " + call(c, {"ZSCORE", "z", "m"}).text;
+}
+
+void fill(RawClient& c, int keys) {
+  std::string pipeline;
+  for (int i = 0; i < keys; ++i) {
+    const std::string k = "k:" + std::to_string(i), v = "value-" + std::to_string(i);
+    pipeline += "*3\r\n$3\r\nSET\r\n$" + std::to_string(k.size()) + "\r\n" + k + "\r\n$" + std::to_string(v.size()) +
+                "\r\n" + v + "\r\n";
+  }
+  c.send(pipeline);
+  for (int i = 0; i < keys; ++i) REQUIRE(c.read_reply() == "+OK\r\n");
+  must(c, {"HSET", "h", "f", "v"});
+  must(c, {"ZADD", "z", "2.5", "m"});
+  must(c, {"SET", "ttl", "x", "PXAT", "4102444800000"});
+}
+
+size_t count_in_log(const ServerProcess& p, std::string_view text) {
+  std::ifstream in(p.log_path());
+  const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t n = 0;
+  for (size_t at = log.find(text); at != std::string::npos; at = log.find(text, at + 1)) ++n;
+  return n;
+}
+
+// A replica of our own on a raw socket: the handshake with the given capa,
+// then +FULLRESYNC; returns the payload's header line ("$EOF:<mark>" or
+// "$<len>"), after any keepalive newlines.
+std::string raw_full_sync(RawClient& link, bool capa_eof) {
+  CHECK(link.call({"REPLCONF", "listening-port", "1"}) == "+OK\r\n");
+  CHECK((capa_eof ? link.call({"REPLCONF", "capa", "eof", "capa", "psync2"})
+                  : link.call({"REPLCONF", "capa", "psync2"})) == "+OK\r\n");
+  link.send("*3\r\n$5\r\nPSYNC\r\n$1\r\n?\r\n$2\r\n-1\r\n");
+  const std::string fullresync = link.read_reply();
+  CHECK(fullresync.rfind("+FULLRESYNC ", 0) == 0);
+  std::string byte;
+  while ((byte = link.read_exactly(1)) == "\n") {
+  }
+  std::string line = byte;
+  while ((byte = link.read_exactly(1)) != "\r") line += byte;
+  REQUIRE(link.read_exactly(1) == "\n");
+  return line;
+}
+
+}  // namespace
+
+TEST_CASE("compat: diskless sync: a redis-server 7.0.15 and a lawnkv replica gathered into one child") {
+  TempDir primary_dir, redis_dir, lawnkv_dir;
+  // A long delay: only max-replicas starts the child, once both wait.
+  ServerProcess primary = ServerProcess::lawnkv({"--dir", primary_dir.path.string(), "--repl-diskless-sync", "yes",
+                                                 "--repl-diskless-sync-delay", "60",
+                                                 "--repl-diskless-sync-max-replicas", "2"});
+  RawClient p(primary.port());
+  fill(p, 2000);
+  const std::string port = std::to_string(primary.port());
+  ServerProcess redis = ServerProcess::redis({"--dir", redis_dir.path.string(), "--replicaof", "127.0.0.1", port});
+  RawClient r(redis.port());
+  ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", lawnkv_dir.path.string(), "--replicaof", "127.0.0.1", port});
+  RawClient l(lawnkv.port());
+
+  REQUIRE(poll_until(steady_clock::now() + kWait, [&] { return caught_up(p, r) && caught_up(p, l); }));
+  const std::string want = fingerprint(p);
+  CHECK(want == "2003 value-17 v 4102444800000 2.5");
+  CHECK(fingerprint(r) == want);
+  CHECK(fingerprint(l) == want);
+  CHECK(info_field(p, "stats", "sync_full") == "2");
+  CHECK(count_in_log(primary, "Starting BGSAVE for SYNC with target: replicas sockets") == 1);
+  CHECK(count_in_log(primary, "Starting BGSAVE for SYNC with target: disk") == 0);
+  // Nothing went through the file; no save was counted.
+  CHECK_FALSE(std::filesystem::exists(primary_dir.path / "dump.rdb"));
+  CHECK(info_field(p, "persistence", "rdb_changes_since_last_save") != "0");
+  CHECK(info_field(p, "replication", "slave0").find(",state=online,") != std::string::npos);
+  CHECK(info_field(p, "replication", "slave1").find(",state=online,") != std::string::npos);
+
+  // The stream after the ACK.
+  must(p, {"SET", "k:17", "changed"});
+  must(p, {"INCR", "counter"});
+  REQUIRE(poll_until(steady_clock::now() + kWait, [&] { return caught_up(p, r) && caught_up(p, l); }));
+  CHECK(call(r, {"GET", "k:17"}).text == "changed");
+  CHECK(call(l, {"GET", "k:17"}).text == "changed");
+  CHECK(call(l, {"GET", "counter"}).text == "1");
+}
+
+TEST_CASE("compat: diskless sync: delay 0 starts at once; the framing; a replica without capa eof gets the file") {
+  TempDir dir;
+  ServerProcess primary = ServerProcess::lawnkv(
+      {"--dir", dir.path.string(), "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0"});
+  RawClient p(primary.port());
+  fill(p, 100);
+
+  RawClient eof(primary.port());
+  const std::string header = raw_full_sync(eof, true);
+  REQUIRE(header.size() == 5 + 40);
+  REQUIRE(header.rfind("$EOF:", 0) == 0);
+  const std::string mark = header.substr(5);
+  // A write while the image is on its way: it follows the image only once
+  // we ACK, never glued to the mark.
+  must(p, {"SET", "during", "x"});
+  std::string body;
+  while (body.size() < 40 || body.compare(body.size() - 40, 40, mark) != 0) body += eof.read_exactly(1);
+  body.resize(body.size() - 40);
+  CHECK(body.rfind("REDIS0010", 0) == 0);
+  CHECK(body.find("value-99") != std::string::npos);
+  CHECK(body.find("during") == std::string::npos);
+  // Nothing follows the mark until the ACK (a bounded look for absence).
+  eof.set_timeout(std::chrono::milliseconds(200));
+  CHECK_THROWS_AS(eof.read_exactly(1), Timeout);
+  eof.set_timeout(RawClient::kDefaultTimeout);
+  CHECK(info_field(p, "replication", "slave0").find(",state=online,") != std::string::npos);
+  eof.send("*3\r\n$8\r\nREPLCONF\r\n$3\r\nACK\r\n$1\r\n0\r\n");
+  // SELECT 0, then the SET.
+  CHECK(eof.read_reply() == "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n");
+  CHECK(eof.read_reply() == "*3\r\n$3\r\nSET\r\n$6\r\nduring\r\n$1\r\nx\r\n");
+
+  // Without capa eof: the $<len> form, from dir/dbfilename.
+  RawClient disk(primary.port());
+  const std::string len = raw_full_sync(disk, false);
+  REQUIRE(len[0] == '$');
+  const std::string rdb = disk.read_exactly(std::stoul(len.substr(1)));
+  CHECK(rdb.rfind("REDIS0010", 0) == 0);
+  CHECK(rdb.find("during") != std::string::npos);
+  CHECK(count_in_log(primary, "Starting BGSAVE for SYNC with target: disk") == 1);
+  CHECK(count_in_log(primary, "Starting BGSAVE for SYNC with target: replicas sockets") == 1);
+}
+
+TEST_CASE("compat: diskless sync: a replica that goes mid-transfer leaves the other's alone") {
+  TempDir primary_dir, redis_dir;
+  ServerProcess primary = ServerProcess::lawnkv({"--dir", primary_dir.path.string(), "--repl-diskless-sync", "yes",
+                                                 "--repl-diskless-sync-delay", "60",
+                                                 "--repl-diskless-sync-max-replicas", "2"});
+  RawClient p(primary.port());
+  // 32 values of 1 MB that do not compress: more than the pipe, the
+  // primary's chunk and both sockets' kernel buffers hold, so the batch
+  // cannot end while one of its replicas reads nothing.
+  std::mt19937_64 rng(7);
+  std::string blob(1 << 20, '\0');
+  for (int i = 0; i < 32; ++i) {
+    for (char& c : blob) c = static_cast<char>('a' + rng() % 26);
+    p.send("*3\r\n$3\r\nSET\r\n$6\r\nblob" + std::to_string(10 + i) + "\r\n$" + std::to_string(blob.size()) + "\r\n" +
+           blob + "\r\n");
+    REQUIRE(p.read_reply() == "+OK\r\n");
+  }
+  must(p, {"SET", "small", "v"});
+
+  RawClient stalled(primary.port());
+  const std::string port = std::to_string(primary.port());
+  ServerProcess redis = ServerProcess::redis({"--dir", redis_dir.path.string(), "--replicaof", "127.0.0.1", port});
+  RawClient r(redis.port());
+  REQUIRE(raw_full_sync(stalled, true).rfind("$EOF:", 0) == 0);
+  stalled.read_exactly(64 * 1024);  // some of the image, then nothing more
+  // The redis-server replica is in the same batch, and waits on the stalled one.
+  REQUIRE(poll_until(steady_clock::now() + kWait, [&] {
+    return std::stoull("0" + info_field(r, "replication", "master_sync_read_bytes")) > 0;
+  }));
+  CHECK(info_field(r, "replication", "master_sync_in_progress") == "1");
+  stalled.close();
+  REQUIRE(poll_until(steady_clock::now() + kWait, [&] { return caught_up(p, r); }));
+  CHECK(call(r, {"DBSIZE"}).text == "33");
+  CHECK(call(r, {"GET", "small"}).text == "v");
+  CHECK(call(r, {"STRLEN", "blob41"}).text == std::to_string(1 << 20));
+  CHECK(count_in_log(primary, "Starting BGSAVE for SYNC with target: replicas sockets") == 1);
+  must(p, {"SET", "after", "1"});
+  REQUIRE(poll_until(steady_clock::now() + kWait, [&] { return caught_up(p, r); }));
+  CHECK(call(r, {"GET", "after"}).text == "1");
+}
+
+}  // namespace lawnkv::test

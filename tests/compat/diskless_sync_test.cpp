@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -109,10 +110,13 @@ TEST_CASE("compat: diskless sync: a redis-server 7.0.15 and a lawnkv replica gat
   const std::string port = std::to_string(primary.port());
   ServerProcess redis = ServerProcess::redis({"--dir", redis_dir.path.string(), "--replicaof", "127.0.0.1", port});
   RawClient r(redis.port());
-  ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", lawnkv_dir.path.string(), "--replicaof", "127.0.0.1", port});
+  // The lawnkv replica parses the image as it arrives (no file).
+  ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", lawnkv_dir.path.string(), "--repl-diskless-load",
+                                                "on-empty-db", "--replicaof", "127.0.0.1", port});
   RawClient l(lawnkv.port());
 
   REQUIRE(poll_until(steady_clock::now() + kWait, [&] { return caught_up(p, r) && caught_up(p, l); }));
+  CHECK(std::filesystem::is_empty(lawnkv_dir.path));
   const std::string want = fingerprint(p);
   CHECK(want == "2003 value-17 v 4102444800000 2.5");
   CHECK(fingerprint(r) == want);

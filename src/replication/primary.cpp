@@ -341,6 +341,7 @@ void Primary::cron(int64_t now_ms, bool ping) {
     if (Session* s = server_.clients.find(id)) s->close_soon();
     drop(id, "Disconnecting timedout replica (streaming sync)");
   }
+  diskless_cron(now_ms);
   start_bgsave_for_links();
 }
 

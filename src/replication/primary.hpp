@@ -162,6 +162,7 @@ class Primary final : public EffectSink, public BgsaveListener {
     uint64_t rdb_left = 0;      // send_bulk: its bytes not yet sent
     int64_t wait_since_ms = 0;  // when it asked for a full sync
     bool socket = false;        // wait_bgsave_end: in the diskless batch
+    int64_t stalled_since_ms = 0;  // in the batch: since when its output has no room (0: it has)
     bool stream_on_ack = false; // online after a diskless sync: the stream waits for its first ACK
   };
   // The diskless relay reads this much at a time, and at most
@@ -192,6 +193,10 @@ class Primary final : public EffectSink, public BgsaveListener {
   void refuse_waiting();
   // A link of the diskless batch went: with none left the child is stopped.
   void batch_left();
+  // Each second: a link of the batch whose output had no room for
+  // repl-timeout seconds holds the others back: it is closed, as Redis's
+  // "timedout replica (full sync)".
+  void diskless_cron(int64_t now_ms);
   bool in_socket_batch(const Link& l) const { return l.state == LinkState::kWaitBgsaveEnd && l.socket; }
   Link* find(uint64_t session_id);
   // s's link to go, and why (logged).

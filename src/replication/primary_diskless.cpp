@@ -87,12 +87,16 @@ void Primary::relay() {
   size_t budget = kRelayTurnBytes;
   while (budget > 0 && diskless_ && diskless_->pipe_open()) {
     std::vector<uint64_t> batch;
-    for (const Link& l : links_) {
+    for (Link& l : links_) {
       if (!in_socket_batch(l)) continue;
       const Session* s = session(l);
       // The slowest socket sets the pace: nothing is read while one of
       // them holds a chunk not yet sent.
-      if (s && s->output_buffer_bytes() >= kBulkChunk) return;
+      if (s && s->output_buffer_bytes() >= kBulkChunk) {
+        if (l.stalled_since_ms == 0) l.stalled_since_ms = server_.clock.now_ms();
+        return;
+      }
+      l.stalled_since_ms = 0;
       batch.push_back(l.session_id);
     }
     switch (diskless_->read(&chunk, std::min(budget, kRelayRead))) {
@@ -142,6 +146,26 @@ void Primary::finish_diskless(bool ok) {
                                std::to_string(bytes) + " bytes). Waiting for REPLCONF ACK from replica to enable "
                                "streaming");
     s->deliver(mark);
+  }
+}
+
+void Primary::diskless_cron(int64_t now_ms) {
+  const int64_t timeout_ms = server_.config.values().repl_timeout * 1000;
+  std::vector<uint64_t> stalled;
+  for (Link& l : links_) {
+    if (!in_socket_batch(l)) continue;
+    const Session* s = session(l);
+    if (s == nullptr || s->output_buffer_bytes() < kBulkChunk) {
+      l.stalled_since_ms = 0;
+    } else if (l.stalled_since_ms == 0) {
+      l.stalled_since_ms = now_ms;
+    } else if (now_ms - l.stalled_since_ms > timeout_ms) {
+      stalled.push_back(l.session_id);
+    }
+  }
+  for (uint64_t id : stalled) {
+    if (Session* s = server_.clients.find(id)) s->close_soon();
+    drop(id, "Disconnecting timedout replica (full sync)");
   }
 }
 

@@ -115,7 +115,9 @@ bool Primary::try_partial(Session& s, std::string_view replid, int64_t offset, i
 void Primary::start_bgsave_for_links() {
   bool waiting = false;
   for (const Link& l : links_) waiting |= l.state == LinkState::kWaitBgsaveStart;
-  if (!waiting || server_.child_running()) return;  // a child runs: the cron tries again
+  // A child runs, or a diskless image is still being relayed from the
+  // pipe: the cron (or its end) tries again.
+  if (!waiting || server_.child_running() || diskless_) return;
   if (diskless_target()) {
     if (diskless_gathered()) start_diskless();
     return;

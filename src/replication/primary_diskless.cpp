@@ -147,6 +147,8 @@ void Primary::finish_diskless(bool ok) {
                                "streaming");
     s->deliver(mark);
   }
+  // Links that came meanwhile wait for the next child.
+  start_bgsave_for_links();
 }
 
 void Primary::diskless_cron(int64_t now_ms) {

@@ -143,6 +143,14 @@ class StalledReplica {
       if (r < 0) return false;
     }
   }
+  // REPLCONF capa eof, PSYNC ? -1, then the first n bytes of the answer
+  // (+FULLRESYNC, $EOF:<mark> and some of the image).
+  std::string start_sync(size_t n) {
+    send("*3\r\n$8\r\nREPLCONF\r\n$4\r\ncapa\r\n$3\r\neof\r\n");
+    if (read(5) != "+OK\r\n") return {};
+    send("*3\r\n$5\r\nPSYNC\r\n$1\r\n?\r\n$2\r\n-1\r\n");
+    return read(n);
+  }
   void close() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
@@ -151,6 +159,20 @@ class StalledReplica {
  private:
   int fd_ = -1;
 };
+
+// 16 values of 1 MB that do not compress, blob10..blob25: more than the
+// pipe, the primary's chunk and a StalledReplica's kernel buffers hold, so
+// a diskless batch cannot end while that replica reads nothing.
+void fill_blobs(RawClient& p) {
+  std::mt19937_64 rng(7);
+  std::string blob(1 << 20, '\0');
+  for (int i = 0; i < 16; ++i) {
+    for (char& c : blob) c = static_cast<char>('a' + rng() % 26);
+    p.send("*3\r\n$3\r\nSET\r\n$6\r\nblob" + std::to_string(10 + i) + "\r\n$" + std::to_string(blob.size()) + "\r\n" +
+           blob + "\r\n");
+    REQUIRE(p.read_reply() == "+OK\r\n");
+  }
+}
 
 }  // namespace
 
@@ -242,28 +264,14 @@ TEST_CASE("compat: diskless sync: a replica that goes mid-transfer leaves the ot
                                                  "--repl-diskless-sync-delay", "60",
                                                  "--repl-diskless-sync-max-replicas", "2"});
   RawClient p(primary.port());
-  // 16 values of 1 MB that do not compress: more than the pipe, the
-  // primary's chunk and the stalled socket's kernel buffers hold (its
-  // receive buffer is fixed small below: autotuned, it may take 32 MB), so
-  // the batch cannot end while that replica reads nothing.
-  std::mt19937_64 rng(7);
-  std::string blob(1 << 20, '\0');
-  for (int i = 0; i < 16; ++i) {
-    for (char& c : blob) c = static_cast<char>('a' + rng() % 26);
-    p.send("*3\r\n$3\r\nSET\r\n$6\r\nblob" + std::to_string(10 + i) + "\r\n$" + std::to_string(blob.size()) + "\r\n" +
-           blob + "\r\n");
-    REQUIRE(p.read_reply() == "+OK\r\n");
-  }
+  fill_blobs(p);
   must(p, {"SET", "small", "v"});
 
   StalledReplica stalled(primary.port());
   const std::string port = std::to_string(primary.port());
   ServerProcess redis = ServerProcess::redis({"--dir", redis_dir.path.string(), "--replicaof", "127.0.0.1", port});
   RawClient r(redis.port());
-  stalled.send("*3\r\n$8\r\nREPLCONF\r\n$4\r\ncapa\r\n$3\r\neof\r\n");
-  REQUIRE(stalled.read(5) == "+OK\r\n");
-  stalled.send("*3\r\n$5\r\nPSYNC\r\n$1\r\n?\r\n$2\r\n-1\r\n");
-  const std::string start = stalled.read(64 * 1024);  // +FULLRESYNC, $EOF:... and some of the image
+  const std::string start = stalled.start_sync(64 * 1024);
   REQUIRE(start.size() == 64 * 1024);
   CHECK(start.find("\r\n$EOF:") != std::string::npos);
   // The redis-server replica is in the same batch, and waits on the stalled one.
@@ -287,6 +295,29 @@ TEST_CASE("compat: diskless sync: a replica that goes mid-transfer leaves the ot
   must(p, {"SET", "after", "1"});
   REQUIRE(poll_until(steady_clock::now() + kWait, [&] { return caught_up(p, r); }));
   CHECK(call(r, {"GET", "after"}).text == "1");
+}
+
+TEST_CASE("compat: diskless sync: a replica that comes during a transfer waits for the next child") {
+  TempDir primary_dir, redis_dir;
+  ServerProcess primary = ServerProcess::lawnkv(
+      {"--dir", primary_dir.path.string(), "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0"});
+  RawClient p(primary.port());
+  fill_blobs(p);
+  StalledReplica stalled(primary.port());
+  REQUIRE(stalled.start_sync(64 * 1024).size() == 64 * 1024);
+  ServerProcess redis = ServerProcess::redis(
+      {"--dir", redis_dir.path.string(), "--replicaof", "127.0.0.1", std::to_string(primary.port())});
+  RawClient r(redis.port());
+  // It asked, and waits: no image for it while the first one's runs.
+  REQUIRE(poll_until(steady_clock::now() + kWait, [&] { return info_field(p, "stats", "sync_full") == "2"; }));
+  CHECK(info_field(p, "replication", "slave1").find(",state=wait_bgsave,") != std::string::npos);
+  CHECK(count_in_log(primary, "Starting BGSAVE for SYNC with target: replicas sockets") == 1);
+  // The first batch's only replica goes: its child stops, the next starts.
+  stalled.close();
+  REQUIRE(poll_until(steady_clock::now() + kWait, [&] { return caught_up(p, r); }));
+  CHECK(call(r, {"STRLEN", "blob25"}).text == std::to_string(1 << 20));
+  CHECK(count_in_log(primary, "Starting BGSAVE for SYNC with target: replicas sockets") == 2);
+  CHECK(count_in_log(primary, "Diskless rdb transfer, last replica dropped") == 1);
 }
 
 }  // namespace lawnkv::test

@@ -46,9 +46,11 @@ ServerProcess::ArgvForPort redis_like_argv(std::string binary, std::vector<std::
   };
 }
 
+// A full sync goes through the file unless a test asks for the diskless
+// form, on both servers alike (lawnkv's defaults below).
 const std::vector<std::string> kRedisDefaults{"--save", "",   "--appendonly", "no",
                                               "--enable-debug-command", "yes",
-                                              "--daemonize", "no"};
+                                              "--daemonize", "no", "--repl-diskless-sync", "no"};
 
 }  // namespace
 

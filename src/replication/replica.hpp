@@ -10,7 +10,8 @@
 //   kConnecting  the transport is connecting
 //   kHandshake   PING ... PSYNC (replica_handshake.hpp)
 //   kTransfer    +FULLRESYNC: the snapshot arrives (sync_payload.hpp) into
-//                dir/temp-<unix s>.<pid>.rdb; once whole it is renamed to
+//                dir/temp-<unix s>.<pid>.rdb (or, with repl-diskless-load,
+//                loads as it arrives: below); once whole it is renamed to
 //                dir/dbfilename and loads in steps (snapshot_load.hpp:
 //                clients hear -LOADING meanwhile; the stream that follows
 //                waits), then replaces the dataset (expired keys kept: the

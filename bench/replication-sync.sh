@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Full resynchronisation of a redis-server 7.0.15 replica, from a lawnkv
-# primary and from a redis-server primary holding the same dataset (N keys
-# "key:<i>", 16-byte values, loaded by redis-cli --pipe):
+# Full resynchronisation of a replica from a lawnkv primary and from a
+# redis-server primary holding the same dataset (N keys "key:<i>", 16-byte
+# values, loaded by redis-cli --pipe), with the snapshot through the
+# primary's disk (repl-diskless-sync no) and diskless (yes, delay 0):
 #   - the time from the replica's start to master_link_status:up;
 #   - the primary's memory overhead during it: its peak RSS (VmHWM, reset
 #     through /proc/<pid>/clear_refs just before the replica starts) less
 #     its RSS before. The fork's child is not counted (both fork one).
+#   - for a lawnkv replica, its own peak RSS (VmHWM over its life) and its
+#     RSS once synced: repl-diskless-load disabled (temp file, read whole,
+#     then loaded) against on-empty-db (parsed as it arrives).
 #   bench/replication-sync.sh [N] [runs]     (default 1000000 keys, 1 run)
 # LAWNKV_SERVER picks the lawnkv binary (another build, to compare).
 # Results: bench/results/replication.md.
@@ -26,11 +30,12 @@ wait_up() {  # port
   done
   echo "replica on $1 never came up" >&2; return 1
 }
-run() {  # name, primary command... (its options after the name)
-  local name=$1; shift
+# run NAME PRIMARY_BIN REPLICA ("redis" or "lawnkv:<repl-diskless-load>") PRIMARY_OPTIONS...
+run() {
+  local name=$1 bin=$2 replica=$3
+  shift 3
   rm -rf "$WORK/$name"
   mkdir -p "$WORK/$name/p" "$WORK/$name/r"
-  local bin=$1; shift
   "$bin" --port 7801 --save '' --dir "$WORK/$name/p" "$@" > "$WORK/$name/p.log" 2>&1 &
   local pid=$!
   for _ in $(seq 1 500); do redis-cli -p 7801 ping >/dev/null 2>&1 && break; sleep 0.01; done
@@ -40,22 +45,42 @@ run() {  # name, primary command... (its options after the name)
   local before; before=$(kb "$pid" VmRSS)
   echo 5 > "/proc/$pid/clear_refs"
   local t0; t0=$(now_ms)
-  redis-server --port 7802 --replicaof 127.0.0.1 7801 --save '' --dir "$WORK/$name/r" --daemonize yes \
-    --logfile "$WORK/$name/r.log"
+  local rpid=""
+  if [ "$replica" = redis ]; then
+    redis-server --port 7802 --replicaof 127.0.0.1 7801 --save '' --dir "$WORK/$name/r" --daemonize yes \
+      --logfile "$WORK/$name/r.log"
+  else
+    "$LAWNKV" --port 7802 --replicaof 127.0.0.1 7801 --save '' --dir "$WORK/$name/r" \
+      --repl-diskless-load "${replica#lawnkv:}" > "$WORK/$name/r.log" 2>&1 &
+    rpid=$!
+  fi
   wait_up 7802
   local t1; t1=$(now_ms)
   local peak; peak=$(kb "$pid" VmHWM)
   local rdb; rdb=$(stat -c %s "$WORK/$name/p/dump.rdb" 2>/dev/null || echo 0)
-  echo "$name: $keys keys, rdb $((rdb / 1024)) KB, full sync $((t1 - t0)) ms," \
+  local extra=""
+  if [ -n "$rpid" ]; then
+    extra=", replica peak RSS $(($(kb "$rpid" VmHWM) / 1024)) MB, after sync $(($(kb "$rpid" VmRSS) / 1024)) MB"
+  fi
+  echo "$name: $keys keys, rdb on disk $((rdb / 1024)) KB, full sync $((t1 - t0)) ms," \
     "primary RSS $((before / 1024)) MB before, peak +$(((peak - before) / 1024)) MB during," \
-    "replica dbsize $(redis-cli -p 7802 dbsize)"
+    "replica dbsize $(redis-cli -p 7802 dbsize)$extra"
   redis-cli -p 7802 shutdown nosave >/dev/null 2>&1 || true
   redis-cli -p 7801 shutdown nosave >/dev/null 2>&1 || true
   wait "$pid" 2>/dev/null || true
+  [ -n "$rpid" ] && { wait "$rpid" 2>/dev/null || true; }
+  return 0
 }
+DISK=(--repl-diskless-sync no)
+DISKLESS=(--repl-diskless-sync yes --repl-diskless-sync-delay 0)
 for _ in $(seq 1 "$RUNS"); do
-  run lawnkv "$LAWNKV"
-  # Redis 7.0 defaults to diskless sync after a 5 s delay; compared here
-  # with its disk-based sync, as lawnkv's default.
-  run redis redis-server --repl-diskless-sync no
+  # A redis-server replica of each primary, disk and diskless.
+  run lawnkv-disk "$LAWNKV" redis "${DISK[@]}"
+  run redis-disk redis-server redis "${DISK[@]}"
+  run lawnkv-diskless "$LAWNKV" redis "${DISKLESS[@]}"
+  run redis-diskless redis-server redis "${DISKLESS[@]}"
+  # A lawnkv replica of a diskless lawnkv primary: the payload through a
+  # temp file (read whole before it loads) or parsed as it arrives.
+  run lawnkv-diskless-to-lawnkv-load-disabled "$LAWNKV" lawnkv:disabled "${DISKLESS[@]}"
+  run lawnkv-diskless-to-lawnkv-load-on-empty-db "$LAWNKV" lawnkv:on-empty-db "${DISKLESS[@]}"
 done

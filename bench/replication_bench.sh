@@ -66,7 +66,9 @@ field() { redis-cli -p "$1" info "$2" | tr -d '\r' | awk -F: -v f="$3" '$1 == f 
 start() {  # binary port [args...]: starts it (under $PREFIX), waits for PING
   local bin=$1 port=$2; shift 2
   mkdir -p "$WORK/$port"
-  ${PREFIX:-} "$bin" --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK/$port" "$@" \
+  # Both sync diskless (the default of both) without its 5 s gathering delay.
+  ${PREFIX:-} "$bin" --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK/$port" \
+    --repl-diskless-sync-delay 0 "$@" \
     > "$WORK/$port.log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 1 500); do redis-cli -p "$port" ping > /dev/null 2>&1 && return 0; sleep 0.01; done

@@ -207,16 +207,18 @@ void persistence_section(const Call& call, std::string& out) {
   field(out, "rdb_last_load_keys_loaded", static_cast<int64_t>(snap.last_load_keys_loaded));
   out += call.server.aof().info_fields(call.server);
   const ServerFacts& f = call.server.facts;
-  if (f.loading && f.loading_total_bytes > 0) {
-    // As Redis: the share loaded, and the time left at the rate so far.
+  if (f.loading) {
+    // As Redis: the share loaded, and the time left at the rate so far; a
+    // snapshot loaded as it arrives has no size (0, 0%, one byte left).
     const int64_t elapsed = call.now_ms / 1000 - f.loading_start_s;
-    const uint64_t left = f.loading_total_bytes - std::min(f.loading_loaded_bytes, f.loading_total_bytes);
+    const uint64_t total = f.loading_total_bytes;
+    const uint64_t left = total > 0 ? total - std::min(f.loading_loaded_bytes, total) : 1;
     field(out, "loading_start_time", f.loading_start_s);
-    field(out, "loading_total_bytes", f.loading_total_bytes);
+    field(out, "loading_total_bytes", total);
     field(out, "loading_rdb_used_mem", 0);
     field(out, "loading_loaded_bytes", f.loading_loaded_bytes);
     field(out, "loading_loaded_perc",
-          fixed(static_cast<double>(f.loading_loaded_bytes) / static_cast<double>(f.loading_total_bytes) * 100, 2));
+          fixed(total > 0 ? static_cast<double>(f.loading_loaded_bytes) / static_cast<double>(total) * 100 : 0.0, 2));
     field(out, "loading_eta_seconds",
           elapsed == 0 ? int64_t{1} : static_cast<int64_t>(static_cast<uint64_t>(elapsed) * left / (f.loading_loaded_bytes + 1)));
   }

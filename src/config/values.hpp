@@ -73,6 +73,9 @@ struct Values {
   int64_t repl_ping_replica_period = 10;    // seconds between the PINGs a primary sends its replicas
   int64_t repl_timeout = 60;                // seconds
   std::string repl_diskless_load = "disabled";  // disabled | on-empty-db | swapdb
+  bool repl_diskless_sync = true;             // a full sync's image through a pipe, not dir/dbfilename
+  int64_t repl_diskless_sync_delay = 5;       // seconds a diskless batch gathers replicas
+  int64_t repl_diskless_sync_max_replicas = 0;  // this many waiting start it at once (0: no limit)
   int64_t key_load_delay = 0;               // us slept per key loaded (< 0: 1 us per -n keys); a test hook
   std::string enable_debug_command = "no";  // no | yes | local
   uint32_t notify_keyspace_events = 0;      // pubsub::EventClass bits

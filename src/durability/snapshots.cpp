@@ -80,7 +80,11 @@ std::string Snapshots::save(ServerState& s) {
   return {};
 }
 
-Snapshots::Bg Snapshots::start_bgsave(ServerState& s) {
+Snapshots::Bg Snapshots::start_bgsave(ServerState& s) { return fork_child(s, -1); }
+
+Snapshots::Bg Snapshots::start_bgsave_to_fd(ServerState& s, int fd) { return fork_child(s, fd); }
+
+Snapshots::Bg Snapshots::fork_child(ServerState& s, int fd) {
   if (child_ > 0) return Bg::kInProgress;
   const int64_t now = s.clock.now_ms();
   last_bgsave_try_ms_ = now;
@@ -93,20 +97,35 @@ Snapshots::Bg Snapshots::start_bgsave(ServerState& s) {
     // a connection the parent closes is closed at once, not when the child
     // ends; the log opens its file per line. _exit: no destructors or
     // atexit handlers of the parent's state run here.
-    ::close_range(3, ~0U, 0);
-    const std::string error = persistence::save_rdb_file(s.data.keyspace, target, opts);
+    std::string error;
+    if (fd >= 0) {
+      // The pipe's write end becomes descriptor 3, the only one kept.
+      if (fd != 3 && ::dup2(fd, 3) < 0) ::_exit(1);
+      ::close_range(4, ~0U, 0);
+      persistence::FdSink sink(3);
+      persistence::RdbOutput out(sink, opts.compress, opts.checksum);
+      std::string why;
+      if (!persistence::write_rdb(s.data.keyspace, out, opts, &why))
+        error = sink.error() ? std::string("Write error sending the DB to the replicas: ") + std::strerror(sink.error())
+                             : "Error writing the DB for the replicas: " + why;
+    } else {
+      ::close_range(3, ~0U, 0);
+      error = persistence::save_rdb_file(s.data.keyspace, target, opts);
+    }
     if (!error.empty()) log(LogLevel::kWarning, error);
     ::_exit(error.empty() ? 0 : 1);
   }
   if (pid < 0) {
-    last_bgsave_ok = false;
+    if (fd < 0) last_bgsave_ok = false;
     log(LogLevel::kWarning, "Can't save in background: fork failed");
     return Bg::kFailed;
   }
   child_ = pid;
+  child_to_fd_ = fd >= 0;
   child_start_ms_ = now;
   dirty_at_fork_ = s.data.dirty;
-  log(LogLevel::kNotice, "Background saving started by pid " + std::to_string(pid));
+  log(LogLevel::kNotice, "Background " + std::string(child_to_fd_ ? "RDB transfer" : "saving") +
+                             " started by pid " + std::to_string(pid));
   return Bg::kStarted;
 }
 
@@ -116,6 +135,18 @@ void Snapshots::reap(ServerState& s) {
   const pid_t r = ::waitpid(child_, &status, WNOHANG);
   if (r == 0 || (r < 0 && errno == EINTR)) return;
   const bool ok = r == child_ && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (child_to_fd_) {
+    // A diskless sync's child: what it wrote went to the replicas.
+    log(ok ? LogLevel::kNotice : LogLevel::kWarning,
+        ok ? "Background RDB transfer terminated with success"
+           : WIFSIGNALED(status) ? "Background transfer terminated by signal " + std::to_string(WTERMSIG(status))
+                                 : std::string("Background transfer error"));
+    child_ = -1;
+    child_start_ms_ = -1;
+    child_to_fd_ = false;
+    if (listener_) listener_->bgsave_done(ok);
+    return;
+  }
   if (ok) {
     saved(s, dirty_at_fork_);
     log(LogLevel::kNotice, "Background saving terminated with success");
@@ -161,9 +192,10 @@ void Snapshots::kill_child(ServerState& s) {
   int status;
   while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
   }
-  ::unlink(temp_path(s.config.values(), child_).c_str());
+  if (!child_to_fd_) ::unlink(temp_path(s.config.values(), child_).c_str());
   child_ = -1;
   child_start_ms_ = -1;
+  child_to_fd_ = false;
   if (listener_) listener_->bgsave_done(false);
 }
 

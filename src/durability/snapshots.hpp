@@ -55,6 +55,12 @@ class Snapshots final : public Service {
   enum class Bg { kStarted, kInProgress, kFailed };
   // BGSAVE: forks a child that writes the snapshot.
   Bg start_bgsave(ServerState& s);
+  // A diskless full sync (replication/diskless_sync.hpp): the child writes
+  // the snapshot into fd (a pipe's write end; the caller closes its own
+  // copy) instead of a file. Its end is heard as a BGSAVE's, but it is no
+  // save: LASTSAVE, the unsaved changes and last_bgsave_ok stay as they
+  // were, as Redis's socket target.
+  Bg start_bgsave_to_fd(ServerState& s, int fd);
   // BGSAVE SCHEDULE while one runs: another starts when it ends.
   void schedule() { scheduled_ = true; }
   bool in_progress() const { return child_ > 0; }
@@ -130,7 +136,11 @@ class Snapshots final : public Service {
 
   const Logger* log_ = nullptr;
   BgsaveListener* listener_ = nullptr;
+  // Forks the child that saves (to fd, or to dir/dbfilename when fd < 0).
+  Bg fork_child(ServerState& s, int fd);
+
   pid_t child_ = -1;
+  bool child_to_fd_ = false;  // the child writes into a pipe: no save
   int64_t child_start_ms_ = -1;
   uint64_t dirty_at_fork_ = 0;
   uint64_t saved_dirty_ = 0;  // Dataset::dirty as of the last successful save

@@ -12,7 +12,7 @@ constexpr uint64_t kLzfMaxRatio = 88;
 }  // namespace
 
 bool RdbInput::fail(std::string why) {
-  if (error_.empty()) error_ = why + " at offset " + std::to_string(pos_);
+  if (error_.empty()) error_ = why + " at offset " + std::to_string(base_ + pos_);
   return false;
 }
 

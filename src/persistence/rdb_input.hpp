@@ -17,6 +17,16 @@ class RdbInput {
  public:
   explicit RdbInput(std::string_view data) : data_(data) {}
 
+  // Reads data from pos on, forgetting any failure; base: where data starts
+  // in the whole image (for messages). An image loaded as it arrives
+  // (RdbStreamLoad) goes back to the last whole record this way.
+  void reset(std::string_view data, size_t pos, uint64_t base) {
+    data_ = data;
+    pos_ = pos;
+    base_ = base;
+    error_.clear();
+  }
+
   bool u8(uint8_t* out);
   // n raw bytes, viewed in place.
   bool bytes(size_t n, std::string_view* out);
@@ -47,6 +57,7 @@ class RdbInput {
 
   std::string_view data_;
   size_t pos_ = 0;
+  uint64_t base_ = 0;
   std::string error_;
 };
 

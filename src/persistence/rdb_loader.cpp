@@ -22,6 +22,25 @@ class Loader {
   Loader(std::string_view data, store::Keyspace& ks, const LoadOptions& opts, LoadResult& result)
       : data_(data), in_(data), ks_(ks), opts_(opts), result_(result) {}
 
+  // Streamed (RdbStreamLoad): data holds the image from byte base on,
+  // crc_before is the CRC-64 of the bytes before it; reading goes on at
+  // pos (of data). The checksum is checked at the end, from the running CRC.
+  void rebase(std::string_view data, size_t pos, uint64_t base, uint64_t crc_before) {
+    streamed_ = true;
+    data_ = data;
+    base_ = base;
+    crc_before_ = crc_before;
+    in_.reset(data, pos, base);
+  }
+  // Streamed: back to the start of the record whose read failed (its bytes
+  // were not all there yet); nothing of it was loaded.
+  void rewind() {
+    in_.reset(data_, checkpoint_, base_);
+    if (checkpoint_ == 0 && base_ == 0) started_ = false;
+  }
+  // Where the record being read starts (of data): bytes before it are done.
+  size_t checkpoint() const { return checkpoint_; }
+
   // Loads until the end (true: done) or an error (false); with enough,
   // asked after each key, until it says so (*more set, true returned).
   bool run(const std::function<bool()>& enough = nullptr, bool* more = nullptr) {
@@ -32,6 +51,9 @@ class Loader {
     }
     int64_t& deadline = deadline_;
     while (true) {
+      // Every record before this point is whole (a deadline read for the
+      // next key is kept in deadline_).
+      checkpoint_ = in_.offset();
       uint8_t op;
       if (!in_.u8(&op)) return false;
       switch (op) {
@@ -131,8 +153,9 @@ class Loader {
   // From version 5 the file ends with the CRC-64 of all before it; 0 means
   // it was written without one.
   bool checksum() {
-    // With trailing bytes the checksum is found after EOF (trailer()).
-    if (opts_.allow_trailing || result_.version < 5 || !opts_.verify_checksum || data_.size() < 17) return true;
+    // With trailing bytes, or streamed, the checksum is found after EOF
+    // (trailer()).
+    if (streamed_ || opts_.allow_trailing || result_.version < 5 || !opts_.verify_checksum || data_.size() < 17) return true;
     const std::string_view tail = data_.substr(data_.size() - 8);
     uint64_t stored = 0;
     for (size_t i = 8; i-- > 0;) stored = (stored << 8) | static_cast<uint8_t>(tail[i]);
@@ -147,7 +170,7 @@ class Loader {
     if (in_.remaining() < want) return in_.fail("unexpected end of file in the checksum");
     if (!opts_.allow_trailing) {
       if (in_.remaining() > want) return in_.fail("bytes after the end of the RDB data");
-      return true;
+      if (!streamed_) return true;
     }
     const size_t covered = in_.offset();
     std::string_view tail;
@@ -156,7 +179,7 @@ class Loader {
     if (want == 0 || !opts_.verify_checksum) return true;
     uint64_t stored = 0;
     for (size_t i = 8; i-- > 0;) stored = (stored << 8) | static_cast<uint8_t>(tail[i]);
-    if (stored != 0 && crc64(0, data_.data(), covered) != stored) return in_.fail("wrong RDB checksum");
+    if (stored != 0 && crc64(crc_before_, data_.data(), covered) != stored) return in_.fail("wrong RDB checksum");
     return true;
   }
 
@@ -217,6 +240,10 @@ class Loader {
   LoadResult& result_;
   int db_ = 0;
   bool started_ = false;
+  bool streamed_ = false;
+  uint64_t base_ = 0;        // streamed: where data_ starts in the image
+  uint64_t crc_before_ = 0;  // streamed: the CRC-64 of the image before data_
+  size_t checkpoint_ = 0;    // of data_: where the record being read starts
   int64_t deadline_ = -1;  // the deadline read for the next key
   std::string context_;    // the key whose value failed to load
 
@@ -240,6 +267,54 @@ RdbLoad::Step RdbLoad::step(const std::function<bool()>& enough) {
 }
 
 size_t RdbLoad::loaded_bytes() const { return loader_->offset(); }
+
+RdbStreamLoad::RdbStreamLoad(store::Keyspace& ks, LoadOptions opts)
+    : opts_(std::move(opts)), loader_(std::make_unique<Loader>(std::string_view(), ks, opts_, result_)) {}
+
+RdbStreamLoad::~RdbStreamLoad() = default;
+
+void RdbStreamLoad::feed(std::string_view bytes) { buf_.append(bytes); }
+
+void RdbStreamLoad::compact() {
+  // Moving the rest down costs what is left: only once the parsed part is
+  // large, and at least half the buffer.
+  if (done_ < (1u << 20) || done_ < buf_.size() / 2) return;
+  crc_ = crc64(crc_, buf_.data(), done_);
+  base_ += done_;
+  buf_.erase(0, done_);
+  done_ = 0;
+}
+
+RdbStreamLoad::Step RdbStreamLoad::step(const std::function<bool()>& enough) {
+  if (state_ != Step::kMore && state_ != Step::kStarved) return state_;
+  const auto fail = [&](std::string why) {
+    result_.error = "Bad RDB file: " + std::move(why);
+    return state_ = Step::kFailed;
+  };
+  if (ended_) {
+    if (buffered() > 0) return fail("bytes after the end of the RDB data at offset " + std::to_string(loaded_bytes()));
+    return state_ = complete_ ? Step::kDone : Step::kStarved;
+  }
+  if (!complete_ && buffered() < retry_at_) return state_ = Step::kStarved;
+  loader_->rebase(std::string_view(buf_), done_, base_, crc_);
+  bool more = false;
+  const bool ok = loader_->run(enough, &more);
+  if (ok) {
+    done_ = loader_->offset();  // after a whole key, or the end
+    retry_at_ = 0;
+    ended_ = !more;
+    compact();
+    if (more) return state_ = Step::kMore;
+    return step(enough);  // the end: nothing may follow
+  }
+  if (complete_) return fail(loader_->error());
+  // The record's bytes were not all there: again once twice as many are.
+  loader_->rewind();
+  done_ = loader_->checkpoint();
+  retry_at_ = 2 * buffered() + 1;
+  compact();
+  return state_ = Step::kStarved;
+}
 
 LoadResult load_rdb(std::string_view data, store::Keyspace& ks, const LoadOptions& opts) {
   LoadResult result;

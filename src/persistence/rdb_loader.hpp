@@ -80,6 +80,53 @@ class RdbLoad {
   Step state_ = Step::kMore;
 };
 
+// Loading an RDB image as its bytes arrive (a replica's diskless load:
+// repl-diskless-load), without the whole image in memory: only the bytes
+// not yet parsed are held. A record (a key with its value, an opcode)
+// whose bytes are not all there yet is read again once more have come;
+// after such a miss the next try waits until the bytes held have doubled
+// (or the image is whole), so a large value costs a bounded number of
+// tries, not one per read. The CRC-64 runs over the bytes as they are
+// dropped, and is checked against the image's at its end.
+class RdbStreamLoad {
+ public:
+  enum class Step { kMore, kStarved, kDone, kFailed };
+  RdbStreamLoad(store::Keyspace& ks, LoadOptions opts);
+  ~RdbStreamLoad();
+  RdbStreamLoad(const RdbStreamLoad&) = delete;
+  RdbStreamLoad& operator=(const RdbStreamLoad&) = delete;
+
+  // The image's next bytes.
+  void feed(std::string_view bytes);
+  // The image is whole: what remains must parse to its end.
+  void finish() { complete_ = true; }
+  // Loads what the bytes held allow, until enough() (asked after each key)
+  // says so (kMore), the bytes run short (kStarved: feed more), the end
+  // (kDone, once finish() was called) or an error (kFailed).
+  Step step(const std::function<bool()>& enough);
+  const LoadResult& result() const { return result_; }
+  // Bytes received and not yet parsed (held in memory).
+  size_t buffered() const { return buf_.size() - done_; }
+  // Bytes of the image parsed so far.
+  uint64_t loaded_bytes() const { return base_ + done_; }
+
+ private:
+  // Drops the parsed bytes from the buffer once they are many.
+  void compact();
+
+  LoadOptions opts_;
+  LoadResult result_;
+  std::unique_ptr<Loader> loader_;
+  std::string buf_;
+  size_t done_ = 0;         // of buf_: bytes parsed (up to the record being read)
+  uint64_t base_ = 0;       // bytes of the image dropped before buf_
+  uint64_t crc_ = 0;        // their CRC-64
+  size_t retry_at_ = 0;     // after a miss: bytes held (from done_) before the next try
+  bool complete_ = false;
+  bool ended_ = false;      // the EOF opcode and checksum were read
+  Step state_ = Step::kMore;
+};
+
 // Loads the RDB image data into ks.
 LoadResult load_rdb(std::string_view data, store::Keyspace& ks, const LoadOptions& opts);
 

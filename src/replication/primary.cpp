@@ -63,6 +63,7 @@ std::string Primary::sync(Session& s, bool psync, std::string_view replid, int64
   link.session_id = s.id;
   link.pre_psync = !psync;
   link.ack_time_ms = now_ms;
+  link.wait_since_ms = now_ms;
   if (!state_.backlog_active()) {
     // No history any replica could continue: a new one starts here.
     state_.change_replid();
@@ -73,10 +74,10 @@ std::string Primary::sync(Session& s, bool psync, std::string_view replid, int64
   }
   attach();
   // A BGSAVE for links runs: a link that keeps the stream since its fork
-  // lets this one share it.
+  // lets this one share it (not a diskless one's: its image is on the way).
   if (bgsave_for_links_) {
     for (const Link& other : links_) {
-      if (other.state != LinkState::kWaitBgsaveEnd) continue;
+      if (other.state != LinkState::kWaitBgsaveEnd || other.socket) continue;
       link.state = LinkState::kWaitBgsaveEnd;
       link.initial_offset = other.initial_offset;
       link.kept = other.kept;
@@ -114,21 +115,15 @@ bool Primary::try_partial(Session& s, std::string_view replid, int64_t offset, i
 void Primary::start_bgsave_for_links() {
   bool waiting = false;
   for (const Link& l : links_) waiting |= l.state == LinkState::kWaitBgsaveStart;
-  if (!waiting || server_.child_running()) return;  // a child runs: the cron tries again
-  log(LogLevel::kNotice, "Starting BGSAVE for SYNC with target: disk");
-  if (server_.snapshots().start_bgsave(server_) != Snapshots::Bg::kStarted) {
-    std::vector<uint64_t> failed;
-    for (const Link& l : links_)
-      if (l.state == LinkState::kWaitBgsaveStart) failed.push_back(l.session_id);
-    for (uint64_t id : failed) {
-      if (Session* s = server_.clients.find(id)) {
-        s->deliver("-ERR BGSAVE failed, replication can't continue\r\n");
-        s->close_soon();
-      }
-      drop(id, "BGSAVE for replication failed");
-    }
+  // A child runs, or a diskless image is still being relayed from the
+  // pipe: the cron (or its end) tries again.
+  if (!waiting || server_.child_running() || diskless_) return;
+  if (diskless_target()) {
+    if (diskless_gathered()) start_diskless();
     return;
   }
+  log(LogLevel::kNotice, "Starting BGSAVE for SYNC with target: disk");
+  if (server_.snapshots().start_bgsave(server_) != Snapshots::Bg::kStarted) return refuse_waiting();
   bgsave_for_links_ = true;
   // The new replicas' snapshots do not say which db the stream is in.
   encoder_.reset();
@@ -143,7 +138,31 @@ void Primary::start_bgsave_for_links() {
   }
 }
 
+void Primary::refuse_waiting() {
+  std::vector<uint64_t> failed;
+  for (const Link& l : links_)
+    if (l.state == LinkState::kWaitBgsaveStart) failed.push_back(l.session_id);
+  for (uint64_t id : failed) {
+    if (Session* s = server_.clients.find(id)) {
+      s->deliver("-ERR BGSAVE failed, replication can't continue\r\n");
+      s->close_soon();
+    }
+    drop(id, "BGSAVE for replication failed");
+  }
+}
+
 void Primary::bgsave_done(bool ok) {
+  if (diskless_child_) {
+    diskless_child_ = false;
+    bgsave_for_links_ = false;
+    if (diskless_) {
+      diskless_->child_exited(ok);
+      // The pipe may still hold the image's end: relay() finishes then.
+      if (!ok || !diskless_->pipe_open()) finish_diskless(ok);
+    }
+    start_bgsave_for_links();
+    return;
+  }
   if (!bgsave_for_links_) {
     if (ok) start_bgsave_for_links();
     return;
@@ -228,8 +247,9 @@ void Primary::feed(std::string_view bytes) {
   std::vector<uint64_t>& online = online_;
   online.clear();
   for (Link& l : links_) {
-    if (l.state == LinkState::kWaitBgsaveEnd || l.state == LinkState::kSendBulk) l.kept.append(bytes);
-    if (l.state == LinkState::kOnline) online.push_back(l.session_id);
+    if (l.state == LinkState::kWaitBgsaveEnd || l.state == LinkState::kSendBulk || l.stream_on_ack)
+      l.kept.append(bytes);
+    else if (l.state == LinkState::kOnline) online.push_back(l.session_id);
   }
   // Delivering may close a client (its output limit), which forgets its
   // link (never feeds again meanwhile). A link being closed (CLIENT KILL)
@@ -289,6 +309,14 @@ void Primary::ack(Session& s, int64_t offset, int64_t now_ms) {
     if (l.session_id != s.id) continue;
     if (offset > l.ack_offset) l.ack_offset = offset;
     l.ack_time_ms = now_ms;
+    if (l.stream_on_ack) {
+      // After a diskless sync: the replica loaded the image, the stream
+      // since the fork follows.
+      l.stream_on_ack = false;
+      const std::string kept = std::move(l.kept);
+      l.kept.clear();
+      s.deliver(kept);
+    }
     server_.data.blocking.signal(0, kAckWaitKey);
     return;
   }
@@ -302,6 +330,7 @@ int64_t Primary::count_acks(int64_t offset) const {
 
 void Primary::before_sleep() {
   send_bulks();
+  relay();
   if (!getack_wanted_) return;
   getack_wanted_ = false;
   if (!links_.empty() && !state_.is_replica()) feed(kGetAck);
@@ -326,7 +355,7 @@ void Primary::cron(int64_t now_ms, bool ping) {
   for (const Link& l : links_) {
     if (l.state == LinkState::kOnline) {
       if (!l.pre_psync && now_ms / 1000 - l.ack_time_ms / 1000 > cfg.repl_timeout) timed_out.push_back(l.session_id);
-    } else if (l.state != LinkState::kSendBulk) {
+    } else if (l.state != LinkState::kSendBulk && !in_socket_batch(l)) {
       waiting.push_back(l.session_id);
     }
   }
@@ -339,6 +368,7 @@ void Primary::cron(int64_t now_ms, bool ping) {
     if (Session* s = server_.clients.find(id)) s->close_soon();
     drop(id, "Disconnecting timedout replica (streaming sync)");
   }
+  diskless_cron(now_ms);
   start_bgsave_for_links();
 }
 
@@ -348,6 +378,7 @@ void Primary::drop(uint64_t session_id, const std::string& why) {
   if (Session* s = server_.clients.find(session_id)) log(LogLevel::kWarning, why + ": " + s->peer_address());
   if (it->rdb_fd >= 0) ::close(it->rdb_fd);
   links_.erase(it);
+  batch_left();
 }
 
 void Primary::disconnect_replicas() {
@@ -362,6 +393,7 @@ void Primary::forget(const Session& s) {
   log(LogLevel::kNotice, "Connection with replica " + s.peer_address() + " lost.");
   if (it->rdb_fd >= 0) ::close(it->rdb_fd);
   links_.erase(it);
+  batch_left();
 }
 
 std::vector<ReplicaView> Primary::views(int64_t now_ms) const {

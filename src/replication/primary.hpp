@@ -23,6 +23,18 @@
 //   online       every byte fed to the stream goes to it as well.
 //   SYNC is the same without "+FULLRESYNC", and such a link sends no ACKs.
 //
+// repl-diskless-sync yes (primary_diskless.cpp, diskless_sync.hpp): when
+// every link waiting for a snapshot said REPLCONF capa eof, the batch
+// waits repl-diskless-sync-delay seconds from the first one's PSYNC (or
+// until repl-diskless-sync-max-replicas wait), then a child writes the
+// snapshot into a pipe and each link of the batch is sent "+FULLRESYNC",
+// "$EOF:<mark>\r\n", what the pipe gives as it comes, and the mark
+// (state wait_bgsave meanwhile, as Redis). Links that come meanwhile wait
+// for the next child. Once the mark went the link is online, but the
+// stream kept since the fork goes out only with its first REPLCONF ACK
+// (the replica then has the image loaded: Redis's
+// repl_start_cmd_stream_on_ack).
+//
 // The backlog holds repl-backlog-size bytes (at least 16 KB, as Redis); a
 // CONFIG SET of it takes effect at the next byte fed.
 //
@@ -43,6 +55,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +64,7 @@
 #include "engine/effect_encoder.hpp"
 #include "engine/effects.hpp"
 #include "engine/server_state.hpp"
+#include "replication/diskless_sync.hpp"
 #include "replication/replication_state.hpp"
 
 namespace lawnkv::replication {
@@ -93,6 +107,17 @@ class Primary final : public EffectSink, public BgsaveListener {
   // at once): the loop must come back without waiting in poll, where no
   // event would wake it for this.
   bool bulk_ready() const;
+  // A diskless sync's pipe, while the loop should wake when the child
+  // wrote more (the batch's links have room); -1 otherwise.
+  int relay_fd() const;
+  // The pipe has bytes (or the child ended): relays a bounded amount.
+  void relay();
+  // The loop's watch on a diskless sync's pipe (the server's; none: the
+  // relay runs only from before_sleep).
+  void set_pipe_watcher(PipeWatcher* w) {
+    pipe_watcher_ = w;
+    if (diskless_ && w == nullptr) diskless_->forget_watcher();
+  }
   // About once a second while wants_cron(): PINGs, keep-alives of links
   // waiting for their snapshot, timeouts, a BGSAVE for links waiting.
   // ping: the stream's PING is due now (a failover with a timeout holds it).
@@ -138,7 +163,15 @@ class Primary final : public EffectSink, public BgsaveListener {
     std::string kept;           // the stream since its snapshot's fork
     int rdb_fd = -1;            // send_bulk: the snapshot, read from here on
     uint64_t rdb_left = 0;      // send_bulk: its bytes not yet sent
+    int64_t wait_since_ms = 0;  // when it asked for a full sync
+    bool socket = false;        // wait_bgsave_end: in the diskless batch
+    int64_t stalled_since_ms = 0;  // in the batch: since when its output has no room (0: it has)
+    bool stream_on_ack = false; // online after a diskless sync: the stream waits for its first ACK
   };
+  // The diskless relay reads this much at a time, and at most
+  // kRelayTurnBytes per loop iteration.
+  static constexpr size_t kRelayRead = 256 * 1024;
+  static constexpr size_t kRelayTurnBytes = 4 * kRelayRead;
 
   // Bytes of the stream: counted, kept in the backlog, sent or kept for
   // every link.
@@ -155,6 +188,26 @@ class Primary final : public EffectSink, public BgsaveListener {
   void send_bulks();
   // Starts a BGSAVE for the links waiting for one, if no child runs.
   void start_bgsave_for_links();
+  // repl-diskless-sync: whether the links waiting go by a pipe, and whether
+  // their batch is gathered (the delay passed, or max-replicas wait).
+  bool diskless_target() const;
+  bool diskless_gathered() const;
+  // Forks the child writing into a pipe for the links waiting. False if
+  // it could not (the links were told and dropped).
+  bool start_diskless();
+  // The diskless transfer is over (pipe at EOF and the child gone, or
+  // failed): the mark and online, or the links closed.
+  void finish_diskless(bool ok);
+  // The links waiting for a child's start are told it failed, and dropped.
+  void refuse_waiting();
+  // A link of the diskless batch went: with none left the child is stopped.
+  void batch_left();
+  // Each second: a link of the batch whose output had no room for
+  // repl-timeout seconds holds the others back: it is closed, as Redis's
+  // "timedout replica (full sync)".
+  void diskless_cron(int64_t now_ms);
+  bool in_socket_batch(const Link& l) const { return l.state == LinkState::kWaitBgsaveEnd && l.socket; }
+  Link* find(uint64_t session_id);
   // s's link to go, and why (logged).
   void drop(uint64_t session_id, const std::string& why);
   Session* session(const Link& l) const { return server_.clients.find(l.session_id); }
@@ -171,6 +224,9 @@ class Primary final : public EffectSink, public BgsaveListener {
   std::string encoded_;                       // append's buffer, kept for its capacity
   bool attached_ = false;      // a sink of the effects since the backlog exists
   bool bgsave_for_links_ = false;  // the BGSAVE running was started for links
+  std::unique_ptr<DisklessSync> diskless_;  // the diskless transfer running
+  bool diskless_child_ = false;
+  PipeWatcher* pipe_watcher_ = nullptr;  // the child running writes into diskless_'s pipe
   bool getack_wanted_ = false;
   bool proxied_ = false;       // bytes from our own primary went out since the encoder last wrote
   uint64_t cron_ticks_ = 0;

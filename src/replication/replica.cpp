@@ -92,6 +92,7 @@ void Replica::unset_primary() {
   }
   payload_.reset();
   load_.reset();
+  reading_paused_ = false;
   after_load_.clear();
   handshake_.reset();
   state_ = LinkState::kNone;
@@ -152,8 +153,8 @@ void Replica::on_data(std::string_view bytes, int64_t now_ms) {
     case LinkState::kHandshake:
       return handshake_data(bytes, now_ms);
     case LinkState::kTransfer:
-      if (load_) return after_load_.append(bytes), void();
-      return transfer_data(bytes, now_ms);
+      if (payload_) return transfer_data(bytes, now_ms);
+      return after_load_.append(bytes), void();
     case LinkState::kConnected:
       return stream_data(bytes, now_ms);
     default:
@@ -188,8 +189,16 @@ void Replica::handshake_data(std::string_view bytes, int64_t now_ms) {
         replid_ = handshake_->replid();
         initial_offset_ = handshake_->offset();
         synced_ = false;  // the dataset is about to be replaced
-        payload_ = std::make_unique<SyncPayload>(in_memory ? "" : temp_file(server_.config.values(), now_ms));
         state_ = LinkState::kTransfer;
+        if (in_memory) {
+          // Loaded as it arrives (snapshot_load.hpp).
+          log(LogLevel::kNotice, "MASTER <-> REPLICA sync: Loading DB in memory as it arrives");
+          load_ = std::make_unique<SnapshotLoad>(server_);
+          load_->begin_streaming(now_ms, async_load_);
+          payload_ = std::make_unique<SyncPayload>("", [this](std::string_view body) { load_->feed(body); });
+        } else {
+          payload_ = std::make_unique<SyncPayload>(temp_file(server_.config.values(), now_ms));
+        }
         return transfer_data(bytes, now_ms);
       }
       case ReplicaHandshake::Outcome::kContinue:
@@ -230,15 +239,33 @@ void Replica::transfer_data(std::string_view bytes, int64_t now_ms) {
   size_t used = 0;
   switch (payload_->feed(bytes, &used)) {
     case SyncPayload::Status::kMore:
+      if (load_ && load_->buffered() >= kMaxHeldBytes) pause_reading(true);
       return;
     case SyncPayload::Status::kFailed:
       return drop(payload_->error(), now_ms);
     case SyncPayload::Status::kDone:
       break;
   }
+  if (load_ && load_->streaming()) {
+    log(LogLevel::kNotice, "MASTER <-> REPLICA sync: received " + std::to_string(payload_->received()) +
+                               " bytes from master, loaded as they came");
+    // A diskless primary sends the stream once our first ACK says we loaded.
+    ack_after_load_ = payload_->diskless();
+    payload_.reset();
+    load_->input_done();
+    after_load_.assign(bytes.substr(used));
+    load_step(now_ms);
+    return;
+  }
   log(LogLevel::kNotice, "MASTER <-> REPLICA sync: receiving " + std::to_string(payload_->received()) +
                              " bytes from master to disk");
   start_load(bytes.substr(used), now_ms);
+}
+
+void Replica::pause_reading(bool paused) {
+  if (paused == reading_paused_) return;
+  reading_paused_ = paused;
+  if (transport_) transport_->pause_reading(paused);
 }
 
 void Replica::start_load(std::string_view after, int64_t now_ms) {
@@ -247,13 +274,6 @@ void Replica::start_load(std::string_view after, int64_t now_ms) {
   // A diskless primary sends the stream once our first ACK says we loaded.
   ack_after_load_ = payload_->diskless();
   load_ = std::make_unique<SnapshotLoad>(server_);
-  if (payload_->in_memory()) {
-    load_->begin_in_memory(payload_->take_data(), now_ms, async_load_);
-    payload_.reset();
-    after_load_.assign(after);
-    load_step(now_ms);
-    return;
-  }
   const std::string temp = payload_->path();
   payload_.reset();
   if (std::string error = load_->begin(temp, now_ms); !error.empty()) {
@@ -269,7 +289,12 @@ bool Replica::load_step(int64_t now_ms) {
   if (!load_) return false;
   switch (load_->step()) {
     case SnapshotLoad::Status::kMore:
+      if (reading_paused_ && load_->buffered() < kMaxHeldBytes / 2) pause_reading(false);
       return true;
+    case SnapshotLoad::Status::kStarved:
+      // The socket's next bytes wake the loop.
+      pause_reading(false);
+      return false;
     case SnapshotLoad::Status::kFailed:
       log(LogLevel::kWarning, "Failed trying to load the MASTER synchronization DB from disk: " + load_->error());
       load_.reset();
@@ -358,6 +383,8 @@ void Replica::on_closed(std::string_view why, int64_t now_ms) {
 }
 
 void Replica::reset_link() {
+  // The next connection reads from the start.
+  reading_paused_ = false;
   payload_.reset();
   load_.reset();
   after_load_.clear();

@@ -10,7 +10,8 @@
 //   kConnecting  the transport is connecting
 //   kHandshake   PING ... PSYNC (replica_handshake.hpp)
 //   kTransfer    +FULLRESYNC: the snapshot arrives (sync_payload.hpp) into
-//                dir/temp-<unix s>.<pid>.rdb; once whole it is renamed to
+//                dir/temp-<unix s>.<pid>.rdb (or, with repl-diskless-load,
+//                loads as it arrives: below); once whole it is renamed to
 //                dir/dbfilename and loads in steps (snapshot_load.hpp:
 //                clients hear -LOADING meanwhile; the stream that follows
 //                waits), then replaces the dataset (expired keys kept: the
@@ -37,10 +38,12 @@
 // (replid2 = the primary's, valid up to the next byte).
 //
 // repl-diskless-load on-empty-db (when the dataset is empty) or swapdb
-// keeps the snapshot in memory instead of the temp file (nothing written to
-// dir); with swapdb, when the primary's id is the one we already follow,
-// the old dataset serves reads while the new one loads (async_loading), as
-// Redis 7.0.
+// loads the snapshot as it arrives instead of through the temp file
+// (nothing written to dir, and only the bytes not yet parsed held: past
+// kMaxHeldBytes the link stops reading until the load catches up); with
+// swapdb, when the primary's id is the one we already follow, the old
+// dataset serves reads while the new one loads (async_loading), as Redis
+// 7.0.
 //
 // Not yet: +CONTINUE's new id as replid2.
 
@@ -73,6 +76,9 @@ class Transport {
   virtual void close() = 0;
   // Closes from the loop, after the command running now: on_closed follows.
   virtual void close_soon() = 0;
+  // Stops (true) or resumes reading: a streamed load holds too many bytes
+  // not yet parsed. A new connection reads.
+  virtual void pause_reading(bool paused) {}
 
  protected:
   ~Transport() = default;
@@ -80,6 +86,11 @@ class Transport {
 
 class Replica final : public Service, public ReplicaSide {
  public:
+  // A streamed load holding this many bytes not yet parsed stops reading
+  // from the primary, and reads again below half of it (or when the record
+  // it parses needs more).
+  static constexpr size_t kMaxHeldBytes = 8 << 20;
+
   // history: the server's replication history (replication_state.hpp),
   // which follows the primary's once synced; proxy: the stream bytes
   // applied go there (Replication::proxy: offset, backlog, our replicas).
@@ -160,6 +171,8 @@ class Replica final : public Service, public ReplicaSide {
   void stream_data(std::string_view bytes, int64_t now_ms);
   // The snapshot in payload_'s file starts to load (load_step goes on).
   void start_load(std::string_view after, int64_t now_ms);
+  // Reading from the primary stops or resumes (a streamed load's bytes held).
+  void pause_reading(bool paused);
   // The load is done: the stream runs from the snapshot's offset.
   void loaded(int64_t now_ms);
   // The link carries the stream from offset on: the primary's session joins
@@ -188,6 +201,7 @@ class Replica final : public Service, public ReplicaSide {
   std::string after_load_;     // the stream received while the snapshot loads
   bool ack_after_load_ = false;  // a diskless primary waits for our ACK
   bool async_load_ = false;      // repl-diskless-load swapdb of the history we follow
+  bool reading_paused_ = false;  // a streamed load holds kMaxHeldBytes
   std::string line_;           // handshake: a reply line so far
   std::string replid_;         // the primary's history we hold
   int64_t initial_offset_ = -1;  // +FULLRESYNC's offset

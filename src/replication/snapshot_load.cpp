@@ -11,7 +11,7 @@ namespace lawnkv::replication {
 SnapshotLoad::SnapshotLoad(ServerState& server) : server_(server), fresh_(server.data.keyspace.databases()) {}
 
 SnapshotLoad::~SnapshotLoad() {
-  if (load_) finish_loading();
+  if (load_ || stream_) finish_loading();
 }
 
 void SnapshotLoad::finish_loading() {
@@ -28,23 +28,28 @@ std::string SnapshotLoad::begin(const std::string& temp, int64_t now_ms) {
   return {};
 }
 
-void SnapshotLoad::begin_in_memory(std::string data, int64_t now_ms, bool async) {
-  start(std::move(data), now_ms, async);
+void SnapshotLoad::begin_streaming(int64_t now_ms, bool async) {
+  set_loading(now_ms, async, 0);  // the size is not known
+  stream_ = std::make_unique<persistence::RdbStreamLoad>(fresh_, server_.snapshots().load_options(server_, 0));
 }
 
-void SnapshotLoad::start(std::string data, int64_t now_ms, bool async) {
+void SnapshotLoad::set_loading(int64_t now_ms, bool async, size_t total_bytes) {
   ServerFacts& f = server_.facts;
   f.loading = true;
   f.async_loading = async;
   f.loading_start_s = now_ms / 1000;
-  f.loading_total_bytes = data.size();
+  f.loading_total_bytes = total_bytes;
   f.loading_loaded_bytes = 0;
+}
+
+void SnapshotLoad::start(std::string data, int64_t now_ms, bool async) {
+  set_loading(now_ms, async, data.size());
   // At now_ms 0 no key is dropped as expired: the primary's DELs remove them.
   load_ = std::make_unique<persistence::RdbLoad>(std::move(data), fresh_, server_.snapshots().load_options(server_, 0));
 }
 
 SnapshotLoad::Status SnapshotLoad::step() {
-  if (!load_) return Status::kFailed;
+  if (!load_ && !stream_) return Status::kFailed;
   const int64_t delay = server_.config.values().key_load_delay;
   const int64_t until = Clock::steady_ns() + kStepNs;
   uint64_t keys = 0;
@@ -58,6 +63,25 @@ SnapshotLoad::Status SnapshotLoad::step() {
     // The clock is read every 64 keys unless each key sleeps.
     return (delay != 0 || ++keys % 64 == 0) && Clock::steady_ns() >= until;
   };
+  if (stream_) {
+    const persistence::RdbStreamLoad::Step st = stream_->step(enough);
+    server_.facts.loading_loaded_bytes = stream_->loaded_bytes();
+    switch (st) {
+      case persistence::RdbStreamLoad::Step::kMore:
+        return Status::kMore;
+      case persistence::RdbStreamLoad::Step::kStarved:
+        return Status::kStarved;
+      case persistence::RdbStreamLoad::Step::kFailed:
+        finish_loading();
+        error_ = stream_->result().error;
+        return Status::kFailed;
+      case persistence::RdbStreamLoad::Step::kDone:
+        break;
+    }
+    finish_loading();
+    adopt();
+    return Status::kDone;
+  }
   const persistence::RdbLoad::Step st = load_->step(enough);
   server_.facts.loading_loaded_bytes = load_->loaded_bytes();
   if (st == persistence::RdbLoad::Step::kMore) return Status::kMore;
@@ -66,16 +90,20 @@ SnapshotLoad::Status SnapshotLoad::step() {
     error_ = load_->result().error;
     return Status::kFailed;
   }
+  adopt();
+  return Status::kDone;
+}
+
+void SnapshotLoad::adopt() {
   // The append-only file holds the old dataset: it starts anew from the new
   // one (its rewrite's base), as Redis's restartAOFAfterSYNC.
   const bool aof = server_.aof().enabled();
   if (aof) server_.aof().turn_off(server_);
-  server_.snapshots().adopt_dataset(server_, fresh_, load_->result());
+  server_.snapshots().adopt_dataset(server_, fresh_, result());
   if (aof) {
     if (std::string error = server_.aof().turn_on(server_); !error.empty() && server_.log)
       server_.log->log(LogLevel::kWarning, "Failed enabling the AOF after successful master synchronization! " + error);
   }
-  return Status::kDone;
 }
 
 }  // namespace lawnkv::replication

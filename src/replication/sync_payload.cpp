@@ -76,6 +76,26 @@ SyncPayload::Status SyncPayload::header(std::string_view line) {
 
 SyncPayload::Status SyncPayload::write(std::string_view bytes) {
   if (bytes.empty()) return Status::kMore;
+  if (sink_) {
+    received_ += bytes.size();
+    if (mark_.empty()) {
+      sink_(bytes);
+      return Status::kMore;
+    }
+    // The last kMarkLen bytes may be the mark: they wait for what follows.
+    if (bytes.size() >= kMarkLen) {
+      if (!held_.empty()) sink_(held_);
+      sink_(bytes.substr(0, bytes.size() - kMarkLen));
+      held_.assign(bytes.substr(bytes.size() - kMarkLen));
+    } else {
+      held_.append(bytes);
+      if (held_.size() > kMarkLen) {
+        sink_(std::string_view(held_).substr(0, held_.size() - kMarkLen));
+        held_.erase(0, held_.size() - kMarkLen);
+      }
+    }
+    return Status::kMore;
+  }
   if (in_memory()) {
     data_.append(bytes);
     received_ += bytes.size();
@@ -89,6 +109,7 @@ SyncPayload::Status SyncPayload::write(std::string_view bytes) {
 }
 
 SyncPayload::Status SyncPayload::finish() {
+  if (sink_) return Status::kDone;  // what is held is the mark
   if (in_memory()) {
     // The mark is no part of the snapshot.
     if (!mark_.empty()) data_.resize(data_.size() - kMarkLen);

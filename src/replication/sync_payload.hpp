@@ -13,11 +13,14 @@
 //
 // feed() takes the bytes read; what follows the payload (the replication
 // stream, disk form) is left to the caller. Pure but for the file it writes;
-// with no path (repl-diskless-load) the payload is kept in memory instead,
-// no file written, and take_data() hands it over.
+// with no path and a body sink (repl-diskless-load) the snapshot's bytes go
+// to the sink as they come (with the mark form, the last 40 bytes received
+// wait until more come: they may be the mark), no file written; with
+// neither it is kept in memory and take_data() hands it over.
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -28,8 +31,10 @@ class SyncPayload {
   static constexpr size_t kMarkLen = 40;
   enum class Status { kMore, kDone, kFailed };
 
-  // Writes the payload to path (created or truncated); "" keeps it in memory.
-  explicit SyncPayload(std::string path) : path_(std::move(path)) {}
+  using BodySink = std::function<void(std::string_view)>;
+  // Writes the payload to path (created or truncated); "" hands it to
+  // sink, or keeps it in memory without one.
+  explicit SyncPayload(std::string path, BodySink sink = nullptr) : path_(std::move(path)), sink_(std::move(sink)) {}
   ~SyncPayload();
   SyncPayload(const SyncPayload&) = delete;
   SyncPayload& operator=(const SyncPayload&) = delete;
@@ -55,6 +60,8 @@ class SyncPayload {
   Status finish();
 
   std::string path_;
+  BodySink sink_;
+  std::string held_;         // sink, mark form: the last bytes, not yet passed on
   std::FILE* file_ = nullptr;
   std::string line_;         // the header line so far
   bool in_body_ = false;

@@ -264,6 +264,14 @@ void ReplicaLink::lost(const std::string& why) {
 
 void ReplicaLink::close_soon() { uv_timer_start(&close_timer_, on_close_soon, 0, 0); }
 
+void ReplicaLink::pause_reading(bool paused) {
+  Socket* s = socket_;
+  if (s == nullptr || s->dead || !s->tcp_open) return;
+  auto* stream = reinterpret_cast<uv_stream_t*>(&s->tcp);
+  if (paused) uv_read_stop(stream);
+  else uv_read_start(stream, on_alloc, on_read);
+}
+
 void ReplicaLink::on_close_soon(uv_timer_t* t) {
   auto* self = static_cast<ReplicaLink*>(t->data);
   self->lost("killed by CLIENT KILL");

@@ -46,6 +46,7 @@ class ReplicaLink final : public replication::Transport {
   void send(std::string_view bytes) override;
   void close() override;
   void close_soon() override;
+  void pause_reading(bool paused) override;
 
  private:
   struct Socket;

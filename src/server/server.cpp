@@ -80,6 +80,8 @@ Server::Server(ServerState& state, Logger& log) : ServerHost(state, log) {
   clients_cron_ = std::make_unique<ClientsCron>(&loop_, *this);
   aging_cron_ = std::make_unique<AgingCron>(&loop_, state_, loop_trace_);
   replica_link_ = std::make_unique<ReplicaLink>(&loop_, state_, tls_);
+  pipe_watch_ = std::make_unique<PipeWatch>(&loop_, [this] { state_.replication().primary().relay(); });
+  state_.replication().primary().set_pipe_watcher(pipe_watch_.get());
   state_.busy_loop = this;
 }
 
@@ -91,6 +93,8 @@ Server::~Server() {
   state_.config.set_live_apply("tls-port", nullptr);
   for (std::string_view name : kTlsOptions) state_.config.set_live_apply(name, nullptr);
   replica_link_->close_handles();
+  state_.replication().primary().set_pipe_watcher(nullptr);
+  pipe_watch_->unwatch();
   uv_walk(&loop_, [](uv_handle_t* h, void*) {
     if (!uv_is_closing(h)) uv_close(h, nullptr);
   }, nullptr);
@@ -627,6 +631,9 @@ void Server::flush_iteration() {
   const bool loading = state_.replica().load_step(state_.clock.now_ms());
   state_.replication().before_sleep();
   flush_pending();
+  // A diskless sync's pipe is read while the replicas' sockets have room
+  // (their writes finishing wake the loop otherwise).
+  pipe_watch_->set_active(state_.replication().primary().relay_fd() >= 0);
   // More of either next iteration, without a wait in poll (a snapshot's
   // chunk that left at once; the load): the idle handle stops itself.
   if (loading || state_.replication().bulk_ready())
@@ -692,6 +699,7 @@ void Server::shut_down() {
   close_listeners(tls_listeners_);
   std::vector<Connection*> all;
   replica_link_->close_handles();
+  pipe_watch_->unwatch();
   for (const auto& [id, s] : state_.clients.all())
     if (!s->master) all.push_back(static_cast<Connection*>(s));
   for (Connection* c : all) c->close();

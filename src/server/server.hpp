@@ -58,6 +58,7 @@
 #include "server/expiry_cycle.hpp"
 #include "server/host.hpp"
 #include "server/io_threads.hpp"
+#include "server/pipe_watch.hpp"
 #include "server/replica_link.hpp"
 #include "server/tls_context.hpp"
 
@@ -190,6 +191,7 @@ class Server final : public ServerHost, public BusyLoop {
   std::unique_ptr<ClientsCron> clients_cron_;
   std::unique_ptr<AgingCron> aging_cron_;
   std::unique_ptr<ReplicaLink> replica_link_;  // REPLICAOF's link to a primary
+  std::unique_ptr<PipeWatch> pipe_watch_;      // a diskless sync's pipe (replication/diskless_sync.hpp)
   std::vector<Connection*> flush_list_;  // queue_flush's, in order; null: freed since
   std::unique_ptr<IoThreads> io_threads_;  // null with io-threads 1
   std::vector<pollfd> busy_fds_;     // serve_while_busy's scratch: listeners first,

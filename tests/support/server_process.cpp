@@ -46,17 +46,21 @@ ServerProcess::ArgvForPort redis_like_argv(std::string binary, std::vector<std::
   };
 }
 
+// A full sync goes through the file unless a test asks for the diskless
+// form, on both servers alike (lawnkv's defaults below).
 const std::vector<std::string> kRedisDefaults{"--save", "",   "--appendonly", "no",
                                               "--enable-debug-command", "yes",
-                                              "--daemonize", "no"};
+                                              "--daemonize", "no", "--repl-diskless-sync", "no"};
 
 }  // namespace
 
 ServerProcess ServerProcess::lawnkv(std::vector<std::string> extra_args) {
   std::string binary = env_or("LAWNKV_SERVER", (build_dir() / "lawnkv-server").string());
   // No save rules (the default has some): a test server writes no file unless
-  // the test asks for one.
-  std::vector<std::string> defaults{"--enable-debug-command", "yes", "--save", ""};
+  // the test asks for one. A full sync goes through the file, as the tests
+  // written before diskless sync expect; those of the diskless form ask for
+  // it (the default, yes with a 5 s delay, would make every sync wait).
+  std::vector<std::string> defaults{"--enable-debug-command", "yes", "--save", "", "--repl-diskless-sync", "no"};
   // The suites again with I/O threads (scripts/run-tests.sh): every lawnkv
   // they start reads, parses and writes on that many threads.
   if (const std::string threads = env_or("LAWNKV_IO_THREADS", ""); !threads.empty()) {

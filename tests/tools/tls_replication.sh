@@ -40,6 +40,7 @@ launch() {
     [ "$tls" = tls ] && tport=$(free_port)
     log="$log_dir/tools-tls_replication-$name-$port.log"
     "$bin" --port "$port" --tls-port "$tport" --bind 127.0.0.1 --save "" --appendonly no --dir "$dir" \
+      --repl-diskless-sync-delay 0 \
       --tls-cert-file "$certs/server.crt" --tls-key-file "$certs/server.key" \
       --tls-ca-cert-file "$certs/ca.crt" "$@" >"$log" 2>&1 &
     pid=$!

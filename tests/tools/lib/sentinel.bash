@@ -43,7 +43,8 @@ start_node() {
       echo "bind 127.0.0.1"
       echo "dir $tmp/$name"
       echo 'save ""'
-      [ "$reference" = 1 ] && echo "appendonly no" && echo "repl-diskless-sync-delay 0"
+      [ "$reference" = 1 ] && echo "appendonly no"
+      echo "repl-diskless-sync-delay 0"
       for ((i = 0; i + 1 < ${#directives[@]}; i += 2)); do echo "${directives[i]} ${directives[i + 1]}"; done
     } >"$tmp/$name.conf"
     log="$log_dir/tools-$(basename "$0" .sh)-$name-$port.log"

@@ -557,6 +557,8 @@ void Server::on_prepare(uv_prepare_t* h) {
     if (st.replication().wants_cron() && !uv_is_active(reinterpret_cast<uv_handle_t*>(&self->repl_timer_)))
       uv_timer_start(&self->repl_timer_, on_repl_timer, kReplTickMs, kReplTickMs);
   }
+  // Last: what the I/O threads sent while the loop was awake.
+  if (self->io_threads_) self->io_threads_->before_sleep();
 }
 
 void Server::on_repl_timer(uv_timer_t* h) {

@@ -158,9 +158,10 @@ class Connection final : public Session, public IoClient {
   // write is out), the read side back once its requests have run, and
   // closes or resumes reading once the output has drained.
   void flush_threaded();
-  // bytes of replies go to the kernel (all_sent: and nothing is left to
-  // send): CLIENT LIST's reply buffer figures (engine/reply_buffer_figures.hpp).
-  void note_reply_bytes(size_t bytes, bool all_sent);
+  // bytes of replies go to the kernel at now_ms (all_sent: and nothing is
+  // left to send): CLIENT LIST's reply buffer figures
+  // (engine/reply_buffer_figures.hpp).
+  void note_reply_bytes(size_t bytes, bool all_sent, int64_t now_ms);
   // Threaded: takes the read side from the thread (waiting out a read in
   // progress), so the main thread may touch the query buffer and parser.
   void hold_input();

@@ -228,8 +228,9 @@ void Connection::process_input() {
       start -= parser_.consumed();
       break;
     }
-    if (close_if_output_over_limit(now, false)) return;
-    if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(output_limit())) {
+    const config::OutputLimit& limit = output_limit();
+    if (output_limited(limit) && close_if_output_over_limit(now, false)) return;
+    if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(limit)) {
       pause_reading();
       break;
     }

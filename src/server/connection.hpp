@@ -188,6 +188,12 @@ class Connection final : public Session, public IoClient {
   bool query_buffer_over_limit() const;
   bool output_over_limit(int64_t now_ms);
   const config::OutputLimit& output_limit() const;
+  // Whether output_over_limit could say yes: a client that logged in, under
+  // a class with neither limit set and not over a soft one before, cannot
+  // (the default for normal clients; spares the check after each request).
+  bool output_limited(const config::OutputLimit& lim) const {
+    return !authenticated || lim.hard_bytes > 0 || lim.soft_bytes > 0 || over_soft_limit();
+  }
   void pause_reading();
   void resume_reading();
   // Tells the server whether this connection now holds a query buffer, and

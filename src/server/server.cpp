@@ -363,6 +363,9 @@ void Server::connection_closed(Connection* conn) {
 }
 
 void Server::evict_clients() {
+  // maxmemory-clients 0 (the default): no limit, and nothing more to compute
+  // after each read.
+  if (state_.config.values().maxmemory_clients == 0) return;
   const size_t limit = client_eviction_limit(state_.config.values());
   if (limit == 0 || clients_memory() < limit) return;
   std::vector<EvictionCandidate> candidates;

@@ -222,7 +222,7 @@ void run_command(ServerState& server, Session& session, resp::Writer& reply,
   }
   const std::span<const std::string_view> logged = call.redacted ? std::span<const std::string_view>(shown) : argv;
   note_duration(server, session, spec, logged, nsec > 0 ? nsec / 1000 : 0, now_ms / 1000);
-  feed_monitors(server, session, spec, logged);
+  if (!server.clients.monitors().empty()) feed_monitors(server, session, spec, logged);
 }
 
 namespace {

@@ -301,20 +301,6 @@ void Tracking::deliver(Session& to, std::string_view frame) {
   to.deliver(frame);
 }
 
-Tracking::CommandScope::CommandScope(Tracking& t, Session& s, int64_t max_keys) : t_(t), outer_(t.current_) {
-  if (outer_) return;
-  if (t.clients_on_ != 0 && max_keys > 0 && t.keys_.size() > static_cast<size_t>(max_keys))
-    t.limit(static_cast<size_t>(max_keys));
-  t.current_ = &s;
-}
-
-Tracking::CommandScope::~CommandScope() {
-  if (outer_) return;
-  Session* s = t_.current_;
-  t_.current_ = nullptr;
-  if (s) t_.end_command(*s);
-}
-
 void Tracking::deliver_pending() {
   if (pending_.empty() || current_ == nullptr) return;
   const std::string frames = std::move(pending_);

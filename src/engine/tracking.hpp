@@ -49,6 +49,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/clients.hpp"
@@ -170,5 +171,22 @@ class Tracking final : public store::ExpiryListener {
   unsigned limit_failures_ = 0;  // limit() calls in a row that stayed over
   std::minstd_rand rng_{0x7261636b};
 };
+
+// Inline: they run around every command, and with no client tracking they
+// only set and clear the current client.
+inline Tracking::CommandScope::CommandScope(Tracking& t, Session& s, int64_t max_keys)
+    : t_(t), outer_(t.current_) {
+  if (outer_) return;
+  if (t.clients_on_ != 0 && max_keys > 0 && t.keys_.size() > static_cast<size_t>(max_keys))
+    t.limit(static_cast<size_t>(max_keys));
+  t.current_ = &s;
+}
+
+inline Tracking::CommandScope::~CommandScope() {
+  if (outer_) return;
+  Session* s = std::exchange(t_.current_, nullptr);
+  // end_command has nothing to do without frames pending or CLIENT CACHING.
+  if (s && (!t_.pending_.empty() || s->tracking.caching)) t_.end_command(*s);
+}
 
 }  // namespace lawnkv

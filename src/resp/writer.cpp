@@ -40,7 +40,14 @@ void Writer::line(char prefix, std::string_view s) {
   out_->append(buf, n);
 }
 
-void Writer::simple(std::string_view s) { line('+', s); }
+void Writer::simple(std::string_view s) {
+  // "+OK": a constant, no scan for CR and LF (every SET's reply).
+  if (s == "OK") {
+    out_->append("+OK\r\n", 5);
+    return;
+  }
+  line('+', s);
+}
 
 void Writer::error(std::string_view s) {
   line('-', s);

@@ -219,18 +219,19 @@ void Connection::process_input() {
     start += parser_.consumed();
     const auto& argv = parser_.argv();
     if (argv.empty()) continue;
-    const int64_t wall_ns = Clock::wall_ns();
-    const int64_t now = st.clock.us_at(wall_ns) / 1000;
+    const int64_t start_ns = Clock::steady_ns();
+    const int64_t now = st.clock.us_at(server_.command_wall_ns(start_ns)) / 1000;
     last_interaction_ms = now;
     resp::Writer reply(out_, protocol);
-    dispatch(st, *this, reply, argv, now, Clock::steady_ns(), spec);
+    dispatch(st, *this, reply, argv, now, start_ns, spec);
     if (postponed) {
       // CLIENT PAUSE holds it: its bytes stay to be parsed and run again.
       start -= parser_.consumed();
       break;
     }
-    if (close_if_output_over_limit(now, false)) return;
-    if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(output_limit())) {
+    const config::OutputLimit& limit = output_limit();
+    if (output_limited(limit) && close_if_output_over_limit(now, false)) return;
+    if (static_cast<int64_t>(output_buffer_bytes()) > pause_output_bytes(limit)) {
       pause_reading();
       break;
     }
@@ -270,7 +271,7 @@ void Connection::flush() {
     }
     const size_t written = n > 0 ? static_cast<size_t>(n) : 0;
     server_.state().facts.stats.total_net_output_bytes += written;
-    note_reply_bytes(replies, written == wire.size());
+    note_reply_bytes(replies, written == wire.size(), server_.state().clock.now_ms());
     if (written > 0) last_interaction_ms = server_.state().clock.now_ms();
     if (written == wire.size()) {
       wire.clear();
@@ -317,9 +318,9 @@ void Connection::on_write(uv_write_t* req, int status) {
   c->flush();
 }
 
-void Connection::note_reply_bytes(size_t bytes, bool all_sent) {
+void Connection::note_reply_bytes(size_t bytes, bool all_sent, int64_t now_ms) {
   const ServerState& st = server_.state();
-  reply_buffer.add(st.clock.now_ms(), 1000 / std::max<int64_t>(1, st.config.values().hz), bytes, all_sent);
+  reply_buffer.add(now_ms, 1000 / std::max<int64_t>(1, st.config.values().hz), bytes, all_sent);
 }
 
 void Connection::deliver(std::string_view frame) {

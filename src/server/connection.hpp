@@ -158,9 +158,10 @@ class Connection final : public Session, public IoClient {
   // write is out), the read side back once its requests have run, and
   // closes or resumes reading once the output has drained.
   void flush_threaded();
-  // bytes of replies go to the kernel (all_sent: and nothing is left to
-  // send): CLIENT LIST's reply buffer figures (engine/reply_buffer_figures.hpp).
-  void note_reply_bytes(size_t bytes, bool all_sent);
+  // bytes of replies go to the kernel at now_ms (all_sent: and nothing is
+  // left to send): CLIENT LIST's reply buffer figures
+  // (engine/reply_buffer_figures.hpp).
+  void note_reply_bytes(size_t bytes, bool all_sent, int64_t now_ms);
   // Threaded: takes the read side from the thread (waiting out a read in
   // progress), so the main thread may touch the query buffer and parser.
   void hold_input();
@@ -187,6 +188,12 @@ class Connection final : public Session, public IoClient {
   bool query_buffer_over_limit() const;
   bool output_over_limit(int64_t now_ms);
   const config::OutputLimit& output_limit() const;
+  // Whether output_over_limit could say yes: a client that logged in, under
+  // a class with neither limit set and not over a soft one before, cannot
+  // (the default for normal clients; spares the check after each request).
+  bool output_limited(const config::OutputLimit& lim) const {
+    return !authenticated || lim.hard_bytes > 0 || lim.soft_bytes > 0 || over_soft_limit();
+  }
   void pause_reading();
   void resume_reading();
   // Tells the server whether this connection now holds a query buffer, and

@@ -238,7 +238,7 @@ void Connection::flush_threaded() {
     // out_ becomes the thread's writing_; replies made meanwhile collect in
     // the (swapped-in, empty) out_. (CLIENT LIST's reply buffer figures
     // count it as sent: the thread's write is not waited for.)
-    note_reply_bytes(out_.size(), true);
+    note_reply_bytes(out_.size(), true, server_.flush_ms());
     writing_.swap(out_);
     out_.clear();
     writing_offset_ = 0;

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "core/clock.hpp"
 #include "core/log.hpp"
 #include "engine/server_state.hpp"
 #include "resp/parser.hpp"
@@ -60,6 +61,19 @@ class ServerHost {
   // The clock's now_ms() as of the latest batch or flush of the iteration
   // (a write handed to a thread is the client's interaction then).
   int64_t flush_ms() const { return std::max(io_batch_ms_, flush_ms_); }
+  // The wall clock (Clock::wall_ns) as of steady_ns, a Clock::steady_ns()
+  // reading just taken, for a command's time snapshot: the wall clock is
+  // read at most once a millisecond, the steady clock's progress since
+  // added (a time-stamp counter read where the kernel keeps time with it,
+  // a third of a clock_gettime on a virtual machine: a command reads the
+  // steady clock for its duration anyway).
+  int64_t command_wall_ns(int64_t steady_ns) {
+    if (steady_ns - anchor_steady_ns_ >= kWallAnchorNs || steady_ns < anchor_steady_ns_) {
+      anchor_steady_ns_ = steady_ns;
+      anchor_wall_ns_ = Clock::wall_ns();
+    }
+    return anchor_wall_ns_ + (steady_ns - anchor_steady_ns_);
+  }
   void publish_io_limits() {
     const auto& cfg = state_.config.values();
     io_limits_.query_buffer_limit.store(cfg.client_query_buffer_limit, std::memory_order_relaxed);
@@ -89,6 +103,11 @@ class ServerHost {
   int64_t io_batch_ms_ = 0;
   int64_t flush_ms_ = 0;
   LoopTrace loop_trace_;
+
+ private:
+  static constexpr int64_t kWallAnchorNs = 1'000'000;
+  int64_t anchor_steady_ns_ = INT64_MIN / 2;  // none yet: the first call reads the wall clock
+  int64_t anchor_wall_ns_ = 0;
 };
 
 }  // namespace lawnkv::server

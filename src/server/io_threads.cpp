@@ -59,16 +59,14 @@ IoThreads::IoThreads(size_t threads, uv_loop_t* loop, std::function<void(const I
   poll_.data = this;
   uv_poll_start(&poll_, UV_READABLE, [](uv_poll_t* h, int, int) {
     auto* self = static_cast<IoThreads*>(h->data);
-    // The eventfd is emptied first, then the flag cleared, then the queues
-    // read: a message queued after the clearing writes the eventfd again
-    // (emptied after the clearing, that write would be lost, and with it
-    // every wake-up after), one queued before it is drained now.
+    // The writer left awake_ set: the loop is awake until before_sleep
+    // clears it, and messages sent meanwhile wait for its look.
     uint64_t count;
     [[maybe_unused]] const ssize_t r = ::read(self->notify_fd_, &count, sizeof count);
-    self->notified_.store(false, std::memory_order_seq_cst);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
     self->drain();
   });
+  uv_idle_init(loop, &drain_idle_);
+  drain_idle_.data = this;
   for (size_t i = 0; i < threads; ++i) {
     auto w = std::make_unique<Worker>();
     w->epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
@@ -106,14 +104,46 @@ void IoThreads::stop() {
     ::close(w->wake_fd);
   }
   uv_close(reinterpret_cast<uv_handle_t*>(&poll_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&drain_idle_), nullptr);
 }
 
 void IoThreads::notify_main() {
-  // Against the loop's clearing of notified_ and its look at the queues.
+  // Against before_sleep's clearing of awake_ and its look at the queues:
+  // either it sees these messages, or this sees it asleep and wakes it.
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (notified_.exchange(true, std::memory_order_seq_cst)) return;
+  if (awake_.load(std::memory_order_relaxed) || awake_.exchange(true, std::memory_order_seq_cst)) return;
+  loop_wakeups_.fetch_add(1, std::memory_order_relaxed);
   const uint64_t one = 1;
   [[maybe_unused]] const ssize_t n = ::write(notify_fd_, &one, sizeof one);
+}
+
+bool IoThreads::messages_waiting() const {
+  for (const auto& w : workers_)
+    if (!w->messages.empty()) return true;
+  return false;
+}
+
+void IoThreads::before_sleep() {
+  if (stopped_) return;
+  // No watch of the queues before sleeping: the threads' next batch comes
+  // a read and a write round later (a hundred µs and more at -P 1), so a
+  // spin long enough to catch it costs the main thread more CPU than the
+  // wake-up it saves (bench/results/iothreads.md).
+  bool found = messages_waiting();
+  if (!found) {
+    awake_.store(false, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    found = messages_waiting();
+    // Awake again: a thread that saw it asleep meanwhile wrote the eventfd
+    // too (one wake-up that finds little to drain).
+    if (found) awake_.store(true, std::memory_order_relaxed);
+  }
+  if (found && !uv_is_active(reinterpret_cast<uv_handle_t*>(&drain_idle_))) {
+    uv_idle_start(&drain_idle_, [](uv_idle_t* h) {
+      uv_idle_stop(h);
+      static_cast<IoThreads*>(h->data)->drain();
+    });
+  }
 }
 
 void IoThreads::post(size_t i, IoClient* c, uint8_t kinds) {

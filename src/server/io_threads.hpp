@@ -9,10 +9,12 @@
 // client's order, and hands the replies back to the thread to write. The
 // main thread never polls, reads or writes a threaded socket, and no thread
 // waits for another: the main thread is woken once for a batch of messages
-// (an eventfd that a uv_poll_t watches, written only when no wake-up is
-// pending: not uv_async_t, whose receiver spins while a sender is inside its
-// write), a thread once for a batch of jobs (its eventfd, written only while
-// it sleeps).
+// (an eventfd that a uv_poll_t watches, written only while the loop is
+// asleep and no wake-up is pending: not uv_async_t, whose receiver spins
+// while a sender is inside its write), a thread once for a batch of jobs
+// (its eventfd, written only while it sleeps). Messages sent while the loop
+// is awake cost no system call on either side: the loop looks at the queues
+// before it sleeps (before_sleep).
 //
 // Who may touch what (so every command's semantics stay those of one
 // thread: commands run on the main thread only):
@@ -136,6 +138,17 @@ class IoThreads {
   // Runs on_message for every message waiting (the uv_poll_t's callback;
   // also called by a busy script's serve_while_busy).
   void drain();
+  // The loop's last step before it may sleep (its prepare phase): a look
+  // at the queues, which the threads filled without waking it while it
+  // was awake. Messages found are drained at the start of the next
+  // iteration (an idle handle keeps poll from blocking); with none, the
+  // loop counts as asleep from here on, and the next message wakes it
+  // through the eventfd.
+  void before_sleep();
+  // On the loop's thread: whether a thread's message waits in a queue.
+  bool messages_waiting() const;
+  // How many times a thread wrote the eventfd to wake the loop.
+  uint64_t loop_wakeups() const { return loop_wakeups_.load(std::memory_order_relaxed); }
   // The threads finish the jobs they were posted (their kClosed messages
   // wait for drain()), then end; the loop's handle is closed. Idempotent.
   void stop();
@@ -157,8 +170,8 @@ class IoThreads {
   void try_read(Worker& w, IoClient* c, bool* sent);
   void finish_write(Worker& w, IoClient* c, bool* sent);
   void watch(Worker& w, IoClient* c, int op, bool out);
-  // On a thread, after it queued messages: wakes the main thread unless a
-  // wake-up is already pending.
+  // On a thread, after it queued messages: wakes the main thread unless it
+  // is awake or a wake-up is already pending.
   void notify_main();
 
   std::vector<std::unique_ptr<Worker>> workers_;
@@ -168,8 +181,14 @@ class IoThreads {
   // its messages drains again, into a batch of its own.
   Batch scratch_;
   uv_poll_t poll_;
-  int notify_fd_ = -1;                  // eventfd the main thread's loop watches
-  std::atomic<bool> notified_{false};   // written, not yet read by the loop
+  uv_idle_t drain_idle_;  // active while before_sleep found messages: drains them
+  int notify_fd_ = -1;    // eventfd the main thread's loop watches
+  // The loop looks at the queues before it sleeps: it is awake (between a
+  // wake-up and before_sleep's last look), or the eventfd was written and
+  // not yet read. A thread that finds it false sets it and writes the
+  // eventfd; a thread that finds it true writes nothing.
+  std::atomic<bool> awake_{true};
+  std::atomic<uint64_t> loop_wakeups_{0};
   size_t next_ = 0;
   bool stopped_ = false;
 };

@@ -375,6 +375,9 @@ void Server::connection_closed(Connection* conn) {
 }
 
 void Server::evict_clients() {
+  // maxmemory-clients 0 (the default): no limit, and nothing more to compute
+  // after each read.
+  if (state_.config.values().maxmemory_clients == 0) return;
   const size_t limit = client_eviction_limit(state_.config.values());
   if (limit == 0 || clients_memory() < limit) return;
   std::vector<EvictionCandidate> candidates;
@@ -583,6 +586,8 @@ void Server::on_prepare(uv_prepare_t* h) {
     if (st.replication().wants_cron() && !uv_is_active(reinterpret_cast<uv_handle_t*>(&self->repl_timer_)))
       uv_timer_start(&self->repl_timer_, on_repl_timer, kReplTickMs, kReplTickMs);
   }
+  // Last: what the I/O threads sent while the loop was awake.
+  if (self->io_threads_) self->io_threads_->before_sleep();
   if (self->loop_trace_.on()) {
     self->trace_prepare_end_ns_ = LoopTrace::now_ns();
     self->trace_idle_ns_ = uv_metrics_idle_time(&self->loop_);

@@ -83,10 +83,16 @@ class FakeClient final : public IoClient {
 struct Loop {
   uv_loop_t loop;
   std::vector<IoMessage> messages;
+  IoThreads* threads = nullptr;  // before_sleep() before each turn, as the server's prepare phase
   Loop() { uv_loop_init(&loop); }
   ~Loop() {
     uv_run(&loop, UV_RUN_NOWAIT);
     uv_loop_close(&loop);
+  }
+  // One turn of the loop, without waiting.
+  void turn() {
+    if (threads != nullptr) threads->before_sleep();
+    uv_run(&loop, UV_RUN_NOWAIT);
   }
   // Runs the loop until a message of this kind came (false after 5 s).
   bool wait_for(uint8_t kind) {
@@ -94,7 +100,7 @@ struct Loop {
     while (std::chrono::steady_clock::now() < until) {
       for (const IoMessage& m : messages)
         if (m.kind == kind) return true;
-      uv_run(&loop, UV_RUN_NOWAIT);
+      turn();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     return false;
@@ -108,6 +114,7 @@ TEST_CASE("io threads: read, hand over, write, wait for room, let go") {
   size_t batches = 0;
   IoThreads threads(
       1, &l.loop, [&](const IoMessage& m) { l.messages.push_back(m); }, [&](const IoThreads::Batch&) { ++batches; });
+  l.threads = &threads;
   FakeClient c(fds[0]);
 
   // The main thread holds the read side: the thread does not read.
@@ -116,7 +123,7 @@ TEST_CASE("io threads: read, hand over, write, wait for room, let go") {
   threads.post(0, &c, IoMessage::kAdd);
   threads.kick();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  uv_run(&l.loop, UV_RUN_NOWAIT);
+  l.turn();
   CHECK(l.messages.empty());
 
   // Given back (kResume): it reads what came meanwhile and hands it over.
@@ -142,7 +149,7 @@ TEST_CASE("io threads: read, hand over, write, wait for room, let go") {
     std::this_thread::yield();
   CHECK(c.write_state.load(std::memory_order_acquire) == IoClient::kWriteDone);
   CHECK(c.sent == c.out.size());
-  uv_run(&l.loop, UV_RUN_NOWAIT);
+  l.turn();
   CHECK(l.messages.empty());
   char pong[16];
   CHECK(::read(fds[1], pong, sizeof pong) == 7);
@@ -156,7 +163,7 @@ TEST_CASE("io threads: read, hand over, write, wait for room, let go") {
   threads.post(0, &c, IoMessage::kWrite);
   threads.kick();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  uv_run(&l.loop, UV_RUN_NOWAIT);
+  l.turn();
   CHECK(l.messages.empty());
   uint8_t out = IoClient::kWriteOut;
   CHECK(c.write_state.compare_exchange_strong(out, IoClient::kWriteNotify));
@@ -189,6 +196,60 @@ TEST_CASE("io threads: read, hand over, write, wait for room, let go") {
   REQUIRE(l.wait_for(IoMessage::kClosed));
   threads.stop();
   uv_run(&l.loop, UV_RUN_NOWAIT);  // the loop lets go of the threads' handle
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+
+TEST_CASE("io threads: messages sent while the loop is awake wake nothing; once it sleeps, one wake-up") {
+  int fds[2];
+  REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds) == 0);
+  Loop l;
+  IoThreads threads(1, &l.loop, [&](const IoMessage& m) { l.messages.push_back(m); }, [](const IoThreads::Batch&) {});
+  l.threads = &threads;
+  FakeClient c(fds[0]);
+  c.input_owner.store(IoClient::kThreadIdle, std::memory_order_release);
+
+  // The loop is awake (it has not been through before_sleep): the thread
+  // queues its kRead without writing the eventfd, and the loop's poll has
+  // nothing to report.
+  REQUIRE(::write(fds[1], "ping", 4) == 4);
+  threads.post(0, &c, IoMessage::kAdd);
+  threads.kick();
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!threads.messages_waiting() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+  REQUIRE(threads.messages_waiting());
+  uv_run(&l.loop, UV_RUN_NOWAIT);
+  CHECK(l.messages.empty());
+  CHECK(threads.loop_wakeups() == 0);
+  // Its look before sleeping finds the message; the next turn drains it.
+  l.turn();
+  REQUIRE(l.messages.size() == 1);
+  CHECK(l.messages[0].kind == IoMessage::kRead);
+  CHECK(threads.loop_wakeups() == 0);
+  l.messages.clear();
+
+  // Nothing waits now: the loop counts as asleep, and the next message
+  // writes the eventfd once; the poll alone drains it.
+  threads.before_sleep();
+  c.input_owner.store(IoClient::kThreadIdle, std::memory_order_release);
+  REQUIRE(::write(fds[1], "pong", 4) == 4);
+  threads.post(0, &c, IoMessage::kResume);
+  threads.kick();
+  while (threads.loop_wakeups() == 0 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+  CHECK(threads.loop_wakeups() == 1);
+  for (int i = 0; i < 100 && l.messages.empty(); ++i) {
+    uv_run(&l.loop, UV_RUN_NOWAIT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(l.messages.size() == 1);
+  CHECK(l.messages[0].kind == IoMessage::kRead);
+  CHECK(c.got == "pingpong");
+
+  threads.post(0, &c, IoMessage::kClose);
+  threads.kick();
+  REQUIRE(l.wait_for(IoMessage::kClosed));
+  threads.stop();
+  uv_run(&l.loop, UV_RUN_NOWAIT);
   ::close(fds[0]);
   ::close(fds[1]);
 }

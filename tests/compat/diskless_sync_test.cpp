@@ -21,6 +21,7 @@
 #include <random>
 #include <string>
 
+#include "../support/info_field.hpp"
 #include "../support/poll_until.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_reply.hpp"
@@ -39,15 +40,6 @@ Reply call(RawClient& c, std::initializer_list<std::string_view> argv) { return 
 void must(RawClient& c, std::initializer_list<std::string_view> argv) {
   const Reply r = call(c, argv);
   REQUIRE_MESSAGE(r.type != '-', r.text);
-}
-
-std::string info_field(RawClient& c, std::string_view section, std::string_view name) {
-  const std::string text = call(c, {"INFO", section}).text;
-  const std::string key = "\r\n" + std::string(name) + ":";
-  size_t at = text.find(key);
-  if (at == std::string::npos) return {};
-  at += key.size();
-  return text.substr(at, text.find("\r\n", at) - at);
 }
 
 // The replica's link is up and it processed every byte the primary sent.

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/info_field.hpp"
 #include "../support/poll_until.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_reply.hpp"
@@ -33,14 +34,7 @@ namespace {
 using std::chrono::steady_clock;
 constexpr auto kWait = std::chrono::seconds(10);
 
-std::string info_field(RawClient& c, std::string_view name) {
-  const std::string text = parse_reply(c.call({"INFO", "replication"})).text;
-  const std::string key = "\r\n" + std::string(name) + ":";
-  size_t at = text.find(key);
-  if (at == std::string::npos) return "<absent>";
-  at += key.size();
-  return text.substr(at, text.find("\r\n", at) - at);
-}
+std::string info_field(RawClient& c, std::string_view name) { return info_field(c, "replication", name, "<absent>"); }
 
 bool within(auto done) { return poll_until(steady_clock::now() + kWait, done); }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/info_field.hpp"
 #include "../support/poll_until.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_reply.hpp"
@@ -29,17 +30,6 @@ namespace {
 
 using std::chrono::steady_clock;
 constexpr auto kWait = std::chrono::seconds(10);
-
-// The value of `name` in INFO's text ("" if absent; "<absent>" if asked so).
-std::string info_field(RawClient& c, std::string_view section, std::string_view name,
-                       std::string_view absent = "") {
-  const std::string text = parse_reply(c.call({"INFO", section})).text;
-  const std::string key = "\r\n" + std::string(name) + ":";
-  size_t at = text.find(key);
-  if (at == std::string::npos) return std::string(absent);
-  at += key.size();
-  return text.substr(at, text.find("\r\n", at) - at);
-}
 
 // The primary lists one replica, online.
 void replica_online(RawClient& p) {

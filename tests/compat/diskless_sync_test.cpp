@@ -23,6 +23,7 @@
 
 #include "../support/info_field.hpp"
 #include "../support/poll_until.hpp"
+#include "../support/raw_calls.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_reply.hpp"
 #include "../support/server_process.hpp"
@@ -34,13 +35,6 @@ namespace {
 
 using std::chrono::steady_clock;
 constexpr auto kWait = std::chrono::seconds(10);
-
-Reply call(RawClient& c, std::initializer_list<std::string_view> argv) { return parse_reply(c.call(argv)); }
-
-void must(RawClient& c, std::initializer_list<std::string_view> argv) {
-  const Reply r = call(c, argv);
-  REQUIRE_MESSAGE(r.type != '-', r.text);
-}
 
 // The replica's link is up and it processed every byte the primary sent.
 bool caught_up(RawClient& primary, RawClient& replica) {

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/raw_calls.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_reply.hpp"
 #include "../support/server_process.hpp"
@@ -36,11 +37,6 @@ namespace {
 namespace fs = std::filesystem;
 
 std::vector<std::string> in_dir(const TempDir& d) { return {"--dir", d.path.string()}; }
-
-void must(RawClient& c, std::initializer_list<std::string_view> argv) {
-  const Reply r = parse_reply(c.call(argv));
-  REQUIRE_MESSAGE(r.type != '-', r.text);
-}
 
 void fill(RawClient& c) {
   std::mt19937_64 rng(42);

@@ -20,6 +20,7 @@
 
 #include "../support/info_field.hpp"
 #include "../support/poll_until.hpp"
+#include "../support/raw_calls.hpp"
 #include "../support/raw_client.hpp"
 #include "../support/resp_encode.hpp"
 #include "../support/resp_reply.hpp"
@@ -32,13 +33,6 @@ namespace {
 
 using std::chrono::steady_clock;
 constexpr auto kWait = std::chrono::seconds(10);
-
-Reply call(RawClient& c, std::initializer_list<std::string_view> argv) { return parse_reply(c.call(argv)); }
-
-void must(RawClient& c, std::initializer_list<std::string_view> argv) {
-  const Reply r = call(c, argv);
-  REQUIRE_MESSAGE(r.type != '-', r.text);
-}
 
 // Polls until the replica has processed every byte the primary sent.
 void caught_up(RawClient& primary, RawClient& replica) {

@@ -265,11 +265,6 @@ void Primary::attach() {
   attached_ = true;
 }
 
-void Primary::keep_buffer(std::string out) {
-  // A large write's buffer is not held on to.
-  if (out.capacity() <= kKeptBuffer) encoded_ = std::move(out);
-}
-
 bool Primary::encodes() {
   // A replica's writes come from its primary, whose bytes it proxies.
   if (state_.is_replica()) {
@@ -284,25 +279,21 @@ bool Primary::encodes() {
   return true;
 }
 
-void Primary::append(std::span<const EffectRecord> records) {
+void Primary::encode_and_feed(std::span<const EffectRecord> records, bool each) {
   if (!encodes()) return;
   // The buffer is lent out while feed runs, should a delivery come back here.
   std::string out = std::move(encoded_);
   out.clear();
-  encoder_.encode(records, out);
+  if (each) encoder_.encode_each(records, out);
+  else encoder_.encode(records, out);
   feed(out);
-  keep_buffer(std::move(out));
+  // A large write's buffer is not held on to.
+  if (out.capacity() <= kKeptBuffer) encoded_ = std::move(out);
 }
 
-void Primary::append_each(std::span<const EffectRecord> records) {
-  if (!encodes()) return;
-  // The buffer is lent out while feed runs, should a delivery come back here.
-  std::string out = std::move(encoded_);
-  out.clear();
-  encoder_.encode_each(records, out);
-  feed(out);
-  keep_buffer(std::move(out));
-}
+void Primary::append(std::span<const EffectRecord> records) { encode_and_feed(records, false); }
+
+void Primary::append_each(std::span<const EffectRecord> records) { encode_and_feed(records, true); }
 
 void Primary::ack(Session& s, int64_t offset, int64_t now_ms) {
   for (Link& l : links_) {

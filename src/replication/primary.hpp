@@ -179,9 +179,11 @@ class Primary final : public EffectSink, public BgsaveListener {
   // Whether this server's own writes are encoded into the stream now (not
   // while it is a replica, whose stream is its primary's bytes).
   bool encodes();
-  // append's buffer back, for its capacity, up to kKeptBuffer bytes.
+  // Encodes records (as one command's, or each a command of its own) into
+  // the kept buffer and feeds them.
+  void encode_and_feed(std::span<const EffectRecord> records, bool each);
+  // The encoding buffer kept for its capacity, up to kKeptBuffer bytes.
   static constexpr size_t kKeptBuffer = 64 * 1024;
-  void keep_buffer(std::string out);
   bool try_partial(Session& s, std::string_view replid, int64_t offset, int64_t now_ms);
   // send_bulk: each link's next chunks of the snapshot, while its output
   // is short; at the end the stream kept since the fork, and online.

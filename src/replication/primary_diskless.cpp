@@ -132,8 +132,8 @@ void Primary::finish_diskless(bool ok) {
     Session* s = server_.clients.find(id);
     if (l == nullptr || s == nullptr) continue;
     if (!ok) {
-      s->close_soon();
       drop(id, "Diskless rdb transfer failed, closing the replica's link");
+      s->close_soon();
       continue;
     }
     // Online, but the stream waits for the replica's first ACK: it loads
@@ -165,9 +165,11 @@ void Primary::diskless_cron(int64_t now_ms) {
       stalled.push_back(l.session_id);
     }
   }
+  // Logged and dropped first: a threaded connection may close (and forget
+  // its link) within close_soon.
   for (uint64_t id : stalled) {
-    if (Session* s = server_.clients.find(id)) s->close_soon();
     drop(id, "Disconnecting timedout replica (full sync)");
+    if (Session* s = server_.clients.find(id)) s->close_soon();
   }
 }
 

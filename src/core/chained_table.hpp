@@ -45,6 +45,7 @@
 // A node present for the whole scan is returned at least once, across any
 // number of resizes (possibly twice after a shrink).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -64,6 +65,8 @@ struct ChainedTableSizes {
   // Arrays of at most this many buckets resize at once: moving a few dozen
   // nodes costs less than keeping two arrays.
   static constexpr size_t kResizeAtOnce = 64;
+  // Buckets past the rehash position whose chain heads a step prefetches.
+  static constexpr size_t kRehashPrefetch = 8;
 };
 
 template <class Traits>
@@ -264,12 +267,20 @@ void ChainedTable<Traits>::rehash(size_t chains) {
       n = after;
     }
   }
-  if (rehash_at_ == from) {
-    release(table_, table_bits_);
-    table_ = std::exchange(next_, nullptr);
-    table_bits_ = std::exchange(next_bits_, 0);
-    rehash_at_ = 0;
+  if (rehash_at_ < from) {
+    // The heads of the chains the next steps move, asked for now: a step
+    // runs once a command, so by the next one they are in cache instead of
+    // each node's read waiting on memory (the bucket array itself is read
+    // in order, which the hardware prefetches).
+    const size_t end = std::min(from, rehash_at_ + kRehashPrefetch);
+    for (size_t i = rehash_at_; i < end; ++i)
+      if (Node* head = table_[i]) __builtin_prefetch(head);
+    return;
   }
+  release(table_, table_bits_);
+  table_ = std::exchange(next_, nullptr);
+  table_bits_ = std::exchange(next_bits_, 0);
+  rehash_at_ = 0;
 }
 
 template <class Traits>

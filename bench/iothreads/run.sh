@@ -6,7 +6,9 @@
 # request and the main thread's own CPU per request (utime + stime of
 # /proc/PID/task/PID/stat): with I/O threads the main thread should run the
 # commands only, and its CPU per request is the ceiling of what one dataset
-# thread can serve on a machine with cores to spare.
+# thread can serve on a machine with cores to spare. The io-threads 2 rows
+# are run twice: unpinned, and with the server on CPU 0 and redis-benchmark
+# on the other CPUs (as the many-core table pins them).
 #
 # With 8 cores or more (nproc) it also runs the many-core table: the server
 # pinned (taskset) to the first half of the cores, redis-benchmark with
@@ -131,9 +133,9 @@ main_ns() {
   else echo $(( $(ticks "$1/stat") * 1000000000 / TICK )); fi
 }
 
-# run_one KIND THREADS TEST PIPELINE PIN BENCH_PIN BENCH_THREADS -> one TSV row
+# run_one KIND THREADS TEST PIPELINE PIN BENCH_PIN BENCH_THREADS [LABEL] -> one TSV row
 run_one() {
-  local kind=$1 threads=$2 test=$3 p=$4 pin=$5 bpin=$6 bthreads=$7
+  local kind=$1 threads=$2 test=$3 p=$4 pin=$5 bpin=$6 bthreads=$7 label=${8:-$1}
   start "$kind" "$threads" "$pin"
   # GET finds the keys a SET filled.
   [ "$test" != get ] || redis-benchmark -p "$PORT" -c 50 -P 64 -n "$N" -r 1000000 -d 16 -t set -q >/dev/null 2>&1
@@ -148,7 +150,7 @@ run_one() {
   main1=$(main_ns "/proc/$PID/task/$PID")
   stop
   # "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
-  echo "$csv" | tr -d '"' | awk -F, -v k="$kind" -v t="$threads" -v p="$p" -v n="$N" -v tk="$TICK" \
+  echo "$csv" | tr -d '"' | awk -F, -v k="$label" -v t="$threads" -v p="$p" -v n="$N" -v tk="$TICK" \
     -v all=$((all1 - all0)) -v main=$((main1 - main0)) -v test="$test" \
     '{ printf "%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%.2f\t%.3f\n", k, t, test, p, $2, $5, $7, all / tk * 1e6 / n, main / 1000 / n }'
 }
@@ -175,12 +177,24 @@ SMALL=$WORK/small.tsv
 : >"$SMALL"
 small_cfgs=("lawnkv 1" "lawnkv 2" "redis 2")
 [ -z "$BASELINE" ] || small_cfgs=("baseline 1" "${small_cfgs[@]}")
+# Pinned: the server on CPU 0 and redis-benchmark on the others, as the
+# many-core table pins them to disjoint cores; unpinned, the main thread
+# shares its CPU with redis-benchmark and each of its wake-ups may follow
+# a switch from another process.
+PINNED=$WORK/pinned.tsv
+: >"$PINNED"
+pinned_cfgs=("lawnkv 2" "redis 2")
 for round in $(seq "$ROUNDS"); do
   for test in $TESTS; do
     for p in $PIPELINES; do
       for cfg in "${small_cfgs[@]}"; do
         # shellcheck disable=SC2086
         run_one $cfg "$test" "$p" "" "" 1 >>"$SMALL"
+      done
+      [ "$CORES" -ge 2 ] || continue
+      for cfg in "${pinned_cfgs[@]}"; do
+        # shellcheck disable=SC2086
+        run_one $cfg "$test" "$p" 0 "1-$((CORES - 1))" 1 "${cfg%% *} pinned" >>"$PINNED"
       done
     done
   done
@@ -189,6 +203,12 @@ echo "## Main-thread proxy (io-threads 1 and 2, no pinning)"
 echo
 table "$SMALL"
 echo
+if [ -s "$PINNED" ]; then
+  echo "## Main-thread proxy, pinned (the server on CPU 0, redis-benchmark on CPUs 1-$((CORES - 1)))"
+  echo
+  table "$PINNED"
+  echo
+fi
 
 if [ "$CORES" -ge 8 ]; then
   half=$((CORES / 2))

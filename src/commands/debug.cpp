@@ -7,6 +7,10 @@
 //   DEBUG ADVANCE-TIME ms         lawnkv's: moves the server clock by ms
 //                                 (negative: back), so expiry tests need not
 //                                 sleep
+//   DEBUG FREEZE-TIME 1|0         lawnkv's: stops the server clock (1) so
+//                                 only ADVANCE-TIME moves it, whatever real
+//                                 time passes; 0 lets it run again from the
+//                                 wall clock, the offset kept (core/clock.hpp)
 //   DEBUG OBJECT key              a line about the key's value
 //   DEBUG RELOAD [NOSAVE]         saves the snapshot and loads it back
 //                                 (NOSAVE: loads the file as it is); a load
@@ -59,6 +63,10 @@ void debug_help(Call& call) {
   reply_help(call, "DEBUG",
              {"ADVANCE-TIME <milliseconds>",
               "    lawnkv: move the server clock by <milliseconds> (negative moves it back).",
+              "FREEZE-TIME <0|1>",
+              "    lawnkv: stop the server clock (1): only ADVANCE-TIME moves it then. 0 lets it run",
+              "    again, reading the wall clock plus the ADVANCE-TIME offset (a jump forward by the",
+              "    time spent frozen).",
               "DIGEST", "    Output a hex signature representing the current DB content.",
               "DIGEST-VALUE <key> [<key> ...]", "    Output a hex signature of the values of all the specified keys.",
               "OBJECT <key>", "    Show low level info about the key and its value.",
@@ -87,6 +95,14 @@ void debug_advance_time(Call& call) {
   long long ms;
   if (!integer_or_reply(call, call.argv[2], &ms)) return;
   if (!call.server.clock.advance_ms(ms)) return call.error(kClockRange);
+  call.reply.simple("OK");
+}
+
+/* DEBUG FREEZE-TIME 0|1 */
+void debug_freeze_time(Call& call) {
+  long long on;
+  if (!integer_or_reply(call, call.argv[2], &on)) return;
+  call.server.clock.freeze(on != 0);
   call.reply.simple("OK");
 }
 
@@ -156,6 +172,7 @@ void debug_command(Call& call) {
   if (is_option(sub, "sleep") && argc == 3) return debug_sleep(call);
   if (is_option(sub, "set-active-expire") && argc == 3) return debug_set_active_expire(call);
   if (is_option(sub, "advance-time") && argc == 3) return debug_advance_time(call);
+  if (is_option(sub, "freeze-time") && argc == 3) return debug_freeze_time(call);
   if (is_option(sub, "object") && argc == 3) return debug_object(call);
   if (is_option(sub, "reload")) return debug_reload(call);
   if (is_option(sub, "digest") && argc == 2) return debug_digest(call);

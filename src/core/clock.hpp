@@ -1,8 +1,10 @@
 #pragma once
 // The server's one clock: Unix time in milliseconds and microseconds, read
 // through this object only, so tests can move it (DEBUG ADVANCE-TIME) instead of
-// sleeping. Readers take a snapshot once per loop iteration and once per
-// command (as Redis's commandTimeSnapshot); the clock itself is never cached.
+// sleeping, and stop it (DEBUG FREEZE-TIME) so that the real time their
+// round trips take moves nothing. Readers take a snapshot once per loop
+// iteration and once per command (as Redis's commandTimeSnapshot); the clock
+// itself is never cached.
 
 #include <cstdint>
 
@@ -10,14 +12,17 @@ namespace lawnkv {
 
 class Clock {
  public:
-  // Wall-clock Unix time plus the injected offset.
+  // Wall-clock Unix time plus the injected offset (while frozen, the wall
+  // clock as it read when it froze, plus the offset).
   int64_t now_us() const { return us_at(wall_ns()); }
   int64_t now_ms() const { return now_us() / 1000; }
 
   // The wall clock's own reading in nanoseconds, without the offset; and
-  // now_us() as of such a reading (a command's snapshot).
+  // now_us() as of such a reading (a command's snapshot). Every reader of
+  // the server's time goes through us_at, so a freeze holds for all of
+  // them: commands, the loop's snapshots, the expiry cycle, the crons.
   static int64_t wall_ns();
-  int64_t us_at(int64_t wall_ns) const { return wall_ns / 1000 + offset_us_; }
+  int64_t us_at(int64_t wall_ns) const { return (frozen_ ? frozen_wall_ns_ : wall_ns) / 1000 + offset_us_; }
 
   // The clock of durations (commandstats, the slow log, the latency
   // monitor, a script's time limit): nanoseconds from an arbitrary origin,
@@ -44,8 +49,25 @@ class Clock {
   bool advance_ms(int64_t delta_ms);
   int64_t offset_ms() const { return offset_us_ / 1000; }
 
+  // Stops the clock (true) or lets it run again (false); a test's hook
+  // (DEBUG FREEZE-TIME), so that no assertion depends on how fast the
+  // machine is. While frozen the clock reads the wall clock of the moment
+  // it froze plus the offset: only advance_ms moves it. Unfrozen, it reads
+  // the wall clock plus the offset again, as if it had never stopped: it
+  // jumps forward by the real time spent frozen, and the offset stays the
+  // sum of what advance_ms added. Freezing a frozen clock, or thawing a
+  // running one, changes nothing. steady_ns is never frozen (durations are
+  // real), nor is the static wall_ns.
+  void freeze(bool on) {
+    if (on && !frozen_) frozen_wall_ns_ = wall_ns();
+    frozen_ = on;
+  }
+  bool frozen() const { return frozen_; }
+
  private:
   int64_t offset_us_ = 0;
+  bool frozen_ = false;
+  int64_t frozen_wall_ns_ = 0;  // the wall clock when it froze
 };
 
 }  // namespace lawnkv

@@ -159,6 +159,10 @@ void ExpiryCycle::arm() {
   if (state_.pause.on()) next = state_.pause.end_ms();
   const std::optional<uint64_t> delay_us = timer_delay_us(state_.clock.now_us(), next);
   if (!delay_us) return set_timer(-1);
+  // A frozen clock (DEBUG FREEZE-TIME) reaches nothing by waiting: only a
+  // command moves it (ADVANCE-TIME, or the thaw), and the arm() of that
+  // command's iteration finds what it made due (delay 0).
+  if (*delay_us > 0 && state_.clock.frozen()) return set_timer(-1);
   // The wake-up on the monotonic clock: the server clock (wall time plus
   // DEBUG ADVANCE-TIME's offset) may jump; the delay is taken from it anew
   // at every arm(), so a jump moves the wake-up at the next iteration.

@@ -1,10 +1,12 @@
 // Expiry in the running server, driven by the server's own clock and never
 // by sleeping: DEBUG ADVANCE-TIME <ms> moves lawnkv's clock (forward or
-// back) and DEBUG SET-ACTIVE-EXPIRE 0|1 turns the active cycle off and on.
+// back), DEBUG FREEZE-TIME 1|0 stops it and lets it run again (a test that
+// looks at a key at its deadline stops it, so that the real time its round
+// trips take moves nothing), and DEBUG SET-ACTIVE-EXPIRE 0|1 turns the
+// active cycle off and on.
 //
 // Reading the server's "now" exactly: a sentinel key whose deadline is far
-// ahead (kFar) turns PTTL into a clock, now = kFar - PTTL, read with the same
-// time snapshot as the commands beside it in one MULTI/EXEC.
+// ahead (kFar) turns PTTL into a clock, now = kFar - PTTL.
 
 #include <doctest/doctest.h>
 
@@ -15,7 +17,6 @@
 #include <climits>
 #include <cstdlib>
 #include <fstream>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -52,6 +53,10 @@ void advance(Client& c, long long ms) {
   REQUIRE(c.call(Argv{"DEBUG", "ADVANCE-TIME", std::to_string(ms)}) == status("OK"));
 }
 
+void freeze_time(Client& c, bool on) {
+  REQUIRE(c.call(Argv{"DEBUG", "FREEZE-TIME", on ? "1" : "0"}) == status("OK"));
+}
+
 void set_active_expire(Client& c, bool on) {
   REQUIRE(c.call({"DEBUG", "SET-ACTIVE-EXPIRE", on ? "1" : "0"}) == status("OK"));
 }
@@ -84,30 +89,6 @@ void round_trips(Client& c, int n) {
   for (int i = 0; i < n; ++i) REQUIRE(c.call({"PING"}) == status("PONG"));
 }
 
-// MULTI; PTTL clock; EXISTS key; GET key; PTTL clock; EXEC. Returns the
-// server's now if both clock readings agree (nullopt otherwise) with what
-// EXISTS and GET saw at that now.
-struct Look {
-  long long now;
-  Reply exists;
-  Reply get;
-};
-std::optional<Look> look_at(Client& c, const std::string& key) {
-  c.append({"MULTI"});
-  c.append({"PTTL", kClockKey});
-  c.append(Argv{"EXISTS", key});
-  c.append(Argv{"GET", key});
-  c.append({"PTTL", kClockKey});
-  c.append({"EXEC"});
-  for (int i = 0; i < 5; ++i) c.read();
-  Reply exec = c.read();
-  REQUIRE_MESSAGE(exec.elements.size() == 4, "EXEC replied ", escape_bytes(wire(exec)));
-  const long long n1 = kFar - std::stoll(exec.elements[0].text);
-  const long long n2 = kFar - std::stoll(exec.elements[3].text);
-  if (n1 != n2) return std::nullopt;
-  return Look{n1, exec.elements[1], exec.elements[2]};
-}
-
 TEST_CASE("DEBUG ADVANCE-TIME moves the clock that TIME and TTLs read") {
   auto server = ServerProcess::lawnkv();
   Client c(server.port());
@@ -123,6 +104,50 @@ TEST_CASE("DEBUG ADVANCE-TIME moves the clock that TIME and TTLs read") {
   advance(c, -7'200'000);
   CHECK(clock_ms(c) - after <= -7'200'000 + 5'000);
   CHECK(std::llabs(time_ms(c) - clock_ms(c)) <= 1000);
+}
+
+// DEBUG FREEZE-TIME 1 stops the clock: TIME and TTLs read the same across a
+// real delay (DEBUG SLEEP blocks the server that long), and a key whose TTL
+// is shorter than the delay stays, active expiry on. ADVANCE-TIME still
+// moves it, exactly. FREEZE-TIME 0 lets it run again from the wall clock,
+// the offset kept: the real time spent frozen shows at once.
+TEST_CASE("DEBUG FREEZE-TIME stops the clock; ADVANCE-TIME still moves it; 0 lets it run again") {
+  auto server = ServerProcess::lawnkv();
+  Client c(server.port());
+  start_clock(c);
+  freeze_time(c, true);
+  const long long frozen = clock_ms(c);
+  const std::string time = wire(c.call({"TIME"}));
+  REQUIRE(c.call({"SET", "k", "v", "PX", "100"}) == status("OK"));
+  REQUIRE(c.call({"DEBUG", "SLEEP", "0.15"}) == status("OK"));
+  CHECK(clock_ms(c) == frozen);
+  CHECK(wire(c.call({"TIME"})) == time);  // to the microsecond
+  CHECK(c.call({"PTTL", "k"}) == integer(100));
+  CHECK(dbsize(c) == 2);
+  // Freezing again changes nothing.
+  freeze_time(c, true);
+  CHECK(clock_ms(c) == frozen);
+
+  advance(c, 60);
+  CHECK(clock_ms(c) == frozen + 60);
+  CHECK(time_ms(c) == frozen + 60);
+  CHECK(c.call({"PTTL", "k"}) == integer(40));
+
+  freeze_time(c, false);
+  // The 150 ms slept (and more) show now: k's 40 ms are past.
+  const long long thawed = clock_ms(c);
+  CHECK(thawed >= frozen + 60 + 150);
+  CHECK(c.call({"EXISTS", "k"}) == integer(0));
+  // The wall clock plus the 60 ms that ADVANCE-TIME added.
+  const long long wall = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count();
+  CHECK(std::llabs(thawed - (wall + 60)) < 1000);
+  REQUIRE(c.call({"DEBUG", "SLEEP", "0.01"}) == status("OK"));
+  CHECK(clock_ms(c) >= thawed + 10);
+
+  CHECK(c.call({"DEBUG", "FREEZE-TIME", "x"}) == error("ERR value is not an integer or out of range"));
+  CHECK(c.call({"DEBUG", "FREEZE-TIME"}) ==
+        error("ERR unknown subcommand or wrong number of arguments for 'FREEZE-TIME'. Try DEBUG HELP."));
 }
 
 // A clock before 1970 made every relative deadline negative (EXPIRE k 100
@@ -150,43 +175,33 @@ TEST_CASE("DEBUG ADVANCE-TIME keeps the clock within [0, year 146,000]") {
   CHECK(server.running());
 }
 
-// Redis's rule: a key exists while now <= deadline. The test lands the
-// server's clock exactly on a key's deadline (and on deadline + 1): set the
-// key PXAT now + 100 s from TIME, advance the clock by the difference, and
-// look at it in one MULTI/EXEC whose clock readings tell the exact now. Real
-// time may tick between the advance and the look; such a try still checks
-// the rule at the now it saw, and another try follows.
+// Redis's rule: a key exists while now <= deadline. With the server's clock
+// stopped the test lands it exactly on the deadlines (an absolute one and a
+// relative one, set at the same stopped instant), then 1 ms past them,
+// whatever real time the round trips take.
 TEST_CASE("a key exists at now == deadline and is gone at deadline + 1") {
   auto server = ServerProcess::lawnkv();
   Client c(server.port());
   set_active_expire(c, false);
   start_clock(c);
+  freeze_time(c, true);
+  const long long deadline = clock_ms(c) + 100'000;
+  REQUIRE(c.call(Argv{"SET", "at", "v", "PXAT", std::to_string(deadline)}) == status("OK"));
+  REQUIRE(c.call({"SET", "px", "v", "PX", "100000"}) == status("OK"));
+  CHECK(c.call({"PEXPIRETIME", "px"}) == integer(deadline));
 
-  bool at_deadline = false, after_deadline = false;
-  int tries = 0;
-  for (; tries < 300 && !(at_deadline && after_deadline); ++tries) {
-    const long long target_offset = at_deadline ? 1 : 0;  // land on D, then on D + 1
-    const std::string key = "k" + std::to_string(tries);
-    const long long now = time_ms(c);
-    const long long deadline = now + 100'000;
-    REQUIRE(c.call(Argv{"SET", key, "v", "PXAT", std::to_string(deadline)}) == status("OK"));
-    advance(c, deadline + target_offset - clock_ms(c));
-    std::optional<Look> look = look_at(c, key);
-    if (!look) continue;
-    INFO("try ", tries, ": deadline ", deadline, ", now ", look->now);
-    if (look->now <= deadline) {
-      CHECK(look->exists == integer(1));
-      CHECK(look->get == bulk("v"));
-    } else {
-      CHECK(look->exists == integer(0));
-      CHECK(look->get == nil());
-    }
-    at_deadline = at_deadline || look->now == deadline;
-    after_deadline = after_deadline || look->now == deadline + 1;
-  }
-  MESSAGE("landed on the deadline and after it in ", tries, " tries");
-  CHECK(at_deadline);
-  CHECK(after_deadline);
+  advance(c, 100'000);
+  REQUIRE(clock_ms(c) == deadline);
+  CHECK(c.call({"EXISTS", "at", "px"}) == integer(2));
+  CHECK(c.call({"GET", "at"}) == bulk("v"));
+  CHECK(c.call({"GET", "px"}) == bulk("v"));
+  CHECK(c.call({"PTTL", "at"}) == integer(0));
+
+  advance(c, 1);
+  REQUIRE(clock_ms(c) == deadline + 1);
+  CHECK(c.call({"GET", "at"}) == nil());
+  CHECK(c.call({"EXISTS", "at", "px"}) == integer(0));
+  CHECK(dbsize(c) == 1);  // the clock's sentinel alone
 }
 
 // Setting a time already past, side by side with redis-server (active

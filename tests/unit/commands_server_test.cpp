@@ -183,6 +183,12 @@ TEST_CASE("DEBUG: refused unless enabled, ADVANCE-TIME, SET-ACTIVE-EXPIRE") {
   // not move: its 200 s of jumps count as nothing.
   CHECK(s.state.commands.find("debug")->stats.nsec < 10'000'000'000ULL);
   CHECK(s.run({"debug", "advance-time", "x"}) == "-ERR value is not an integer or out of range\r\n");
+  CHECK(s.run({"debug", "freeze-time", "1"}) == "+OK\r\n");
+  CHECK(s.state.clock.frozen());
+  CHECK(s.run({"debug", "freeze-time", "0"}) == "+OK\r\n");
+  CHECK_FALSE(s.state.clock.frozen());
+  CHECK(s.run({"debug", "freeze-time", "on"}) == "-ERR value is not an integer or out of range\r\n");
+  CHECK_FALSE(s.state.clock.frozen());
   CHECK(s.run({"debug", "set-active-expire", "0"}) == "+OK\r\n");
   CHECK_FALSE(s.state.facts.active_expire);
   CHECK(s.run({"debug", "set-active-expire", "1"}) == "+OK\r\n");

@@ -141,3 +141,33 @@ TEST_CASE("clock: DEBUG ADVANCE-TIME cannot move it below 0 or past kMaxUs") {
   CHECK(clock.advance_ms(before - 1'000'000));
   CHECK(clock.now_ms() >= before);
 }
+
+TEST_CASE("clock: a frozen clock holds its reading while the wall clock runs; advance_ms still moves it") {
+  Clock clock;
+  CHECK(clock.advance_ms(5'000));
+  clock.freeze(true);
+  CHECK(clock.frozen());
+  const int64_t frozen = clock.now_us();
+  // 2 ms of real time (the wall clock's own reading), spun for, at most 5 s.
+  const int64_t start = Clock::wall_ns();
+  const int64_t give_up = Clock::steady_ns() + 5'000'000'000;
+  while (Clock::wall_ns() - start < 2'000'000 && Clock::steady_ns() < give_up) {
+  }
+  REQUIRE(Clock::wall_ns() - start >= 2'000'000);
+  CHECK(clock.now_us() == frozen);
+  // A command's snapshot (us_at of a wall reading) is frozen too.
+  CHECK(clock.us_at(Clock::wall_ns()) == frozen);
+  clock.freeze(true);  // again: nothing changes
+  CHECK(clock.now_us() == frozen);
+  CHECK(clock.advance_ms(-1'000));
+  CHECK(clock.now_us() == frozen - 1'000'000);
+  // Thawed: the wall clock plus the offset (4 s), as if never frozen, so
+  // the 2 ms spun show at once.
+  clock.freeze(false);
+  CHECK_FALSE(clock.frozen());
+  CHECK(clock.offset_ms() == 4'000);
+  const int64_t thawed = clock.now_us();
+  CHECK(thawed >= frozen - 1'000'000 + 2'000);
+  CHECK(thawed - Clock::wall_ns() / 1000 <= 4'000'000);
+  CHECK(thawed - Clock::wall_ns() / 1000 > 4'000'000 - 1'000'000);
+}

@@ -28,6 +28,8 @@ kill $VP
 wait $VP || true
 F="$DIR/cg.$VP.1-01"
 total=$(awk '/^summary:/ {print $2}' "$F")
-calls=$(callgrind_annotate --inclusive=yes --threshold=100 "$F" 2>/dev/null |
-  grep -m1 -oE '=> .*lawnkv::dispatch\(.*\(([0-9,]+)x\)' | grep -oE '\(([0-9,]+)x\)$' | tr -d '(),x')
+# dispatch()'s calls from the call tree (the "=>" lines of the annotated
+# source need the sources the binary was built from).
+calls=$(callgrind_annotate --tree=calling --threshold=100 "$F" 2>/dev/null |
+  grep -m1 -oE '> .*lawnkv::dispatch\(.*\(([0-9,]+)x\)' | grep -oE '\(([0-9,]+)x\)$' | tr -d '(),x')
 echo "$T io-threads $IOT: $total instructions / $calls requests = $((total / calls)) a request (main thread)"

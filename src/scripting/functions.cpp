@@ -24,7 +24,7 @@ void load_hook(lua_State* L, lua_Debug*) {
   lua_getfield(L, LUA_REGISTRYINDEX, "lawnkv.load_started");
   const int64_t started = static_cast<int64_t>(lua_tonumber(L, -1));
   lua_pop(L, 1);
-  if (Clock::wall_ns() - started < kLoadTimeoutMs * 1'000'000) return;
+  if (Clock::steady_ns() - started < kLoadTimeoutMs * 1'000'000) return;
   lua_sethook(L, load_hook, LUA_MASKLINE, 0);
   {
     HeapGuard guard(Interpreter::of(L));
@@ -104,7 +104,7 @@ bool Functions::compile(std::string_view payload, Library* lib, std::string* err
   }
   set_script_env(L);
   use_library_api(L, true);
-  lua_pushnumber(L, static_cast<lua_Number>(Clock::wall_ns()));
+  lua_pushnumber(L, static_cast<lua_Number>(Clock::steady_ns()));
   lua_setfield(L, LUA_REGISTRYINDEX, "lawnkv.load_started");
   lua_sethook(L, load_hook, LUA_MASKCOUNT, 100000);
   lua_->loading = lib;

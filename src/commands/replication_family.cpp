@@ -95,6 +95,11 @@ void sync_command(Call& call) {
       }
     }
     if (repl.failover().running()) return call.error("NOMASTERLINK Can't SYNC while failing over");
+    // A replica serves sub-replicas only while its own link is up, as
+    // Redis's syncCommand: before its sync with its primary ends it has no
+    // history of its primary's to give (the sub-replica tries again later).
+    if (call.server.facts.replica && !call.server.facts.primary_link_up)
+      return call.error("NOMASTERLINK Can't SYNC while not connected with my master");
   }
   const bool psync = call.argv.size() >= 3;
   long long offset = 0;

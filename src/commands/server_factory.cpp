@@ -27,7 +27,10 @@ std::unique_ptr<ServerState> make_server_state(config::Config cfg) {
   replication.state().set_replica_side(&replica);
   state->set_replica(&replica);
   replica.set_failover_listener([&replication](bool ok) { replication.failover().psync_done(ok); });
-  replica.set_promoted_listener([&replication] { replication.primary().disconnect_replicas(); });
+  replica.set_promoted_listener([&replication, &st = *state] {
+    replication.primary().disconnect_replicas();
+    replication.primary().restart_no_replicas_clock(st.clock.now_ms());
+  });
   start_server_state(*state);
   state->snapshots().lastsave_s = state->facts.start_ms / 1000;
   return state;

@@ -624,8 +624,10 @@ const Param kParams[] = {
      .doc = "Unused: no replication."},
     {.name = "repl-backlog-size", .kind = kMemory, .def = "1048576", .field = &Values::repl_backlog_size, .min = 1,
      .max = kLongMax, .doc = "Bytes of the replication stream kept for replicas' partial resyncs."},
-    {.name = "repl-backlog-ttl", .kind = kInteger, .used = false, .def = "3600", .min = 0, .max = kLongMax,
-     .doc = "Unused: no replication."},
+    {.name = "repl-backlog-ttl", .kind = kInteger, .def = "3600", .field = &Values::repl_backlog_ttl, .min = 0,
+     .max = kLongMax,
+     .doc = "Seconds a primary without replicas keeps its backlog before freeing it (and changing its replid); "
+            "0: never freed. A replica keeps its own."},
     {.name = "repl-timeout", .kind = kInteger, .def = "60", .field = &Values::repl_timeout, .min = 1, .max = kIntMax,
      .doc = "Seconds without a sign of life before a replication link counts as lost."},
     {.name = "repl-ping-replica-period", .alias = "repl-ping-slave-period", .kind = kInteger, .def = "10",

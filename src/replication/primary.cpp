@@ -37,7 +37,8 @@ bool same_id(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-Primary::Primary(ServerState& server, ReplicationState& state) : server_(server), state_(state) {}
+Primary::Primary(ServerState& server, ReplicationState& state)
+    : server_(server), state_(state), no_replicas_since_ms_(server.clock.now_ms()) {}
 
 Primary::~Primary() {
   if (attached_) server_.data.effects.detach(this);
@@ -361,15 +362,39 @@ void Primary::cron(int64_t now_ms, bool ping) {
   }
   diskless_cron(now_ms);
   start_bgsave_for_links();
+  free_idle_backlog(now_ms);
+}
+
+void Primary::free_idle_backlog(int64_t now_ms) {
+  const int64_t ttl = server_.config.values().repl_backlog_ttl;
+  if (!links_.empty() || ttl == 0 || !state_.backlog_active() || state_.is_replica()) return;
+  // Whole seconds, as Redis's unixtime - repl_no_slaves_since.
+  if (now_ms / 1000 - no_replicas_since_ms_ / 1000 <= ttl) return;
+  state_.change_replid();
+  state_.clear_replid2();
+  state_.free_backlog();
+  // Nothing is streamed until a replica creates the backlog again (which
+  // attaches this sink anew, and its full sync selects a db afresh).
+  if (attached_) server_.data.effects.detach(this);
+  attached_ = false;
+  encoder_.reset();
+  log(LogLevel::kNotice,
+      "Replication backlog freed after " + std::to_string(ttl) + " seconds without connected replicas.");
+}
+
+void Primary::erase_link(std::vector<Link>::iterator it) {
+  if (it->rdb_fd >= 0) ::close(it->rdb_fd);
+  links_.erase(it);
+  // Redis's freeClient: the last replica gone starts the backlog's time to live.
+  if (links_.empty()) no_replicas_since_ms_ = server_.clock.now_ms();
+  batch_left();
 }
 
 void Primary::drop(uint64_t session_id, const std::string& why) {
   auto it = std::find_if(links_.begin(), links_.end(), [&](const Link& l) { return l.session_id == session_id; });
   if (it == links_.end()) return;
   if (Session* s = server_.clients.find(session_id)) log(LogLevel::kWarning, why + ": " + s->peer_address());
-  if (it->rdb_fd >= 0) ::close(it->rdb_fd);
-  links_.erase(it);
-  batch_left();
+  erase_link(it);
 }
 
 void Primary::disconnect_replicas() {
@@ -382,9 +407,7 @@ void Primary::forget(const Session& s) {
   auto it = std::find_if(links_.begin(), links_.end(), [&](const Link& l) { return l.session_id == s.id; });
   if (it == links_.end()) return;
   log(LogLevel::kNotice, "Connection with replica " + s.peer_address() + " lost.");
-  if (it->rdb_fd >= 0) ::close(it->rdb_fd);
-  links_.erase(it);
-  batch_left();
+  erase_link(it);
 }
 
 std::vector<ReplicaView> Primary::views(int64_t now_ms) const {

@@ -119,9 +119,14 @@ class Primary final : public EffectSink, public BgsaveListener {
     if (diskless_ && w == nullptr) diskless_->forget_watcher();
   }
   // About once a second while wants_cron(): PINGs, keep-alives of links
-  // waiting for their snapshot, timeouts, a BGSAVE for links waiting.
+  // waiting for their snapshot, timeouts, a BGSAVE for links waiting, the
+  // backlog freed once it outlived repl-backlog-ttl without replicas.
   // ping: the stream's PING is due now (a failover with a timeout holds it).
   void cron(int64_t now_ms, bool ping = true);
+  // This server became a primary (REPLICAOF NO ONE, a failover): its time
+  // without replicas counts from now, as Redis's replicationUnsetMaster,
+  // or the backlog its new replicas need could go before they come.
+  void restart_no_replicas_clock(int64_t now_ms) { no_replicas_since_ms_ = now_ms; }
   bool wants_cron() const { return state_.backlog_active() || !links_.empty(); }
   // s disconnected.
   void forget(const Session& s);
@@ -209,6 +214,14 @@ class Primary final : public EffectSink, public BgsaveListener {
   // "timedout replica (full sync)".
   void diskless_cron(int64_t now_ms);
   bool in_socket_batch(const Link& l) const { return l.state == LinkState::kWaitBgsaveEnd && l.socket; }
+  // links_[it] went (dropped or disconnected).
+  void erase_link(std::vector<Link>::iterator it);
+  // repl-backlog-ttl (Redis's replicationCron): a primary without replicas
+  // for more than that many seconds frees its backlog, under a new replid
+  // with no replid2 (offsets stop counting without a backlog, so no one
+  // may continue the old history from us). A replica keeps its own: its
+  // sub-replicas, and its own after a promotion, continue from it.
+  void free_idle_backlog(int64_t now_ms);
   Link* find(uint64_t session_id);
   // s's link to go, and why (logged).
   void drop(uint64_t session_id, const std::string& why);
@@ -232,6 +245,7 @@ class Primary final : public EffectSink, public BgsaveListener {
   bool getack_wanted_ = false;
   bool proxied_ = false;       // bytes from our own primary went out since the encoder last wrote
   uint64_t cron_ticks_ = 0;
+  int64_t no_replicas_since_ms_;  // the last link went, or the start, or a promotion
 };
 
 }  // namespace lawnkv::replication

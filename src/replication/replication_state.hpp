@@ -91,8 +91,9 @@ class ReplicationState {
   // id a +CONTINUE names).
   void set_history(std::string replid, int64_t offset);
 
-  // The backlog exists once a replica has connected (Redis keeps it from
-  // then on); its first byte is the next one fed.
+  // The backlog exists once a replica has connected, and is kept until a
+  // primary has had no replicas for repl-backlog-ttl seconds (primary.hpp);
+  // its first byte is the next one fed.
   bool backlog_active() const { return backlog_ != nullptr; }
   void create_backlog(uint64_t size);
   void free_backlog() { backlog_.reset(); }
@@ -103,7 +104,8 @@ class ReplicationState {
   const Backlog* backlog() const { return backlog_.get(); }
   // Bytes of the replication stream, as sent to every replica: counted in
   // the offset and kept in the backlog. Without a backlog there is no
-  // stream (no replica ever connected), so nothing counts, as in Redis.
+  // stream (no replica connected, or none for repl-backlog-ttl), so
+  // nothing counts, as in Redis.
   void feed(std::string_view bytes);
 
   SyncStats stats;

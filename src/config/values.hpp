@@ -70,7 +70,7 @@ struct Values {
   OutputLimit output_limit_pubsub{32LL << 20, 8LL << 20, 60};
   // Replication (src/replication/).
   int64_t repl_backlog_size = 1024 * 1024;  // bytes of stream kept for partial resyncs
-  int64_t repl_backlog_ttl = 3600;          // seconds a primary without replicas keeps its backlog (0: ever)
+  int64_t repl_backlog_ttl = 3600;          // seconds a primary without replicas keeps its backlog (0: for ever)
   int64_t repl_ping_replica_period = 10;    // seconds between the PINGs a primary sends its replicas
   int64_t repl_timeout = 60;                // seconds
   std::string repl_diskless_load = "disabled";  // disabled | on-empty-db | swapdb

@@ -25,11 +25,22 @@ group=${1:-all}
 passed=0
 failed=0
 failures=()
+# Files a server writes where it runs (the tests' working directory, the
+# repository root) when a test gives it no --dir of its own: every server
+# started after would load them, so a suite that leaves one fails.
+stray_files() { ls -d dump.rdb appendonly.aof appendonlydir 2>/dev/null; }
 suite() {
   local name=$1; shift
   echo "=== $name"
-  local start=$SECONDS
-  if "$@"; then
+  local start=$SECONDS stray ok=1
+  "$@" || ok=0
+  stray=$(stray_files)
+  if [ -n "$stray" ]; then
+    echo "$name left in the repository root (a server without a --dir of its own): $stray"
+    rm -rf $stray
+    ok=0
+  fi
+  if [ "$ok" = 1 ]; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))

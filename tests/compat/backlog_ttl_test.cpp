@@ -1,10 +1,12 @@
 // repl-backlog-ttl side by side with redis-server 7.0.15, on real time (it
 // has no DEBUG ADVANCE-TIME; tests/integration/backlog_ttl_test.cpp covers
 // the edges on lawnkv's clock): set to 1 by CONFIG SET, a backlog created
-// by a fake replica's `PSYNC ? -1` (a diskless sync whose delay never ends,
-// so no child runs) is freed by both once the replica has been gone for
-// more than a second, under a new replid with replid2 cleared, with the
-// same log line.
+// by a fake replica's `PSYNC ? -1` is freed by both once the replica has
+// been gone for more than a second, under a new replid with replid2
+// cleared, with the same log line. That replica sends no capa eof, so its
+// sync goes through a snapshot file: each server writes it in a directory
+// of its own (a dump.rdb left where the tests run is loaded by every
+// server started after).
 
 #include <doctest/doctest.h>
 
@@ -17,6 +19,7 @@
 #include "../support/raw_client.hpp"
 #include "../support/resp_encode.hpp"
 #include "../support/server_process.hpp"
+#include "../support/temp_dir.hpp"
 
 namespace lawnkv::test {
 
@@ -39,9 +42,9 @@ std::string freed_state(RawClient& c, const std::string& old_replid) {
 }  // namespace
 
 TEST_CASE("repl-backlog-ttl: lawnkv and redis-server free an idle primary's backlog alike") {
-  const std::vector<std::string> args = {"--repl-diskless-sync-delay", "1000000"};
-  ServerProcess lawnkv = ServerProcess::lawnkv(args);
-  ServerProcess redis = ServerProcess::redis(args);
+  TempDir lawnkv_dir, redis_dir;
+  ServerProcess lawnkv = ServerProcess::lawnkv({"--dir", lawnkv_dir.path.string()});
+  ServerProcess redis = ServerProcess::redis({"--dir", redis_dir.path.string()});
   for (ServerProcess* server : {&lawnkv, &redis}) {
     CAPTURE(server->log_path().string());
     RawClient admin(server->port());

@@ -4,14 +4,17 @@
 // cleared, and logs it; 0 keeps it for ever; a replica keeps its own, and a
 // promoted one counts its time without replicas from the promotion.
 //
-// The backlog comes with a fake replica's `PSYNC ? -1` (a diskless sync
-// whose delay never ends, so no child runs). The servers' clocks are
+// The backlog comes with a fake replica's `PSYNC ? -1` (it sends no capa
+// eof: its sync goes through a snapshot file). The servers' clocks are
 // frozen and moved with DEBUG ADVANCE-TIME; the replication cron looks once
 // a second of real time. While a replica is connected each tick puts a PING
 // in the stream (repl-ping-replica-period 1), so master_repl_offset growing
 // shows a tick has run. A tick that changes nothing leaves no trace without
 // replicas, so "still kept" is watched over a window of real time holding
 // at least one tick (kTickWindow); everything else polls for the change.
+// Every server has a directory of its own: these syncs go through snapshot
+// files, and a dump.rdb left where the tests run is loaded by every server
+// started after.
 
 #include <doctest/doctest.h>
 
@@ -22,6 +25,7 @@
 #include "../support/raw_client.hpp"
 #include "../support/resp_encode.hpp"
 #include "../support/server_process.hpp"
+#include "../support/temp_dir.hpp"
 #include "itest.hpp"
 
 namespace lawnkv::itest {
@@ -30,6 +34,7 @@ namespace {
 using namespace std::chrono_literals;
 using test::RawClient;
 using test::ServerProcess;
+using test::TempDir;
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr auto kWait = 10s;
@@ -82,8 +87,9 @@ constexpr std::string_view kFreed100 = "Replication backlog freed after 100 seco
 }  // namespace
 
 TEST_CASE("repl-backlog-ttl: a primary frees its backlog after that many seconds without replicas") {
+  TempDir dir;
   ServerProcess server = ServerProcess::lawnkv(
-      {"--repl-backlog-ttl", "100", "--repl-diskless-sync-delay", "1000000", "--repl-ping-replica-period", "1"});
+      {"--dir", dir.path.string(), "--repl-backlog-ttl", "100", "--repl-ping-replica-period", "1"});
   Client admin(server.port());
   must(admin, {"DEBUG", "FREEZE-TIME", "1"});
   CHECK(field(admin, "repl_backlog_active") == "0");
@@ -129,7 +135,8 @@ TEST_CASE("repl-backlog-ttl: a primary frees its backlog after that many seconds
 }
 
 TEST_CASE("repl-backlog-ttl 0 never frees the backlog; CONFIG SET changes the ttl at runtime") {
-  ServerProcess server = ServerProcess::lawnkv({"--repl-diskless-sync-delay", "1000000"});
+  TempDir dir;
+  ServerProcess server = ServerProcess::lawnkv({"--dir", dir.path.string()});
   Client admin(server.port());
   must(admin, {"DEBUG", "FREEZE-TIME", "1"});
   CHECK(admin.wire({"CONFIG", "GET", "repl-backlog-ttl"}) == "*2\r\n$16\r\nrepl-backlog-ttl\r\n$4\r\n3600\r\n");
@@ -148,10 +155,12 @@ TEST_CASE("repl-backlog-ttl 0 never frees the backlog; CONFIG SET changes the tt
 }
 
 TEST_CASE("repl-backlog-ttl: a replica keeps its backlog; promoted, it counts from the promotion") {
-  ServerProcess primary = ServerProcess::lawnkv();
+  TempDir primary_dir, replica_dir;
+  ServerProcess primary = ServerProcess::lawnkv({"--dir", primary_dir.path.string()});
   Client p(primary.port());
   must(p, {"SET", "k", "v"});
-  ServerProcess replica_server = ServerProcess::lawnkv({"--repl-backlog-ttl", "100"});
+  ServerProcess replica_server =
+      ServerProcess::lawnkv({"--dir", replica_dir.path.string(), "--repl-backlog-ttl", "100"});
   Client r(replica_server.port());
   must(r, {"DEBUG", "FREEZE-TIME", "1"});
   must(r, {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())});

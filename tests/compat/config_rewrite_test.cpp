@@ -129,11 +129,13 @@ TEST_CASE("compat: CONFIG REWRITE writes the file redis-server writes, comments 
 
   // The suites' run with I/O threads starts lawnkv with them: Redis gets the
   // same directives, so both files carry them.
-  std::vector<std::string> redis_args{theirs.string()};
+  // Both run in the test's directory: with `save 300 10` set, each writes a
+  // dump.rdb as it shuts down, which must not land where the tests run.
+  std::vector<std::string> redis_args{theirs.string(), "--dir", dir.path.string()};
   if (const char* threads = std::getenv("LAWNKV_IO_THREADS"); threads != nullptr && *threads != '\0')
     redis_args.insert(redis_args.end(), {"--io-threads", threads, "--io-threads-do-reads", "yes"});
   ServerProcess redis = ServerProcess::redis(std::move(redis_args));
-  ServerProcess lawnkv = ServerProcess::lawnkv({ours.string()});
+  ServerProcess lawnkv = ServerProcess::lawnkv({ours.string(), "--dir", dir.path.string()});
   std::ofstream(ours) << kConfig;
   std::ofstream(theirs) << kConfig;
   RawClient r(redis.port());

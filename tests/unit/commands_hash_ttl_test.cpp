@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "command_fixture.hpp"
+#include "../support/temp_dir.hpp"
 
 namespace lawnkv::test {
 namespace {
@@ -112,6 +113,9 @@ TEST_CASE("hash TTL: HSET drops a field's TTL, HINCRBY keeps it") {
 
 TEST_CASE("hash TTL: RENAME, MOVE and COPY carry field TTLs; FLUSHALL drops them") {
   HashServer s;
+  // FLUSHALL under the default save rules writes a snapshot: not where the tests run.
+  const test::TempDir dir;
+  s.state.config.mutable_values().dir = dir.path.string();
   REQUIRE(s.run({"hset", "h", "a", "1", "b", "2"}) == ":2\r\n");
   REQUIRE(s.run({"hpexpire", "h", "100", "FIELDS", "1", "a"}) == "*1\r\n:1\r\n");
   REQUIRE(s.run({"rename", "h", "r"}) == "+OK\r\n");

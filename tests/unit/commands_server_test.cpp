@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command_fixture.hpp"
+#include "../support/temp_dir.hpp"
 #include "commands/server_family.hpp"
 
 namespace lawnkv {
@@ -213,6 +214,9 @@ TEST_CASE("DEBUG: refused unless enabled, ADVANCE-TIME, SET-ACTIVE-EXPIRE") {
 
 TEST_CASE("DBSIZE, FLUSHDB, FLUSHALL: counts, options, WATCH") {
   Server s;
+  // FLUSHALL under the default save rules writes a snapshot: not where the tests run.
+  const test::TempDir dir;
+  s.state.config.mutable_values().dir = dir.path.string();
   s.run({"set", "a", "1"});
   s.run({"set", "b", "1"});
   CHECK(s.run({"dbsize"}) == ":2\r\n");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "command_fixture.hpp"
+#include "../support/temp_dir.hpp"
 #include "persistence/keyspace_digest.hpp"
 #include "persistence/rdb_format.hpp"
 #include "persistence/rdb_input.hpp"
@@ -265,6 +266,9 @@ TEST_CASE("a dehydrator's due list keeps its order through a save") {
 
 TEST_CASE("packed encodings load: hash listpack and ziplist, set listpack, Redis 7.4 hash types") {
   CommandServer s;
+  // FLUSHALL under the default save rules writes a snapshot: not where the tests run.
+  const test::TempDir dir;
+  s.state.config.mutable_values().dir = dir.path.string();
   auto load = [&](uint8_t type, const std::string& value, int version = 10) {
     store::Keyspace& ks = s.state.data.keyspace;
     s.run({"FLUSHALL"});
